@@ -1,0 +1,152 @@
+"""The phase sequence: ``Game.adjudicate`` is the only way a game moves on.
+
+A phase is a pipeline of named steps (keep valid orders, resolve, next phase,
+ownership update after Fall, skip empty retreat/adjustment phases, victory).
+Each step returns new values; nothing is mutated. Missing orders get the
+defaults of the rules: units hold, dislodged units disband, builds are waived,
+removals follow the rulebook's civil-disorder rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from engine.adjustments import resolve_adjustments
+from engine.allowance import balances
+from engine.maps.loader import MapData
+from engine.movement import resolve_movement
+from engine.retreats import resolve_retreats
+from engine.rulebook import Rulebook, get_rulebook
+from engine.types import (
+    GameState,
+    GameStatus,
+    Order,
+    Ownership,
+    PhaseType,
+    Resolution,
+    Season,
+    Unit,
+)
+
+
+def initial_state(map: MapData) -> GameState:  # noqa: A002
+    """The map's starting position (S1901M on Classical)."""
+    return GameState(
+        year=map.start_year,
+        season=map.start_season,
+        phase_type=map.start_phase,
+        units=map.starting_units,
+        ownership=map.starting_ownership,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A state with its map and rulebook, plus the snapshots of phases already played."""
+
+    map: MapData
+    state: GameState | None = None
+    rules: Rulebook | str = "2023"
+    history: tuple[GameState, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", get_rulebook(self.rules))
+        if self.state is None:
+            object.__setattr__(self, "state", initial_state(self.map))
+
+    @property
+    def rulebook(self) -> Rulebook:
+        assert isinstance(self.rules, Rulebook)
+        return self.rules
+
+    @property
+    def current(self) -> GameState:
+        assert self.state is not None
+        return self.state
+
+    def adjudicate(self, orders: Mapping[str, Iterable[Order]]) -> tuple[Game, Resolution]:
+        """Resolve the current phase with ``orders`` (power -> orders) and move on.
+
+        Orders of the wrong power key, of the wrong phase, or illegal, are reported
+        VOID and ignored as the DATC prescribes; this never raises on an order.
+        """
+        state = self.current
+        if state.status is GameStatus.COMPLETED:
+            return self, Resolution()
+        flat = [o for power, given in sorted(orders.items()) for o in given if o.power == power]
+        if state.phase_type is PhaseType.MOVEMENT:
+            outcome = resolve_movement(state, flat, self.map, self.rulebook)
+            after = replace(
+                state,
+                units=outcome.units,
+                dislodged=outcome.dislodged,
+                contested=outcome.contested,
+            )
+            results = outcome.results
+        elif state.phase_type is PhaseType.RETREAT:
+            units, results = resolve_retreats(state, flat, self.map, self.rulebook)
+            after = replace(state, units=units, dislodged=(), contested=frozenset())
+        else:
+            units, results = resolve_adjustments(state, flat, self.map, self.rulebook)
+            after = replace(state, units=units)
+        nxt = next_phase(after, self.map)
+        game = Game(map=self.map, state=nxt, rules=self.rules, history=(*self.history, state))
+        return game, Resolution(tuple(results))
+
+
+def next_phase(state: GameState, map: MapData) -> GameState:  # noqa: A002
+    """The phase after ``state`` (whose units already reflect the phase just resolved)."""
+    if state.phase_type is PhaseType.MOVEMENT and state.dislodged:
+        return replace(state, phase_type=PhaseType.RETREAT)
+    if state.season is Season.SPRING and state.phase_type is not PhaseType.ADJUSTMENT:
+        return replace(state, season=Season.FALL, phase_type=PhaseType.MOVEMENT,
+                       dislodged=(), contested=frozenset())
+    if state.season is Season.FALL:
+        cleared = replace(state, dislodged=(), contested=frozenset())
+        owned = replace(cleared, ownership=update_ownership(cleared.units, cleared.ownership, map))
+        winner = solo_winner(owned, map)
+        if winner is not None:
+            return replace(owned, status=GameStatus.COMPLETED, winner=winner)
+        winter = replace(owned, season=Season.WINTER, phase_type=PhaseType.ADJUSTMENT)
+        if any(balances(winter, map).values()):
+            return winter
+        return _next_spring(winter)
+    return _next_spring(state)
+
+
+def _next_spring(state: GameState) -> GameState:
+    return replace(
+        state,
+        year=state.year + 1,
+        season=Season.SPRING,
+        phase_type=PhaseType.MOVEMENT,
+        dislodged=(),
+        contested=frozenset(),
+    )
+
+
+def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) -> Ownership:  # noqa: A002
+    """After Fall (and its retreats) a supply centre belongs to the power occupying it."""
+    owned = dict(ownership)
+    centres = map.supply_centers
+    for unit in units:
+        if unit.province in centres:
+            owned[unit.province] = unit.power
+    return Ownership(owned)
+
+
+def solo_winner(state: GameState, map: MapData) -> str | None:  # noqa: A002
+    """The map's victory rule: enough centres and (if set) strictly more than anyone else."""
+    counts = sorted(
+        ((len(state.centers_of(p)), p) for p in map.power_ids), reverse=True
+    )
+    if not counts:
+        return None
+    best, power = counts[0]
+    if best < map.victory.solo_supply_centers:
+        return None
+    strict = map.victory.strictly_more_than_any_other
+    if strict and len(counts) > 1 and counts[1][0] == best:
+        return None
+    return power

@@ -1,0 +1,439 @@
+"""Map data: the JSON map files (schema v1) loaded into an indexed, validated MapData.
+
+The loader checks the data once (known provinces, coasts where coasts are due,
+starting units on legal spots, no duplicate edges) and builds every index the
+rules need so that lookups are dictionary reads. It does not know any variant by
+name: rule features are read from the data (see docs/variants.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from importlib import resources
+from typing import Any
+
+from engine.types import Location, Ownership, PhaseType, Season, Unit, UnitKind
+
+
+class MapDataError(ValueError):
+    """The map data is inconsistent; the message names the offending province or edge."""
+
+
+@dataclass(frozen=True)
+class Province:
+    id: str
+    name: str
+    kind: str  # "land" | "sea" | "coast"
+    supply_center: bool
+    home_power: str | None
+    coasts: tuple[str, ...]
+    convoy_node: bool
+    aliases: tuple[str, ...]
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind == "sea"
+
+    @property
+    def is_land(self) -> bool:
+        return self.kind == "land"
+
+
+@dataclass(frozen=True)
+class EdgeRules:
+    """Generic rule features that a variant may attach to one adjacency.
+
+    ``strength`` is 2 (full) or 1 (half) in the doubled integer scale the
+    adjudicator uses; the rest are the SCHEMA's edge flags.
+    """
+
+    strength: int = 2
+    no_support_across: bool = False
+    move_does_not_cut_support: bool = False
+    retreat_disbanded_if_contested: bool = False
+    label: str | None = None
+
+
+FULL_EDGE = EdgeRules()
+
+
+@dataclass(frozen=True)
+class Power:
+    id: str
+    name: str
+    adjective: str
+    home_centers: tuple[str, ...]
+    starting_centers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EmergencyMeasures:
+    """Extra unit allowance and build sites while a power holds some but not all homes."""
+
+    power: str
+    home_centers: tuple[str, ...]
+    extra_units: int
+    build_provinces: tuple[str, ...]
+    build_requires_unoccupied: bool
+
+    def active(self, ownership: Ownership) -> bool:
+        held = sum(1 for c in self.home_centers if ownership.get(c) == self.power)
+        return 0 < held < len(self.home_centers)
+
+
+@dataclass(frozen=True)
+class Victory:
+    solo_supply_centers: int
+    strictly_more_than_any_other: bool
+
+
+@dataclass(frozen=True, eq=False)
+class MapData:
+    """A map with every index the engine needs. Built by ``load_map``; do not mutate."""
+
+    map_id: str
+    name: str
+    raw: dict[str, Any] = field(repr=False)
+    powers: dict[str, Power] = field(repr=False)
+    provinces: dict[str, Province] = field(repr=False)
+    army_adjacent: dict[str, frozenset[str]] = field(repr=False)
+    fleet_adjacent: dict[Location, frozenset[Location]] = field(repr=False)
+    edge_rules: dict[tuple[str, str], EdgeRules] = field(repr=False)
+    names: dict[str, str] = field(repr=False)
+    start_year: int = 1901
+    start_season: Season = Season.SPRING
+    start_phase: PhaseType = PhaseType.MOVEMENT
+    starting_units: frozenset[Unit] = frozenset()
+    starting_ownership: Ownership = field(default_factory=Ownership)
+    victory: Victory = Victory(18, True)
+    emergency_measures: tuple[EmergencyMeasures, ...] = ()
+    civil_disorder_extra_home_centers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    # --- queries -------------------------------------------------------------------------
+    @property
+    def power_ids(self) -> tuple[str, ...]:
+        return tuple(sorted(self.powers))
+
+    @property
+    def supply_centers(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.provinces.values() if p.supply_center)
+
+    def home_centers(self, power: str) -> tuple[str, ...]:
+        return self.powers[power].home_centers
+
+    def is_sea(self, province: str) -> bool:
+        return self.provinces[province].is_sea
+
+    def fleet_locations(self, province: str) -> tuple[Location, ...]:
+        """Where a fleet can stand in ``province`` (one per coast; none inland)."""
+        p = self.provinces[province]
+        if p.is_land:
+            return ()
+        if p.coasts:
+            return tuple(Location(province, c) for c in p.coasts)
+        return (Location(province),)
+
+    def unit_can_stand(self, kind: UnitKind, location: Location) -> bool:
+        p = self.provinces.get(location.province)
+        if p is None:
+            return False
+        if kind is UnitKind.ARMY:
+            return not p.is_sea and location.coast is None
+        return location in self.fleet_adjacent
+
+    def adjacent(self, kind: UnitKind, src: Location, dest: Location) -> bool:
+        """Can a unit of ``kind`` at ``src`` move directly to ``dest`` (coast exact for fleets)."""
+        if kind is UnitKind.ARMY:
+            return dest.province in self.army_adjacent.get(src.province, ())
+        return dest in self.fleet_adjacent.get(src, ())
+
+    def reachable_provinces(self, kind: UnitKind, src: Location) -> frozenset[str]:
+        """Provinces a unit could move into directly, ignoring the coast it lands on."""
+        if kind is UnitKind.ARMY:
+            return self.army_adjacent.get(src.province, frozenset())
+        return frozenset(loc.province for loc in self.fleet_adjacent.get(src, ()))
+
+    def edge(self, a: str, b: str) -> EdgeRules:
+        return self.edge_rules.get((a, b), FULL_EDGE)
+
+    def can_support_into(self, unit: Unit, province: str) -> bool:
+        """The support-reach rule: could move there itself, coasts ignored, edge allows it."""
+        if province not in self.reachable_provinces(unit.kind, unit.location):
+            return False
+        return not self.edge(unit.province, province).no_support_across
+
+    def resolve_name(self, text: str) -> str | None:
+        """A province id from an id, full name or alias (case and punctuation insensitive)."""
+        return self.names.get(normalize_name(text))
+
+    def is_convoy_node(self, province: str) -> bool:
+        return self.provinces[province].convoy_node
+
+    @cached_property
+    def water_neighbours(self) -> dict[str, frozenset[str]]:
+        """Province-level fleet adjacency (any coast to any coast): the convoy graph."""
+        out: dict[str, set[str]] = {pid: set() for pid in self.provinces}
+        for src, dests in self.fleet_adjacent.items():
+            out[src.province].update(d.province for d in dests)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    def convoy_possible(self, src: str, dest: str, fleets: frozenset[str] | set[str]) -> bool:
+        """Is there a chain of convoy-node provinces in ``fleets`` joining the coasts
+        ``src`` and ``dest``? (Used both for legality and, with the convoying fleets
+        that survive, for the adjudicator's path rule.)"""
+        if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
+            return False
+        start = [f for f in self.water_neighbours[src] if f in fleets and self.is_convoy_node(f)]
+        seen = set(start)
+        while start:
+            here = start.pop()
+            if dest in self.water_neighbours[here]:
+                return True
+            for nxt in self.water_neighbours[here]:
+                if nxt not in seen and nxt in fleets and self.is_convoy_node(nxt):
+                    seen.add(nxt)
+                    start.append(nxt)
+        return False
+
+    def can_be_convoyed(self, province: str) -> bool:
+        """An army may start or end a convoy in any coastal province."""
+        p = self.provinces.get(province)
+        return p is not None and p.kind == "coast"
+
+
+def normalize_name(text: str) -> str:
+    return re.sub(r"[\s.\-_']+", " ", text.strip().lower()).strip()
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+@cache
+def load_map(map_id: str = "classical") -> MapData:
+    """Load a packaged map by id ("classical", "1900"); cached, so load once."""
+    package = resources.files("engine.maps")
+    path = package / f"{map_id}.json"
+    if not path.is_file():
+        raise KeyError(f"unknown map {map_id!r}")
+    return build_map(json.loads(path.read_text(encoding="utf-8")))
+
+
+def available_maps() -> tuple[str, ...]:
+    package = resources.files("engine.maps")
+    return tuple(sorted(p.name[:-5] for p in package.iterdir() if p.name.endswith(".json")))
+
+
+def build_map(data: dict[str, Any]) -> MapData:
+    """Validate map JSON and build its indexes; raises MapDataError naming what is wrong."""
+    provinces = _provinces(data)
+    powers = _powers(data, provinces)
+    army, fleet, edge_rules = _edges(data, provinces)
+    starting_units = _starting_units(data, provinces, powers, fleet)
+    ownership = Ownership(data.get("starting_ownership", {}))
+    for prov, power in ownership.items():
+        if prov not in provinces or not provinces[prov].supply_center:
+            raise MapDataError(f"starting ownership of {prov}: not a supply centre")
+        if power not in powers:
+            raise MapDataError(f"starting ownership of {prov}: unknown power {power}")
+    rules = data.get("rules", {})
+    start = data.get("start", {})
+    victory = data.get("victory", {})
+    return MapData(
+        map_id=data["map_id"],
+        name=data.get("name", data["map_id"]),
+        raw=data,
+        powers=powers,
+        provinces=provinces,
+        army_adjacent=army,
+        fleet_adjacent=fleet,
+        edge_rules=edge_rules,
+        names=_names(provinces),
+        start_year=int(start.get("year", 1901)),
+        start_season=Season(start.get("season", "SPRING")),
+        start_phase=PhaseType(start.get("phase", "MOVEMENT")),
+        starting_units=starting_units,
+        starting_ownership=ownership,
+        victory=Victory(
+            int(victory.get("solo_supply_centers", 18)),
+            bool(victory.get("strictly_more_than_any_other", True)),
+        ),
+        emergency_measures=_emergency_measures(rules, provinces, powers),
+        civil_disorder_extra_home_centers={
+            p: tuple(v) for p, v in rules.get("civil_disorder_extra_home_centers", {}).items()
+        },
+    )
+
+
+def _provinces(data: dict[str, Any]) -> dict[str, Province]:
+    out: dict[str, Province] = {}
+    for p in data["provinces"]:
+        pid = p["id"].upper()
+        if pid in out:
+            raise MapDataError(f"province {pid} is listed twice")
+        if p["kind"] not in ("land", "sea", "coast"):
+            raise MapDataError(f"province {pid}: unknown kind {p['kind']!r}")
+        out[pid] = Province(
+            id=pid,
+            name=p["name"],
+            kind=p["kind"],
+            supply_center=bool(p.get("supply_center", False)),
+            home_power=p.get("home_power"),
+            coasts=tuple(c.upper() for c in p.get("coasts", [])),
+            convoy_node=bool(p.get("convoy_node", p["kind"] == "sea")),
+            aliases=tuple(p.get("aliases", [])),
+        )
+    return out
+
+
+def _powers(data: dict[str, Any], provinces: dict[str, Province]) -> dict[str, Power]:
+    out: dict[str, Power] = {}
+    for p in data["powers"]:
+        for centre in [*p["home_centers"], *p.get("starting_centers", [])]:
+            if centre not in provinces or not provinces[centre].supply_center:
+                raise MapDataError(f"power {p['id']}: {centre} is not a supply centre")
+        out[p["id"]] = Power(
+            id=p["id"],
+            name=p.get("name", p["id"].title()),
+            adjective=p.get("adjective", ""),
+            home_centers=tuple(p["home_centers"]),
+            starting_centers=tuple(p.get("starting_centers", p["home_centers"])),
+        )
+    return out
+
+
+def _edge_location(provinces: dict[str, Province], pid: str, coast: str | None, what: str) -> Location:
+    if pid not in provinces:
+        raise MapDataError(f"edge {what}: unknown province {pid}")
+    p = provinces[pid]
+    if coast is None and p.coasts:
+        raise MapDataError(f"edge {what}: fleet edge to {pid} must name a coast")
+    if coast is not None and coast not in p.coasts:
+        raise MapDataError(f"edge {what}: {pid} has no coast {coast}")
+    if p.is_land:
+        raise MapDataError(f"edge {what}: a fleet cannot enter land province {pid}")
+    return Location(pid, coast)
+
+
+EdgeIndexes = tuple[
+    dict[str, frozenset[str]], dict[Location, frozenset[Location]], dict[tuple[str, str], EdgeRules]
+]
+
+
+def _edges(data: dict[str, Any], provinces: dict[str, Province]) -> EdgeIndexes:
+    army: dict[str, set[str]] = {pid: set() for pid in provinces}
+    fleet: dict[Location, set[Location]] = {}
+    for pid, p in provinces.items():
+        if not p.is_land:
+            for coast in p.coasts or (None,):
+                fleet[Location(pid, coast)] = set()
+    rules: dict[tuple[str, str], EdgeRules] = {}
+    seen: set[tuple[str, str | None, str, str | None]] = set()
+    for e in data["edges"]:
+        a, b = e["from"].upper(), e["to"].upper()
+        what = f"{a}-{b}"
+        key = (a, e.get("from_coast"), b, e.get("to_coast"))
+        if key in seen:
+            raise MapDataError(f"edge {what} is listed twice")
+        seen.add(key)
+        if a == b:
+            raise MapDataError(f"edge {what} joins a province to itself")
+        if e.get("army"):
+            if e.get("from_coast") or e.get("to_coast"):
+                raise MapDataError(f"edge {what}: an army edge carries no coast")
+            for pid in (a, b):
+                if pid not in provinces or provinces[pid].is_sea:
+                    raise MapDataError(f"edge {what}: an army cannot enter {pid}")
+            army[a].add(b)
+            army[b].add(a)
+        if e.get("fleet"):
+            la = _edge_location(provinces, a, e.get("from_coast"), what)
+            lb = _edge_location(provinces, b, e.get("to_coast"), what)
+            fleet[la].add(lb)
+            fleet[lb].add(la)
+        edge = _edge_rules(e, what)
+        if edge != FULL_EDGE:
+            rules[(a, b)] = rules[(b, a)] = edge
+    return (
+        {k: frozenset(v) for k, v in army.items()},
+        {k: frozenset(v) for k, v in fleet.items()},
+        rules,
+    )
+
+
+def _edge_rules(e: dict[str, Any], what: str) -> EdgeRules:
+    strength = e.get("strength", "full")
+    if strength not in ("full", "half"):
+        raise MapDataError(f"edge {what}: strength must be 'full' or 'half', not {strength!r}")
+    return EdgeRules(
+        strength=2 if strength == "full" else 1,
+        no_support_across=bool(e.get("no_support_across", False)),
+        move_does_not_cut_support=bool(e.get("move_does_not_cut_support", False)),
+        retreat_disbanded_if_contested=bool(e.get("retreat_disbanded_if_contested", False)),
+        label=e.get("label"),
+    )
+
+
+def _starting_units(
+    data: dict[str, Any],
+    provinces: dict[str, Province],
+    powers: dict[str, Power],
+    fleet: dict[Location, set[Location]] | dict[Location, frozenset[Location]],
+) -> frozenset[Unit]:
+    units = set()
+    for u in data.get("starting_units", []):
+        kind = UnitKind.ARMY if u["kind"] == "army" else UnitKind.FLEET
+        loc = Location(u["province"], u.get("coast"))
+        what = f"starting unit {kind.value} {loc} ({u['power']})"
+        if u["power"] not in powers:
+            raise MapDataError(f"{what}: unknown power")
+        p = provinces.get(loc.province)
+        if p is None:
+            raise MapDataError(f"{what}: unknown province")
+        if kind is UnitKind.ARMY and p.is_sea:
+            raise MapDataError(f"{what}: an army cannot stand at sea")
+        if kind is UnitKind.FLEET and loc not in fleet:
+            raise MapDataError(f"{what}: a fleet cannot stand there")
+        units.add(Unit(kind, u["power"], loc))
+    if len({u.province for u in units}) != len(units):
+        raise MapDataError("two starting units share a province")
+    return frozenset(units)
+
+
+def _emergency_measures(
+    rules: dict[str, Any], provinces: dict[str, Province], powers: dict[str, Power]
+) -> tuple[EmergencyMeasures, ...]:
+    out = []
+    for r in rules.get("emergency_measures", []):
+        if r["power"] not in powers:
+            raise MapDataError(f"emergency measures: unknown power {r['power']}")
+        if r.get("active_when", "owns_some_but_not_all_home_centers") != (
+            "owns_some_but_not_all_home_centers"
+        ):
+            raise MapDataError(f"emergency measures: unknown condition {r['active_when']!r}")
+        for pid in r.get("build_provinces", []):
+            if pid not in provinces:
+                raise MapDataError(f"emergency measures: unknown build province {pid}")
+        out.append(
+            EmergencyMeasures(
+                power=r["power"],
+                home_centers=tuple(r["home_centers"]),
+                extra_units=int(r.get("extra_units", 1)),
+                build_provinces=tuple(r.get("build_provinces", [])),
+                build_requires_unoccupied=bool(r.get("build_requires_unoccupied", True)),
+            )
+        )
+    return tuple(out)
+
+
+def _names(provinces: dict[str, Province]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for pid, p in provinces.items():
+        for text in (p.name, *p.aliases):
+            names.setdefault(normalize_name(text), pid)
+            names.setdefault(normalize_name(text).replace(" ", ""), pid)
+    for pid in provinces:  # ids win over aliases that happen to spell another id
+        names[pid.lower()] = pid
+    return names

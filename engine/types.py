@@ -1,0 +1,397 @@
+"""Engine value types: locations, units, orders, results and the game state.
+
+Everything here is a frozen, hashable value. Nothing in this module knows about
+maps, text or JSON: invariants that need only the value itself (an army never
+names a coast, provinces are upper case) are enforced on construction; those
+that need the map (is this coast real?) belong to ``engine.validation``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import TypeAlias
+
+COASTS = frozenset({"NC", "SC", "EC", "WC"})
+
+
+class UnitKind(StrEnum):
+    """The two kinds of unit; the value is the letter used in order text."""
+
+    ARMY = "A"
+    FLEET = "F"
+
+
+class Season(StrEnum):
+    SPRING = "SPRING"
+    FALL = "FALL"
+    WINTER = "WINTER"
+
+
+class PhaseType(StrEnum):
+    MOVEMENT = "MOVEMENT"
+    RETREAT = "RETREAT"
+    ADJUSTMENT = "ADJUSTMENT"
+
+
+class GameStatus(StrEnum):
+    ACTIVE = "ACTIVE"
+    COMPLETED = "COMPLETED"
+
+
+class OrderType(StrEnum):
+    HOLD = "HOLD"
+    MOVE = "MOVE"
+    SUPPORT_HOLD = "SUPPORT_HOLD"
+    SUPPORT_MOVE = "SUPPORT_MOVE"
+    CONVOY = "CONVOY"
+    RETREAT = "RETREAT"
+    DISBAND = "DISBAND"
+    BUILD = "BUILD"
+    WAIVE = "WAIVE"
+
+
+class ResultCode(StrEnum):
+    """What happened to one order.
+
+    OK         the order did what it asked (move arrived, support given, hold kept,
+               convoy carried its army, retreat made)
+    BOUNCE     a move or retreat failed against other units
+    CUT        a support was cut (or its supporter dislodged)
+    VOID       the order was illegal or had nothing to act on, and was ignored
+               (a support or convoy of a unit that was not ordered to match)
+    NO_CONVOY  a convoyed move found no unbroken chain of convoying fleets
+    DISLODGED  the ordered unit was dislodged (holds, convoys; moves that failed
+               and were dislodged report BOUNCE with ``dislodged=True``)
+    DISBAND    a unit was disbanded (ordered, or by civil disorder / no retreat)
+    BUILD      a unit was built
+    WAIVE      a build was waived
+    """
+
+    OK = "OK"
+    BOUNCE = "BOUNCE"
+    CUT = "CUT"
+    VOID = "VOID"
+    NO_CONVOY = "NO_CONVOY"
+    DISLODGED = "DISLODGED"
+    DISBAND = "DISBAND"
+    BUILD = "BUILD"
+    WAIVE = "WAIVE"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A province, and for a fleet in a split-coast province, the coast it is on."""
+
+    province: str
+    coast: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.province, str) or not self.province.strip():
+            raise ValueError("a location needs a province")
+        object.__setattr__(self, "province", self.province.strip().upper())
+        if self.coast is not None:
+            coast = self.coast.strip().upper()
+            if coast not in COASTS:
+                raise ValueError(f"unknown coast {self.coast!r}: expected one of NC, SC, EC, WC")
+            object.__setattr__(self, "coast", coast)
+
+    def __str__(self) -> str:
+        return f"{self.province}/{self.coast}" if self.coast else self.province
+
+    @property
+    def bare(self) -> Location:
+        """The same province without a coast."""
+        return self if self.coast is None else Location(self.province)
+
+    @staticmethod
+    def parse(text: str) -> Location:
+        """Read the canonical form ``PAR`` or ``SPA/SC`` (also the JSON encoding)."""
+        province, _, coast = text.partition("/")
+        return Location(province, coast or None)
+
+
+@dataclass(frozen=True, order=True)
+class Unit:
+    kind: UnitKind
+    power: str
+    location: Location
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", UnitKind(self.kind))
+        object.__setattr__(self, "power", self.power.upper())
+        if self.kind is UnitKind.ARMY and self.location.coast is not None:
+            raise ValueError(f"an army has no coast: {self.location}")
+
+    @property
+    def province(self) -> str:
+        return self.location.province
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.location}"
+
+
+@dataclass(frozen=True)
+class DislodgedUnit:
+    """A unit dislodged in the movement phase just played, with what its retreat needs.
+
+    ``attacker_origin`` is the province the dislodging unit came from, or None when
+    that attack was convoyed (then the origin is not forbidden, 2023 rules 4.A.5).
+    ``retreats`` is the full legal retreat set; empty means it must disband.
+    """
+
+    unit: Unit
+    attacker_origin: str | None = None
+    retreats: tuple[Location, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "retreats", tuple(sorted(self.retreats)))
+
+
+# --- Orders --------------------------------------------------------------------------------
+# ``kind`` fields record the unit letter the player wrote (None when absent). The
+# adjudicator never trusts them: the DATC (4.C.1/4.C.2) ignores the letter and uses the
+# unit actually on the board.
+
+
+@dataclass(frozen=True)
+class Hold:
+    power: str
+    unit: Location
+    kind: UnitKind | None = None
+
+    order_type = OrderType.HOLD
+
+
+@dataclass(frozen=True)
+class Move:
+    power: str
+    unit: Location
+    dest: Location
+    via_convoy: bool = False
+    kind: UnitKind | None = None
+
+    order_type = OrderType.MOVE
+
+
+@dataclass(frozen=True)
+class SupportHold:
+    power: str
+    unit: Location
+    target: Location
+    kind: UnitKind | None = None
+    target_kind: UnitKind | None = None
+
+    order_type = OrderType.SUPPORT_HOLD
+
+
+@dataclass(frozen=True)
+class SupportMove:
+    power: str
+    unit: Location
+    origin: Location
+    dest: Location
+    kind: UnitKind | None = None
+    target_kind: UnitKind | None = None
+
+    order_type = OrderType.SUPPORT_MOVE
+
+
+@dataclass(frozen=True)
+class Convoy:
+    power: str
+    unit: Location
+    origin: Location
+    dest: Location
+    kind: UnitKind | None = None
+    target_kind: UnitKind | None = None
+
+    order_type = OrderType.CONVOY
+
+
+@dataclass(frozen=True)
+class Retreat:
+    power: str
+    unit: Location
+    dest: Location
+    kind: UnitKind | None = None
+
+    order_type = OrderType.RETREAT
+
+
+@dataclass(frozen=True)
+class Disband:
+    """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
+
+    power: str
+    unit: Location
+    kind: UnitKind | None = None
+
+    order_type = OrderType.DISBAND
+
+
+@dataclass(frozen=True)
+class Build:
+    power: str
+    location: Location
+    kind: UnitKind
+
+    order_type = OrderType.BUILD
+
+
+@dataclass(frozen=True)
+class Waive:
+    power: str
+
+    order_type = OrderType.WAIVE
+
+
+Order: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+UnitOrder: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband
+ORDER_CLASSES: tuple[type, ...] = (
+    Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive,
+)
+
+MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+RETREAT_ORDERS = (Retreat, Disband)
+ADJUSTMENT_ORDERS = (Build, Disband, Waive)
+ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
+    PhaseType.MOVEMENT: MOVEMENT_ORDERS,
+    PhaseType.RETREAT: RETREAT_ORDERS,
+    PhaseType.ADJUSTMENT: ADJUSTMENT_ORDERS,
+}
+
+
+# --- Results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why an order ended as it did, for players: a stable code and the units involved.
+
+    Codes are upper-case words (``PREVENTED``, ``LOST_HEAD_TO_HEAD``, ``CUT_BY``,
+    ``ILLEGAL``...); ``units`` names the provinces of the units responsible, sorted;
+    ``detail`` is a short human sentence (for VOID: the validation code's reason).
+    """
+
+    code: str
+    units: tuple[str, ...] = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class OrderResult:
+    order: Order
+    result: ResultCode
+    dislodged: bool = False
+    retreat_options: tuple[Location, ...] = ()
+    reason: Reason | None = None
+
+
+@dataclass(frozen=True)
+class Resolution:
+    results: tuple[OrderResult, ...] = ()
+
+    def for_power(self, power: str) -> tuple[OrderResult, ...]:
+        return tuple(r for r in self.results if r.order.power == power)
+
+
+# --- State ---------------------------------------------------------------------------------
+
+
+class Ownership(Mapping[str, str]):
+    """An immutable, hashable supply-centre -> power mapping (keys kept sorted)."""
+
+    __slots__ = ("_items", "_dict")
+
+    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        data = {k.upper(): v.upper() for k, v in pairs}
+        self._dict = dict(sorted(data.items()))
+        self._items = tuple(self._dict.items())
+
+    def __getitem__(self, key: str) -> str:
+        return self._dict[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict)
+
+    def __len__(self) -> int:
+        return len(self._dict)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Ownership):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._dict == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Ownership({self._dict!r})"
+
+
+SEASON_LETTER = {Season.SPRING: "S", Season.FALL: "F", Season.WINTER: "W"}
+PHASE_LETTER = {PhaseType.MOVEMENT: "M", PhaseType.RETREAT: "R", PhaseType.ADJUSTMENT: "A"}
+
+
+@dataclass(frozen=True)
+class GameState:
+    """An immutable snapshot of the board between phases.
+
+    ``contested`` holds the standoff provinces of the movement phase just played
+    (only meaningful in a retreat phase). ``winner`` is set when ``status`` is
+    COMPLETED by a solo victory.
+    """
+
+    year: int
+    season: Season
+    phase_type: PhaseType
+    units: frozenset[Unit] = frozenset()
+    ownership: Ownership = field(default_factory=Ownership)
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    contested: frozenset[str] = frozenset()
+    status: GameStatus = GameStatus.ACTIVE
+    winner: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "season", Season(self.season))
+        object.__setattr__(self, "phase_type", PhaseType(self.phase_type))
+        object.__setattr__(self, "status", GameStatus(self.status))
+        object.__setattr__(self, "units", frozenset(self.units))
+        if not isinstance(self.ownership, Ownership):
+            object.__setattr__(self, "ownership", Ownership(self.ownership))
+        dislodged = tuple(sorted(self.dislodged, key=lambda d: d.unit))
+        object.__setattr__(self, "dislodged", dislodged)
+        object.__setattr__(self, "contested", frozenset(p.upper() for p in self.contested))
+        provinces = [u.province for u in self.units]
+        if len(provinces) != len(set(provinces)):
+            raise ValueError("two units in one province")
+
+    @property
+    def phase_name(self) -> str:
+        return f"{SEASON_LETTER[self.season]}{self.year}{PHASE_LETTER[self.phase_type]}"
+
+    @cached_property
+    def _units_by_province(self) -> dict[str, Unit]:
+        return {u.province: u for u in self.units}
+
+    def unit_at(self, province: str) -> Unit | None:
+        return self._units_by_province.get(province.upper())
+
+    def units_of(self, power: str) -> tuple[Unit, ...]:
+        return tuple(sorted(u for u in self.units if u.power == power))
+
+    def centers_of(self, power: str) -> tuple[str, ...]:
+        return tuple(p for p, owner in self.ownership.items() if owner == power)
+
+    def dislodged_at(self, province: str) -> DislodgedUnit | None:
+        province = province.upper()
+        return next((d for d in self.dislodged if d.unit.province == province), None)
+
+    def powers_with_units(self) -> tuple[str, ...]:
+        return tuple(sorted({u.power for u in self.units}))

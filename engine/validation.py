@@ -1,0 +1,345 @@
+"""Order legality: the one check used by order entry, menus and the adjudicator.
+
+``validate`` answers whether an order may be given in this position, with a
+stable machine code and a reason a player can act on. It also returns the order
+as the engine will carry it out (``ValidationResult.order``): the DATC v3.0
+preferences ignore a wrong unit letter (4.C.1/4.C.2), a coast written for an
+army or a wrong coast for the ordered unit (4.B.5/4.B.6), and infer a fleet's
+coast when only one is reachable (4.B.2).
+
+It does not look at other orders (whether a support is matched, whether the
+convoy is ordered): that is adjudication.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from engine.allowance import adjustment_balance, is_build_province
+from engine.maps.loader import MapData
+from engine.types import (
+    ORDERS_BY_PHASE,
+    Build,
+    Convoy,
+    Disband,
+    GameState,
+    Hold,
+    Location,
+    Move,
+    Order,
+    PhaseType,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitKind,
+    Waive,
+)
+
+
+class ErrorCode(StrEnum):
+    WRONG_PHASE = "WRONG_PHASE"
+    UNKNOWN_POWER = "UNKNOWN_POWER"
+    UNKNOWN_PROVINCE = "UNKNOWN_PROVINCE"
+    NO_SUCH_UNIT = "NO_SUCH_UNIT"
+    NOT_YOUR_UNIT = "NOT_YOUR_UNIT"
+    MOVE_TO_SELF = "MOVE_TO_SELF"
+    NOT_ADJACENT = "NOT_ADJACENT"
+    BAD_COAST = "BAD_COAST"
+    COAST_REQUIRED = "COAST_REQUIRED"
+    NO_CONVOY_ROUTE = "NO_CONVOY_ROUTE"
+    CANNOT_BE_CONVOYED = "CANNOT_BE_CONVOYED"
+    CANNOT_SUPPORT = "CANNOT_SUPPORT"
+    SUPPORT_SELF = "SUPPORT_SELF"
+    NOTHING_TO_SUPPORT = "NOTHING_TO_SUPPORT"
+    CANNOT_CONVOY = "CANNOT_CONVOY"
+    NOTHING_TO_CONVOY = "NOTHING_TO_CONVOY"
+    NOT_DISLODGED = "NOT_DISLODGED"
+    RETREAT_NOT_ALLOWED = "RETREAT_NOT_ALLOWED"
+    NOT_A_HOME_CENTRE = "NOT_A_HOME_CENTRE"
+    NOT_OWNED = "NOT_OWNED"
+    OCCUPIED = "OCCUPIED"
+    CANNOT_BUILD_HERE = "CANNOT_BUILD_HERE"
+    NO_BUILDS_LEFT = "NO_BUILDS_LEFT"
+    NO_DISBANDS_DUE = "NO_DISBANDS_DUE"
+    GAME_OVER = "GAME_OVER"
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    ok: bool
+    code: ErrorCode | None = None
+    reason: str = ""
+    order: Order | None = None  # the order as it will be carried out (when ok)
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+OK_RESULT = ValidationResult(True)
+
+
+def _fail(code: ErrorCode, reason: str) -> ValidationResult:
+    return ValidationResult(False, code, reason)
+
+
+def _ok(order: Order) -> ValidationResult:
+    return ValidationResult(True, None, "", order)
+
+
+PHASE_WORDS = {
+    PhaseType.MOVEMENT: "hold, move, support and convoy",
+    PhaseType.RETREAT: "retreat and disband (for dislodged units)",
+    PhaseType.ADJUSTMENT: "build, disband and waive",
+}
+
+
+def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry."""
+    if state.status.value != "ACTIVE":
+        return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
+    if not isinstance(order, ORDERS_BY_PHASE[state.phase_type]):
+        name = type(order).__name__.lower()
+        return _fail(
+            ErrorCode.WRONG_PHASE,
+            f"a {name} order is not accepted during the {state.phase_type.value.lower()} "
+            f"phase ({state.phase_name}); only {PHASE_WORDS[state.phase_type]} orders are",
+        )
+    if order.power not in map.powers:
+        return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
+    for loc in _locations(order):
+        if loc.province not in map.provinces:
+            return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {loc.province}")
+    if state.phase_type is PhaseType.MOVEMENT:
+        return _validate_movement(order, state, map)
+    if state.phase_type is PhaseType.RETREAT:
+        return _validate_retreat(order, state, map)
+    return _validate_adjustment(order, state, map)
+
+
+def _locations(order: Order) -> tuple[Location, ...]:
+    if isinstance(order, Waive):
+        return ()
+    if isinstance(order, Build):
+        return (order.location,)
+    locs: list[Location] = [order.unit]
+    for name in ("dest", "target", "origin"):
+        value = getattr(order, name, None)
+        if value is not None:
+            locs.append(value)
+    return tuple(locs)
+
+
+def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
+              state: GameState) -> Unit | ValidationResult:
+    unit = state.unit_at(order.unit.province)
+    if unit is None:
+        return _fail(ErrorCode.NO_SUCH_UNIT, f"there is no unit in {order.unit.province}")
+    if unit.power != order.power:
+        return _fail(
+            ErrorCode.NOT_YOUR_UNIT,
+            f"the unit in {unit.province} belongs to {unit.power}, not {order.power}",
+        )
+    return unit
+
+
+def _validate_movement(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    assert isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy))
+    unit = _own_unit(order, state)
+    if isinstance(unit, ValidationResult):
+        return unit
+    # The engine acts on the unit on the board, whatever letter or coast was written.
+    order = replace(order, unit=unit.location, kind=unit.kind)
+    if isinstance(order, Hold):
+        return _ok(order)
+    if isinstance(order, Move):
+        return _validate_move(order, unit, state, map)
+    if isinstance(order, SupportHold):
+        return _validate_support_hold(order, unit, state, map)
+    if isinstance(order, SupportMove):
+        return _validate_support_move(order, unit, state, map)
+    return _validate_convoy(order, unit, state, map)
+
+
+def fleet_destination(
+    unit: Unit, dest: Location, map: MapData  # noqa: A002
+) -> Location | ValidationResult:
+    """The exact coast a fleet at ``unit`` would reach for ``dest`` (DATC 4.B.2/4.B.3)."""
+    options = [loc for loc in map.fleet_adjacent.get(unit.location, ()) if loc.province == dest.province]
+    if not options:
+        return _fail(
+            ErrorCode.NOT_ADJACENT, f"a fleet in {unit.location} cannot reach {dest.province}"
+        )
+    if dest.coast is None:
+        if len(options) == 1:
+            return options[0]
+        coasts = ", ".join(str(o) for o in sorted(options))
+        return _fail(ErrorCode.COAST_REQUIRED, f"name the coast: {coasts}")
+    if dest not in options:
+        return _fail(
+            ErrorCode.BAD_COAST,
+            f"a fleet in {unit.location} cannot reach {dest}; it can reach "
+            + ", ".join(str(o) for o in sorted(options)),
+        )
+    return dest
+
+
+def army_can_move(unit: Unit, dest: str, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
+    """None when an army may try to move to ``dest``, over land or by a possible convoy."""
+    if map.provinces[dest].is_sea:
+        return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
+    if dest in map.army_adjacent[unit.province]:
+        return None
+    fleets = {u.province for u in state.units if u.kind is UnitKind.FLEET}
+    if map.convoy_possible(unit.province, dest, fleets):
+        return None
+    if not map.can_be_convoyed(unit.province) or not map.can_be_convoyed(dest):
+        return _fail(ErrorCode.NOT_ADJACENT, f"{unit.province} is not next to {dest}")
+    return _fail(
+        ErrorCode.NO_CONVOY_ROUTE,
+        f"{dest} is not next to {unit.province} and no chain of fleets could convoy the army",
+    )
+
+
+def _validate_move(order: Move, unit: Unit, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    if order.dest.province == unit.province:
+        return _fail(ErrorCode.MOVE_TO_SELF, "a unit cannot move to the province it is in")
+    if unit.kind is UnitKind.ARMY:
+        problem = army_can_move(unit, order.dest.province, state, map)
+        return problem or _ok(replace(order, dest=order.dest.bare))
+    if order.via_convoy:
+        return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
+    dest = fleet_destination(unit, order.dest, map)
+    if isinstance(dest, ValidationResult):
+        return dest
+    return _ok(replace(order, dest=dest))
+
+
+def _supported_unit(target: Location, state: GameState) -> Unit | ValidationResult:
+    unit = state.unit_at(target.province)
+    if unit is None:
+        return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {target.province} to support")
+    return unit
+
+
+def _validate_support_hold(
+    order: SupportHold, unit: Unit, state: GameState, map: MapData  # noqa: A002
+) -> ValidationResult:
+    if order.target.province == unit.province:
+        return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support itself")
+    target = _supported_unit(order.target, state)
+    if isinstance(target, ValidationResult):
+        return target
+    if not map.can_support_into(unit, target.province):
+        return _fail(
+            ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {target.province}, so cannot support there"
+        )
+    return _ok(replace(order, target=target.location, target_kind=target.kind))
+
+
+def _validate_support_move(
+    order: SupportMove, unit: Unit, state: GameState, map: MapData  # noqa: A002
+) -> ValidationResult:
+    if order.origin.province == unit.province:
+        return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support its own move")
+    if order.dest.province == unit.province:
+        return _fail(ErrorCode.CANNOT_SUPPORT, "a unit cannot support a move into its own province")
+    if order.origin.province == order.dest.province:
+        return _fail(ErrorCode.MOVE_TO_SELF, "the supported move goes nowhere")
+    target = _supported_unit(order.origin, state)
+    if isinstance(target, ValidationResult):
+        return target
+    if not map.can_support_into(unit, order.dest.province):
+        return _fail(
+            ErrorCode.CANNOT_SUPPORT,
+            f"{unit} cannot reach {order.dest.province}, so cannot support a move there",
+        )
+    # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
+    dest = order.dest if target.kind is UnitKind.FLEET else order.dest.bare
+    return _ok(replace(order, origin=target.location, dest=dest, target_kind=target.kind))
+
+
+def _validate_convoy(order: Convoy, unit: Unit, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    if unit.kind is not UnitKind.FLEET or not map.is_convoy_node(unit.province):
+        return _fail(ErrorCode.CANNOT_CONVOY, f"{unit} cannot convoy: only fleets at sea convoy")
+    target = state.unit_at(order.origin.province)
+    if target is None or target.kind is not UnitKind.ARMY:
+        return _fail(
+            ErrorCode.NOTHING_TO_CONVOY, f"there is no army in {order.origin.province} to convoy"
+        )
+    if not map.can_be_convoyed(order.dest.province) or order.dest.province == target.province:
+        return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {order.dest.province}")
+    return _ok(replace(order, origin=target.location, dest=order.dest.bare, target_kind=UnitKind.ARMY))
+
+
+# --- retreats ---------------------------------------------------------------------------------
+
+
+def _validate_retreat(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    assert isinstance(order, (Retreat, Disband))
+    dislodged = state.dislodged_at(order.unit.province)
+    if dislodged is None:
+        return _fail(ErrorCode.NOT_DISLODGED, f"no unit was dislodged in {order.unit.province}")
+    unit = dislodged.unit
+    if unit.power != order.power:
+        return _fail(
+            ErrorCode.NOT_YOUR_UNIT,
+            f"the unit dislodged in {unit.province} belongs to {unit.power}, not {order.power}",
+        )
+    if isinstance(order, Disband):
+        return _ok(replace(order, unit=unit.location, kind=unit.kind))
+    options = [loc for loc in dislodged.retreats if loc.province == order.dest.province]
+    if unit.kind is UnitKind.FLEET and order.dest.coast is not None:
+        options = [loc for loc in options if loc == order.dest]
+    if len(options) != 1:
+        allowed = ", ".join(str(r) for r in dislodged.retreats) or "nowhere (it must disband)"
+        code = ErrorCode.COAST_REQUIRED if len(options) > 1 else ErrorCode.RETREAT_NOT_ALLOWED
+        return _fail(code, f"{unit} cannot retreat to {order.dest}; it may retreat to {allowed}")
+    return _ok(replace(order, unit=unit.location, dest=options[0], kind=unit.kind))
+
+
+# --- adjustments ------------------------------------------------------------------------------
+
+
+def _validate_adjustment(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    balance = adjustment_balance(state, map, order.power)
+    if isinstance(order, Waive):
+        if balance <= 0:
+            return _fail(ErrorCode.NO_BUILDS_LEFT, f"{order.power} has no builds to waive")
+        return _ok(order)
+    if isinstance(order, Disband):
+        unit = _own_unit(order, state)
+        if isinstance(unit, ValidationResult):
+            return unit
+        if balance >= 0:
+            return _fail(ErrorCode.NO_DISBANDS_DUE, f"{order.power} has no units to remove")
+        return _ok(replace(order, unit=unit.location, kind=unit.kind))
+    assert isinstance(order, Build)
+    return _validate_build(order, balance, state, map)
+
+
+def _validate_build(order: Build, balance: int, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    prov = order.location.province
+    if not is_build_province(map, state, order.power, prov):
+        return _fail(ErrorCode.NOT_A_HOME_CENTRE, f"{prov} is not a home centre of {order.power}")
+    if map.provinces[prov].supply_center and state.ownership.get(prov) != order.power:
+        return _fail(ErrorCode.NOT_OWNED, f"{order.power} does not own {prov}")
+    if state.unit_at(prov) is not None:
+        return _fail(ErrorCode.OCCUPIED, f"{prov} is occupied")
+    if balance <= 0:
+        return _fail(ErrorCode.NO_BUILDS_LEFT, f"{order.power} has no builds left")
+    if order.kind is UnitKind.ARMY:
+        if map.provinces[prov].is_sea:
+            return _fail(ErrorCode.CANNOT_BUILD_HERE, f"an army cannot be built at sea ({prov})")
+        return _ok(replace(order, location=order.location.bare))
+    spots = map.fleet_locations(prov)
+    if not spots:
+        return _fail(ErrorCode.CANNOT_BUILD_HERE, f"a fleet cannot be built inland ({prov})")
+    if order.location.coast is None and len(spots) > 1:
+        coasts = ", ".join(str(s) for s in spots)
+        return _fail(ErrorCode.COAST_REQUIRED, f"name the coast for a fleet in {prov}: {coasts}")
+    location = spots[0] if order.location.coast is None else order.location
+    if location not in spots:
+        return _fail(ErrorCode.BAD_COAST, f"{prov} has no coast {order.location.coast}")
+    return _ok(replace(order, location=location))
