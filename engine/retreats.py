@@ -1,14 +1,176 @@
-"""Retreat-phase resolution (to be written)."""
+"""Retreat-phase resolution: dislodged units retreat, bounce off each other, or disband.
+
+The movement adjudicator has already worked out each dislodged unit's legal
+retreat set (``DislodgedUnit.retreats``: not the attacker's origin, not a
+standoff province, not occupied), so this module only has to decide what
+happens when the orders meet. The rules it applies, and why:
+
+* every order goes through ``engine.validation.validate`` first, the one legality
+  check shared with order entry and menus; an illegal order is reported VOID and
+  the unit counts as unordered (DATC 4.E.1: illegal orders are ignored);
+* a second order for a unit already ordered is VOID ("DUPLICATE"), so one unit
+  never gets two outcomes and the first thing a player wrote wins;
+* two or more retreats into one province all fail and the units disband
+  (rulebook; DATC 6.H.x standoffs). A map may mark an edge
+  ``retreat_disbanded_if_contested`` (1900's route around Africa): a unit
+  retreating across such an edge loses any contest outright, and if exactly one
+  ordinary retreat is left in the contest it succeeds (shared/maps/SCHEMA.md);
+* a dislodged unit without a valid order disbands, and gets an explicit DISBAND
+  result so players can read why it vanished.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from engine.maps.loader import MapData
 from engine.rulebook import Rulebook
-from engine.types import GameState, Order, OrderResult, Unit
+from engine.types import (
+    Disband,
+    DislodgedUnit,
+    GameState,
+    Location,
+    Order,
+    OrderResult,
+    Reason,
+    ResultCode,
+    Retreat,
+    Unit,
+    UnitKind,
+)
+from engine.validation import ValidationResult, validate
+
+
+def illegal_reason(check: ValidationResult) -> Reason:
+    """The VOID reason for an order ``validate`` refused: its code and its sentence."""
+    code = check.code.value if check.code is not None else "ILLEGAL"
+    return Reason("ILLEGAL", detail=f"{code}: {check.reason}")
+
+
+def result_sort_key(result: OrderResult) -> tuple[str, str, str, str]:
+    """A total, deterministic order for results: power, the unit's place, type, text."""
+    order = result.order
+    place = ""
+    if isinstance(order, Retreat | Disband):
+        place = str(order.unit)
+    return (order.power, place, order.order_type.value, repr(order))
 
 
 def resolve_retreats(
     state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
 ) -> tuple[frozenset[Unit], tuple[OrderResult, ...]]:
-    raise NotImplementedError
+    """Resolve a retreat phase; returns the units on the board after it and every result.
+
+    ``rules`` is accepted for symmetry with the other phases: no rulebook choice
+    in the DATC touches retreats beyond what the retreat sets already encode.
+    """
+    del rules
+    results: list[OrderResult] = []
+    chosen: dict[str, Retreat | Disband] = {}  # province of the dislodged unit -> its order
+    for order in orders:
+        check = validate(order, state, map)
+        if not check.ok or check.order is None:
+            results.append(OrderResult(order, ResultCode.VOID, reason=illegal_reason(check)))
+            continue
+        normal = check.order
+        assert isinstance(normal, Retreat | Disband)
+        province = normal.unit.province
+        if province in chosen:
+            results.append(
+                OrderResult(
+                    order,
+                    ResultCode.VOID,
+                    reason=Reason(
+                        "DUPLICATE",
+                        units=(province,),
+                        detail=f"the unit in {province} already has an order this phase",
+                    ),
+                )
+            )
+            continue
+        chosen[province] = normal
+
+    retreats: dict[str, list[tuple[DislodgedUnit, Retreat]]] = {}
+    for dislodged in state.dislodged:
+        given = chosen.get(dislodged.unit.province)
+        if isinstance(given, Retreat):
+            retreats.setdefault(given.dest.province, []).append((dislodged, given))
+        elif isinstance(given, Disband):
+            results.append(OrderResult(given, ResultCode.DISBAND))
+        else:
+            unit = dislodged.unit
+            results.append(
+                OrderResult(
+                    Disband(unit.power, unit.location, unit.kind),
+                    ResultCode.DISBAND,
+                    reason=Reason("NO_ORDER", detail=f"{unit} had no valid retreat order and disbands"),
+                )
+            )
+
+    units = set(state.units)
+    for dest, contenders in sorted(retreats.items()):
+        for dislodged, order, code, reason in _settle(dest, contenders, map):
+            results.append(OrderResult(order, code, reason=reason))
+            if code is ResultCode.OK:
+                unit = dislodged.unit
+                units.add(Unit(unit.kind, unit.power, _landing(order.dest, unit)))
+    return frozenset(units), tuple(sorted(results, key=result_sort_key))
+
+
+def _landing(dest: Location, unit: Unit) -> Location:
+    """Where the unit stands after retreating: armies never carry a coast."""
+    return dest if unit.kind is UnitKind.FLEET else dest.bare
+
+
+def _settle(
+    dest: str, contenders: list[tuple[DislodgedUnit, Retreat]], map: MapData  # noqa: A002
+) -> list[tuple[DislodgedUnit, Retreat, ResultCode, Reason | None]]:
+    """Who, of the units retreating into ``dest``, gets there.
+
+    Alone: it arrives. Otherwise units crossing a ``retreat_disbanded_if_contested``
+    edge are the weaker claim and disband; of the rest, exactly one survivor
+    arrives and two or more bounce (and disband) as usual.
+    """
+    if len(contenders) == 1:
+        dislodged, order = contenders[0]
+        return [(dislodged, order, ResultCode.OK, None)]
+    everyone = tuple(sorted(d.unit.province for d, _ in contenders))
+    weak = [
+        (d, o) for d, o in contenders if map.edge(d.unit.province, dest).retreat_disbanded_if_contested
+    ]
+    strong = [(d, o) for d, o in contenders if (d, o) not in weak]
+    out: list[tuple[DislodgedUnit, Retreat, ResultCode, Reason | None]] = []
+    for d, o in weak:
+        others = tuple(p for p in everyone if p != d.unit.province)
+        out.append(
+            (
+                d,
+                o,
+                ResultCode.BOUNCE,
+                Reason(
+                    "CONTESTED_WEAK_EDGE",
+                    units=others,
+                    detail=f"another unit also retreated to {dest}; a retreat across this edge "
+                    "gives way and the unit disbands",
+                ),
+            )
+        )
+    if len(strong) == 1:
+        d, o = strong[0]
+        out.append((d, o, ResultCode.OK, None))
+        return out
+    for d, o in strong:
+        others = tuple(p for p in everyone if p != d.unit.province)
+        out.append(
+            (
+                d,
+                o,
+                ResultCode.BOUNCE,
+                Reason(
+                    "RETREAT_STANDOFF",
+                    units=others,
+                    detail=f"two or more units retreated to {dest}; all of them disband",
+                ),
+            )
+        )
+    return out
