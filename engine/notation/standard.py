@@ -1,16 +1,449 @@
-"""Standard order text (to be written)."""
+"""The standard order text: ``parse_order`` reads it, ``format_order`` writes it.
+
+Grammar (ARCHITECTURE §2; case-insensitive on input, canonical upper case on output)::
+
+    A PAR H                 hold             (also HOLD)
+    A PAR - BUR             move             (also ->, TO; ``VIA`` / ``VIA CONVOY`` asks for a convoy)
+    F BRE S A PAR           support to hold  (also ``S A PAR H``, SUPPORT, SUPPORTS)
+    F BRE S A PIC - BEL     support to move
+    F NTH C A LON - BEL     convoy           (also CONVOY, CONVOYS)
+    A PAR R BUR             retreat          (also RETREAT; ``A PAR - BUR`` in a retreat phase)
+    A PAR D                 disband          (also DISBAND A PAR, REMOVE A PAR)
+    BUILD A PAR             build            (also A PAR B)
+    WAIVE                   waive a build
+
+Provinces may be written as ids, full names or aliases (``Mid-Atlantic Ocean``,
+``St Petersburg``): the longest run of words the map knows is taken. Coasts may be
+written ``SPA/SC``, ``SPA(SC)``, ``SPA (sc)``, ``SPA SC`` or ``SPA SOUTH COAST``.
+Unit letters are optional (then the order's ``kind`` is None); after ``S`` or ``C``
+a token is a unit letter only if it is exactly ``A`` or ``F``.
+
+The parser checks grammar, provinces and coasts against the map; it does not
+check legality (``engine.validation``) and keeps what the player wrote, so a
+coast written for an army stays in the order (DATC 4.B.6). Any problem raises
+``OrderSyntaxError`` with the character offset of the offending text.
+"""
+
 from __future__ import annotations
 
-from typing import Any
+import re
+from dataclasses import dataclass
+
+from engine.maps.loader import MapData, load_map
+from engine.types import (
+    Build,
+    Convoy,
+    Disband,
+    GameState,
+    Hold,
+    Location,
+    Move,
+    Order,
+    PhaseType,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitKind,
+    Waive,
+)
 
 
 class OrderSyntaxError(ValueError):
-    pass
+    """Order text that cannot be read; ``position`` is the 0-based offset of the problem."""
+
+    def __init__(self, message: str, position: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
 
 
-def parse_order(text: str, power: str | None = None, state: Any = None, map: Any = None) -> Any:  # noqa: A002
-    raise NotImplementedError
+# --- tokens ----------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"(?P<space>\s+)|(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])")
+
+_KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "ARMY": UnitKind.ARMY, "FLEET": UnitKind.FLEET}
+_COASTS = {"NC", "SC", "EC", "WC"}
+_LONG_COASTS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
+_HOLD = {"H", "HOLD", "HOLDS"}
+_MOVE_WORDS = {"TO"}
+_SUPPORT = {"S", "SUPPORT", "SUPPORTS"}
+_CONVOY = {"C", "CONVOY", "CONVOYS"}
+_RETREAT = {"R", "RETREAT", "RETREATS"}
+_DISBAND = {"D", "DISBAND", "DISBANDS", "REMOVE"}
+_BUILD = {"B", "BUILD"}
+_LEADING = {"BUILD", "DISBAND", "REMOVE"}
+_MAX_NAME_TOKENS = 8
 
 
-def format_order(order: Any) -> str:
-    raise NotImplementedError
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # "word" | "dash" | "punct"
+    text: str
+    start: int
+    end: int
+
+    @property
+    def upper(self) -> str:
+        return self.text.upper()
+
+
+def _tokenize(text: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise OrderSyntaxError(f"unexpected character {text[pos]!r} at {pos}", pos)
+        kind = m.lastgroup or "space"
+        if kind != "space":
+            tokens.append(_Token(kind, m.group(), m.start(), m.end()))
+        pos = m.end()
+    return tokens
+
+
+# --- parser ----------------------------------------------------------------------------------
+
+
+class _Parser:
+    def __init__(self, text: str, map: MapData) -> None:  # noqa: A002
+        self.text = text
+        self.map = map
+        self.tokens = _tokenize(text)
+        self.i = 0
+
+    # token helpers
+    def peek(self, ahead: int = 0) -> _Token | None:
+        j = self.i + ahead
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def word(self, ahead: int = 0) -> str | None:
+        tok = self.peek(ahead)
+        return tok.upper if tok is not None and tok.kind == "word" else None
+
+    def position(self) -> int:
+        tok = self.peek()
+        return tok.start if tok is not None else len(self.text)
+
+    def fail(self, what: str) -> OrderSyntaxError:
+        tok = self.peek()
+        if tok is None:
+            return OrderSyntaxError(f"{what}, but the order ends at {len(self.text)}", len(self.text))
+        return OrderSyntaxError(f"{what}, found {tok.text!r} at {tok.start}", tok.start)
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.tokens)
+
+    def expect_end(self) -> None:
+        if not self.at_end():
+            tok = self.tokens[self.i]
+            raise OrderSyntaxError(f"unexpected {tok.text!r} at {tok.start}: the order should end here",
+                                   tok.start)
+
+    def take_word(self, words: set[str]) -> bool:
+        if self.word() in words:
+            self.i += 1
+            return True
+        return False
+
+    def take_dash(self) -> bool:
+        tok = self.peek()
+        if tok is not None and (tok.kind == "dash" or tok.upper in _MOVE_WORDS):
+            self.i += 1
+            return True
+        return False
+
+    # grammar pieces
+    def kind(self, *, strict: bool = False) -> UnitKind | None:
+        """An optional unit letter (``strict``: only exactly A or F, as after S and C)."""
+        w = self.word()
+        if w is None or (strict and w not in ("A", "F")) or w not in _KINDS:
+            return None
+        nxt = self.peek(1)
+        if nxt is None or nxt.kind != "word":  # "A" alone, or "A -": not a unit letter
+            return None
+        self.i += 1
+        return _KINDS[w]
+
+    def location(self, what: str = "a province") -> Location:
+        start = self.peek()
+        if start is None or start.kind != "word":
+            raise self.fail(f"expected {what}")
+        province, after = self._province_at(self.i)
+        if province is None:
+            raise OrderSyntaxError(f"unknown province {start.text!r} at {start.start}", start.start)
+        self.i = after
+        coast = self._coast()
+        if coast is None:
+            return Location(province)
+        name, coast_pos = coast
+        known = self.map.provinces[province].coasts
+        if name not in known:
+            has = f"has coasts {', '.join(known)}" if known else "has no coasts"
+            raise OrderSyntaxError(
+                f"unknown coast '{province}/{name}' at {coast_pos}: {province} {has}", coast_pos
+            )
+        return Location(province, name)
+
+    def _province_at(self, i: int) -> tuple[str | None, int]:
+        """The longest run of words from token ``i`` that names a province (hyphens
+        inside a word, as in ``Mid-Atlantic``, count as part of it)."""
+        end = i
+        spans: list[int] = []
+        while end < len(self.tokens) and len(spans) < _MAX_NAME_TOKENS:
+            tok = self.tokens[end]
+            if tok.kind == "word":
+                spans.append(end)
+            elif not (tok.kind == "dash" and tok.text == "-" and 0 < end < len(self.tokens) - 1
+                      and self.tokens[end - 1].end == tok.start
+                      and self.tokens[end + 1].start == tok.end
+                      and self.tokens[end + 1].kind == "word" and end > i):
+                break
+            end += 1
+        for last in reversed(spans):
+            text = self.text[self.tokens[i].start:self.tokens[last].end]
+            province = self.map.resolve_name(text)
+            if province is not None and province in self.map.provinces:
+                return province, last + 1
+        return None, i
+
+    def _coast(self) -> tuple[str, int] | None:
+        """An optional coast after a province: ``/SC``, ``(SC)``, ``SC``, ``SOUTH COAST``."""
+        tok = self.peek()
+        if tok is None:
+            return None
+        if tok.kind == "punct" and tok.text in "/(":
+            self.i += 1
+            coast_pos = self.position()
+            coast = self._coast_word()
+            if coast is None:
+                bad = self.peek()
+                if bad is None:
+                    raise self.fail("expected a coast (NC, SC, EC or WC)")
+                raise OrderSyntaxError(f"unknown coast {bad.text!r} at {bad.start}", bad.start)
+            if tok.text == "(":
+                close = self.peek()
+                if close is None or close.text != ")":
+                    raise self.fail("expected ')' after the coast")
+                self.i += 1
+            return coast, coast_pos
+        if tok.kind == "word":
+            coast = self._coast_word()
+            if coast is not None:
+                return coast, tok.start
+        return None
+
+    def _coast_word(self) -> str | None:
+        w = self.word()
+        if w is None:
+            return None
+        if w in _COASTS:
+            self.i += 1
+            return w
+        if w.replace(".", "") in _COASTS and len(w) <= 4:  # N.C.
+            self.i += 1
+            return w.replace(".", "")
+        if w in _LONG_COASTS and self.word(1) == "COAST":
+            self.i += 2
+            return _LONG_COASTS[w]
+        return None
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    order_class: type
+    kind: UnitKind | None = None
+    unit: Location | None = None
+    unit_pos: int = 0
+    dest: Location | None = None
+    origin: Location | None = None
+    target_kind: UnitKind | None = None
+    via_convoy: bool = False
+
+
+def _parse_grammar(p: _Parser) -> _Parsed:
+    if p.at_end():
+        raise OrderSyntaxError("empty order at 0", 0)
+    first = p.word()
+    if first == "WAIVE":
+        p.i += 1
+        p.expect_end()
+        return _Parsed(Waive)
+    if first in _LEADING:
+        p.i += 1
+        kind = p.kind()
+        if first == "BUILD" and kind is None:
+            raise p.fail("expected the unit type (A or F) to build")
+        pos = p.position()
+        unit = p.location()
+        p.expect_end()
+        return _Parsed(Build if first == "BUILD" else Disband, kind, unit, pos)
+    kind = p.kind()
+    pos = p.position()
+    unit = p.location("a province (or A/F and a province)")
+    verb = p.peek()
+    if verb is None:
+        raise p.fail("expected an order (H, -, S, C, R, D or B)")
+    if p.take_word(_HOLD):
+        p.expect_end()
+        return _Parsed(Hold, kind, unit, pos)
+    if p.take_dash():
+        dest = p.location("a destination")
+        via = False
+        if p.take_word({"VIA"}):
+            via = True
+            p.take_word({"CONVOY"})
+        elif p.word() == "BY" and p.word(1) == "CONVOY":
+            via = True
+            p.i += 2
+        p.expect_end()
+        return _Parsed(Move, kind, unit, pos, dest=dest, via_convoy=via)
+    if p.take_word(_RETREAT):
+        p.take_dash()
+        dest = p.location("a province to retreat to")
+        p.expect_end()
+        return _Parsed(Retreat, kind, unit, pos, dest=dest)
+    if p.take_word(_DISBAND):
+        p.expect_end()
+        return _Parsed(Disband, kind, unit, pos)
+    if p.take_word(_BUILD):
+        if kind is None:
+            raise OrderSyntaxError(f"a build needs the unit type (A or F) at {pos}", pos)
+        p.expect_end()
+        return _Parsed(Build, kind, unit, pos)
+    if p.take_word(_SUPPORT):
+        target_kind = p.kind(strict=True)
+        origin = p.location("the supported unit's province")
+        if p.at_end() or p.take_word(_HOLD):
+            p.expect_end()
+            return _Parsed(SupportHold, kind, unit, pos, origin=origin, target_kind=target_kind)
+        if not p.take_dash():
+            raise p.fail("expected '-' or H after the supported unit")
+        dest = p.location("the supported move's destination")
+        p.expect_end()
+        return _Parsed(SupportMove, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
+    if p.take_word(_CONVOY):
+        target_kind = p.kind(strict=True)
+        origin = p.location("the convoyed army's province")
+        if not p.take_dash():
+            raise p.fail("expected '-' after the convoyed army")
+        dest = p.location("the convoy's destination")
+        p.expect_end()
+        return _Parsed(Convoy, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
+    raise p.fail("expected an order (H, -, S, C, R, D or B)")
+
+
+def _power_of(parsed: _Parsed, power: str | None, state: GameState | None) -> str:
+    if power:
+        return power.upper()
+    loc = parsed.unit
+    if state is not None and loc is not None:
+        province = loc.province
+        if parsed.order_class is Build:
+            owner = state.ownership.get(province)
+            if owner is not None:
+                return owner
+        else:
+            dislodged = state.dislodged_at(province)
+            on_board = state.unit_at(province)
+            if state.phase_type is PhaseType.RETREAT and dislodged is not None:
+                return dislodged.unit.power
+            if on_board is not None:
+                return on_board.power
+            if dislodged is not None:
+                return dislodged.unit.power
+        raise OrderSyntaxError(
+            f"no unit in {province} at {parsed.unit_pos}: say which power gives this order",
+            parsed.unit_pos,
+        )
+    raise OrderSyntaxError("say which power gives this order at 0", 0)
+
+
+def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
+    cls = parsed.order_class
+    if cls is Waive:
+        return Waive(power)
+    unit = parsed.unit
+    assert unit is not None
+    if cls is Build:
+        assert parsed.kind is not None
+        return Build(power, unit, parsed.kind)
+    if cls is Hold:
+        return Hold(power, unit, parsed.kind)
+    if cls is Disband:
+        return Disband(power, unit, parsed.kind)
+    if cls is SupportHold:
+        assert parsed.origin is not None
+        return SupportHold(power, unit, parsed.origin, parsed.kind, parsed.target_kind)
+    dest = parsed.dest
+    assert dest is not None
+    if cls is Retreat or (cls is Move and state is not None and state.phase_type is PhaseType.RETREAT):
+        if parsed.via_convoy:
+            raise OrderSyntaxError(
+                f"a retreat cannot go by convoy at {parsed.unit_pos}", parsed.unit_pos
+            )
+        return Retreat(power, unit, dest, parsed.kind)
+    if cls is Move:
+        return Move(power, unit, dest, parsed.via_convoy, parsed.kind)
+    assert parsed.origin is not None
+    if cls is SupportMove:
+        return SupportMove(power, unit, parsed.origin, dest, parsed.kind, parsed.target_kind)
+    return Convoy(power, unit, parsed.origin, dest, parsed.kind, parsed.target_kind)
+
+
+def parse_order(
+    text: str,
+    power: str | None = None,
+    state: GameState | None = None,
+    map: MapData | None = None,  # noqa: A002
+) -> Order:
+    """Read one order in the standard grammar.
+
+    ``power`` fills ``order.power``; without it, the owner of the ordered unit in
+    ``state`` is used. In a retreat phase ``A PAR - BUR`` is a Retreat. Raises
+    ``OrderSyntaxError`` (and nothing else) for text that is not an order.
+    """
+    if not isinstance(text, str):
+        raise OrderSyntaxError("an order must be text at 0", 0)
+    try:
+        parser = _Parser(text, map if map is not None else load_map("classical"))
+        parsed = _parse_grammar(parser)
+        return _build_order(parsed, _power_of(parsed, power, state), state)
+    except OrderSyntaxError:
+        raise
+    except ValueError as exc:  # a value constructor refused something we let through
+        raise OrderSyntaxError(f"{exc} at 0", 0) from exc
+
+
+# --- formatting ------------------------------------------------------------------------------
+
+
+def _unit(kind: UnitKind | None, location: Location) -> str:
+    return f"{kind.value} {location}" if kind is not None else str(location)
+
+
+def format_order(order: Order) -> str:
+    """The canonical standard text (``A PAR - BUR``, ``F BRE S A PIC - BEL``, ``BUILD A PAR``).
+
+    A unit letter that is None is left out (``PAR - BUR``), so that
+    ``parse_order(format_order(o), power=o.power) == o`` for every order.
+    """
+    match order:
+        case Waive():
+            return "WAIVE"
+        case Build(location=loc, kind=kind):
+            return f"BUILD {_unit(kind, loc)}"
+        case Hold(unit=loc, kind=kind):
+            return f"{_unit(kind, loc)} H"
+        case Move(unit=loc, dest=dest, via_convoy=via, kind=kind):
+            return f"{_unit(kind, loc)} - {dest}" + (" VIA" if via else "")
+        case SupportHold(unit=loc, target=target, kind=kind, target_kind=tk):
+            return f"{_unit(kind, loc)} S {_unit(tk, target)}"
+        case SupportMove(unit=loc, origin=origin, dest=dest, kind=kind, target_kind=tk):
+            return f"{_unit(kind, loc)} S {_unit(tk, origin)} - {dest}"
+        case Convoy(unit=loc, origin=origin, dest=dest, kind=kind, target_kind=tk):
+            return f"{_unit(kind, loc)} C {_unit(tk, origin)} - {dest}"
+        case Retreat(unit=loc, dest=dest, kind=kind):
+            return f"{_unit(kind, loc)} R {dest}"
+        case Disband(unit=loc, kind=kind):
+            return f"{_unit(kind, loc)} D"
+    raise TypeError(f"not an order: {order!r}")
