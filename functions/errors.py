@@ -1,0 +1,45 @@
+"""Domain errors with stable codes; the API turns them into HTTP answers in one place.
+
+Every rejection a client can see is a ``DomainError``: ``code`` is stable (clients
+switch on it), ``message`` is for people, ``status`` is the HTTP status, ``extra``
+carries additional fields (``engine_code``, ``phase``...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    code = "INTERNAL"
+    status = 500
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+def _error(name: str, code: str, status: int, doc: str) -> type[DomainError]:
+    return type(name, (DomainError,), {"code": code, "status": status, "__doc__": doc})
+
+
+GameNotFound = _error("GameNotFound", "GAME_NOT_FOUND", 404, "No game with this id.")
+GameNotActive = _error("GameNotActive", "GAME_NOT_ACTIVE", 409, "The game is over.")
+StalePhase = _error("StalePhase", "STALE_PHASE", 409, "The request names a phase that is no longer current.")
+NotAPlayer = _error("NotAPlayer", "NOT_A_PLAYER", 401, "No valid player token.")
+Forbidden = _error("Forbidden", "FORBIDDEN", 403, "The caller may not do this.")
+PowerTaken = _error("PowerTaken", "POWER_TAKEN", 409, "Someone already plays this power.")
+GameFull = _error("GameFull", "GAME_FULL", 409, "Every power is taken.")
+BadPassword = _error("BadPassword", "BAD_PASSWORD", 403, "Wrong or missing join password.")
+UnknownPower = _error("UnknownPower", "UNKNOWN_POWER", 400, "No such power in this variant.")
+UnknownVariant = _error("UnknownVariant", "UNKNOWN_VARIANT", 400, "No such variant or rulebook.")
+OrdersMissing = _error("OrdersMissing", "ORDERS_MISSING", 409, "require_all: some powers owe orders.")
+ValidationFailed = _error("ValidationFailed", "VALIDATION_ERROR", 422, "The request is malformed.")
+Conflict = _error("Conflict", "CONFLICT", 409, "Too many concurrent writers; retry.")
+IdempotencyKeyReused = _error(
+    "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
+)

@@ -1,0 +1,1 @@
+"""Use cases: one module per intent or query. No boto3, no event shapes: they take ports."""

@@ -1,0 +1,125 @@
+"""Deadline use cases: fire a phase deadline, sweep overdue games, keep schedules in step.
+
+`fire_deadline` is what the Scheduler target runs with ``{game_id, phase}``. It is
+safe to run any number of times, early or late, because it re-reads the game:
+- the game is gone, not active, or no longer in `phase`  -> STALE (a repeat or late firing);
+- the game has no deadline (paused, or deadlines switched off) -> STALE;
+- the deadline is still ahead (Scheduler may fire up to a minute early) -> re-schedule, RESCHEDULED;
+- otherwise process *that* phase; the game store's version check makes the
+  adjudication exactly-once, so losing a race to a manual process or another
+  firing is LOST_RACE, not a second adjudication.
+
+`sweep` is the backstop (a rate schedule every few minutes): games whose deadline
+passed without processing (a lost schedule, a failed invocation) go through the
+same `fire_deadline`.
+
+`reschedule_phase` keeps EventBridge in step when a phase starts, the game is
+paused/resumed, or a deadline is extended: delete the previous phase's schedule
+(a missing one is fine) and create a fresh one for the new deadline.
+
+`ready_to_auto_process` is the W10 rule: with auto_process on, process as soon as
+every power with a decision has submitted and nobody raised a wait flag.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from functions.notification_ports import DeadlineGames, DeadlineScheduler
+
+log = logging.getLogger(__name__)
+
+
+class FireOutcome(enum.StrEnum):
+    PROCESSED = "PROCESSED"
+    RESCHEDULED = "RESCHEDULED"
+    STALE = "STALE"
+    LOST_RACE = "LOST_RACE"
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """Counts per outcome, plus the games that raised (they are retried on the next sweep)."""
+
+    outcomes: Mapping[str, FireOutcome]
+    errors: Mapping[str, str]
+
+
+def fire_deadline(
+    game_id: str,
+    phase: str,
+    *,
+    now: datetime,
+    games: DeadlineGames,
+    scheduler: DeadlineScheduler,
+) -> FireOutcome:
+    """Process `phase` of `game_id` if, and only if, it is still that phase and its deadline passed."""
+    info = games.deadline_info(game_id)
+    if info is None or info.status.upper() != "ACTIVE" or info.phase != phase or info.deadline is None:
+        return FireOutcome.STALE
+    if info.deadline > now:
+        scheduler.schedule_deadline(game_id, phase, info.deadline)
+        return FireOutcome.RESCHEDULED
+    if games.process_if_in_phase(game_id, phase):
+        return FireOutcome.PROCESSED
+    return FireOutcome.LOST_RACE
+
+
+def sweep(*, now: datetime, games: DeadlineGames, scheduler: DeadlineScheduler) -> SweepReport:
+    """Fire every overdue deadline; one game's error does not stop the others."""
+    outcomes: dict[str, FireOutcome] = {}
+    errors: dict[str, str] = {}
+    for info in sorted(games.overdue(now), key=lambda i: i.game_id):
+        try:
+            outcomes[info.game_id] = fire_deadline(
+                info.game_id, info.phase, now=now, games=games, scheduler=scheduler
+            )
+        except Exception as exc:  # keep sweeping; the next sweep retries this game
+            log.exception("sweep: game %s failed", info.game_id)
+            errors[info.game_id] = f"{type(exc).__name__}: {exc}"
+    return SweepReport(outcomes=outcomes, errors=errors)
+
+
+def reschedule_phase(
+    game_id: str,
+    *,
+    previous_phase: str | None,
+    phase: str,
+    deadline: datetime | None,
+    scheduler: DeadlineScheduler,
+) -> None:
+    """Make the schedules match the game: none for `previous_phase`, one for `phase` if it has a deadline.
+
+    Called after the state change committed. If this call fails the sweeper still
+    processes the phase on time (within its rate), so a failure is logged, not fatal.
+    """
+    if previous_phase and previous_phase != phase:
+        scheduler.delete_deadline(game_id, previous_phase)
+    if deadline is None:
+        scheduler.delete_deadline(game_id, phase)  # paused, deadlines off, or game over
+    else:
+        scheduler.schedule_deadline(game_id, phase, deadline)
+
+
+def ready_to_auto_process(
+    *,
+    auto_process: bool,
+    powers_with_decisions: Collection[str],
+    submitted: Collection[str],
+    wait_flags: Mapping[str, bool],
+) -> bool:
+    """W10: everyone who must decide has submitted, and no wait flag is up.
+
+    A phase in which nobody has a decision (possible in some variants) is ready at
+    once. Wait flags of powers without a decision still hold the table: a player
+    may ask everyone to wait for diplomacy even when they have nothing to order.
+    """
+    if not auto_process:
+        return False
+    if any(wait_flags.get(power) for power in wait_flags):
+        return False
+    return set(powers_with_decisions) <= set(submitted)

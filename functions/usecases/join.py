@@ -1,0 +1,84 @@
+"""Join a game: take a named free power, or a random free one; returns a token shown once.
+
+Only the SHA-256 of the token is stored. When the last power is seated the game
+starts: the first deadline (if the game has phase lengths) runs from then.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from functions.errors import BadPassword, GameFull, GameNotActive, PowerTaken, UnknownPower
+from functions.ports import Clock, GameStore
+from functions.usecases.common import (
+    add_event,
+    add_outbox,
+    check_password,
+    deadline_for,
+    game_map,
+    hash_token,
+    iso,
+    load,
+    new_token,
+    retrying,
+)
+
+
+@dataclass(frozen=True)
+class Joined:
+    power: str
+    token: str
+
+
+def join_game(
+    store: GameStore,
+    clock: Clock,
+    game_id: str,
+    power: str | None = None,
+    password: str | None = None,
+) -> Joined:
+    token = new_token()
+    rng = secrets.SystemRandom()
+
+    def attempt() -> Joined:
+        game = load(store, game_id)
+        if game.status != "ACTIVE":
+            raise GameNotActive("the game is over")
+        stored_password = game.settings.get("join_password")
+        if stored_password and not (password and check_password(password, stored_password)):
+            raise BadPassword("this game is private: a correct password is required")
+        powers = sorted(game_map(game.variant).power_ids)
+        free = [p for p in powers if p not in game.players]
+        if power is not None:
+            wanted = power.upper()
+            if wanted not in powers:
+                raise UnknownPower(f"no power {power!r} in {game.variant}; powers: {', '.join(powers)}")
+            if wanted not in free:
+                raise PowerTaken(f"{wanted} is already taken")
+            chosen = wanted
+        elif not free:
+            raise GameFull("every power is taken")
+        else:
+            chosen = rng.choice(free)
+        now = clock.now()
+        version = game.version
+        game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
+        events = [add_event(game, "PLAYER_JOINED", {"power": chosen}, now)]
+        outbox = []
+        if len(game.players) == len(powers):
+            game.phase_started_at = iso(now)
+            game.deadline = deadline_for(game, str(game.state.get("phase_type", "")), now)
+            events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
+            outbox.append(
+                add_outbox(
+                    game,
+                    "PHASE_STARTED",
+                    {"phase": game.phase, "deadline": game.deadline},
+                    f"{game.phase}:started",
+                )
+            )
+        store.save(game, expected_version=version, events=events, outbox=outbox)
+        return Joined(power=chosen, token=token)
+
+    return retrying(attempt)

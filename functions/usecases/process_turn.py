@@ -1,0 +1,144 @@
+"""Process a turn: adjudicate the pending orders with the engine and commit atomically.
+
+Allowed to the game's creator, the operator token and the deadline scheduler.
+Missing orders get the engine's defaults (units hold, dislodged units disband,
+builds are waived, removals follow civil disorder). With ``require_all`` the call
+is refused (409 ``ORDERS_MISSING``) while a power with a decision still owes orders.
+
+META + PHASE + EVENTs + OUTBOX commit in one transaction conditional on the
+version read. Two racing calls: one commits, the other reloads, sees the phase
+moved on and answers ``STALE_PHASE`` — a phase is adjudicated exactly once.
+Orders submitted meanwhile win the race (and are adjudicated) or lose it (409).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from functions.errors import Forbidden, GameNotActive, OrdersMissing, StalePhase
+from functions.ports import Clock, GameStore, PhaseRecord
+from functions.usecases.common import (
+    Actor,
+    add_event,
+    add_outbox,
+    deadline_for,
+    game_map,
+    iso,
+    load,
+    retrying,
+    state_of,
+)
+from functions.usecases.views import missing_powers
+
+
+@dataclass(frozen=True)
+class Processed:
+    phase: str  # the new current phase
+    processed_phase: str
+    game_status: str
+    resolution: dict[str, Any]
+
+
+def resolution_view(resolution: engine.Resolution) -> dict[str, Any]:
+    """``resolution_to_dict`` plus, per result, ``power`` and ``order_str`` (seed §4)."""
+    data = engine.resolution_to_dict(resolution)
+    results = data.get("results", [])
+    for entry, result in zip(results, resolution.results, strict=False):
+        entry["power"] = result.order.power
+        entry["order_str"] = engine.format_order(result.order)
+    return {"results": results}
+
+
+def process_turn(
+    store: GameStore,
+    clock: Clock,
+    game_id: str,
+    actor: Actor,
+    *,
+    require_all: bool = False,
+    expected_phase: str | None = None,
+) -> Processed:
+    if not actor.may_process:
+        raise Forbidden("only the game's creator, the operator or the scheduler may process a turn")
+    seen_phase: list[str] = []
+
+    def attempt() -> Processed:
+        game = load(store, game_id)
+        if game.status != "ACTIVE":
+            raise GameNotActive("the game is over")
+        wanted = expected_phase or (seen_phase[0] if seen_phase else None)
+        if wanted is not None and wanted != game.phase:
+            raise StalePhase(f"{wanted} was already processed; the game is at {game.phase}", phase=game.phase)
+        seen_phase.append(game.phase)
+        if require_all:
+            missing = missing_powers(game)
+            if missing:
+                raise OrdersMissing(f"waiting on {', '.join(missing)}", waiting_on=missing)
+        the_map = game_map(game.variant)
+        state = state_of(game)
+        orders: dict[str, list[engine.Order]] = {}
+        for power, texts in sorted(game.pending_orders.items()):
+            parsed = []
+            for text in texts:
+                try:
+                    parsed.append(engine.parse_order(text, power=power, state=state, map=the_map))
+                except engine.OrderSyntaxError:
+                    continue  # validated at submission; cannot happen unless the parser changed
+            orders[power] = parsed
+        after, resolution = engine.Game(map=the_map, state=state, rules=game.rules).adjudicate(orders)
+        new_state = after.state
+        assert new_state is not None
+        resolved = resolution_view(resolution)
+        now = clock.now()
+        version = game.version
+        phase = PhaseRecord(
+            n=game.phase_index,
+            phase=game.phase,
+            state_before=game.state,
+            orders={p: list(t) for p, t in sorted(game.pending_orders.items())},
+            resolution=resolved,
+            processed_at=iso(now),
+        )
+        processed = game.phase
+        game.state = engine.state_to_dict(new_state)
+        game.phase = new_state.phase_name
+        game.phase_index += 1
+        game.pending_orders = {}
+        game.phase_started_at = iso(now)
+        game.status = str(new_state.status)
+        game.deadline = None
+        if game.status == "ACTIVE":
+            game.deadline = deadline_for(game, str(new_state.phase_type), now)
+        events = [
+            add_event(
+                game,
+                "PHASE_PROCESSED",
+                {
+                    "phase": processed,
+                    "next_phase": game.phase,
+                    "orders": phase.orders,
+                    "resolution": resolved,
+                },
+                now,
+                phase=processed,
+            )
+        ]
+        outbox = [
+            add_outbox(
+                game,
+                "PHASE_PROCESSED",
+                {"phase": processed, "next_phase": game.phase, "game_status": game.status,
+                 "deadline": game.deadline},
+                f"{processed}:processed",
+            )
+        ]
+        if game.status != "ACTIVE":
+            winner = getattr(new_state, "winner", None)
+            events.append(add_event(game, "GAME_ENDED", {"winner": winner}, now))
+            outbox.append(add_outbox(game, "GAME_ENDED", {"winner": winner}, "ended"))
+        store.commit_turn(game, expected_version=version, phase=phase, events=events, outbox=outbox)
+        return Processed(game.phase, processed, game.status, resolved)
+
+    return retrying(attempt)

@@ -1,0 +1,189 @@
+"""Submit or retract orders: each order text is parsed and validated by the engine.
+
+Modes:
+- ``replace``: the given orders become the power's whole order set for the phase.
+- ``add``: the given orders are added, replacing any earlier order for the same unit.
+Accepted orders are stored in canonical text; rejected ones come back with a
+stable code (``UNPARSEABLE_ORDER`` or ``ILLEGAL_ORDER`` + the engine's code) and
+the engine's reason. Within one request a later order for the same unit wins.
+
+Concurrency: the save is conditional on the version read. If another writer won,
+the game is reloaded; if its phase moved on (the turn was processed meanwhile)
+the request is refused with ``STALE_PHASE`` — an order is never silently dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import engine
+from functions.errors import DomainError, GameNotActive, StalePhase
+from functions.ports import Clock, GameRecord, GameStore
+from functions.usecases.common import (
+    SCHEDULER,
+    Actor,
+    add_event,
+    game_map,
+    load,
+    order_key,
+    parse_iso,
+    require_player,
+    retrying,
+    state_of,
+)
+from functions.usecases.process_turn import process_turn
+from functions.usecases.views import missing_powers
+
+
+@dataclass(frozen=True)
+class Rejection:
+    order: str
+    code: str
+    message: str
+    engine_code: str | None = None
+
+
+@dataclass(frozen=True)
+class Submitted:
+    phase: str
+    accepted: list[str]
+    rejected: list[Rejection] = field(default_factory=list)
+    orders: list[str] = field(default_factory=list)  # the power's whole pending set now
+    auto_processed: bool = False
+
+
+def check_orders(
+    texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData
+) -> tuple[dict[str, str], list[str], list[Rejection]]:
+    """Parse and validate: ({unit key: canonical text}, accepted in order, rejections)."""
+    keyed: dict[str, str] = {}
+    rejected: list[Rejection] = []
+    for text in texts:
+        try:
+            order = engine.parse_order(text, power=power, state=state, map=the_map)
+        except engine.OrderSyntaxError as exc:
+            rejected.append(Rejection(text, "UNPARSEABLE_ORDER", str(exc) or "cannot read this order"))
+            continue
+        result = engine.validate(order, state, the_map)
+        if not result.ok:
+            code = str(result.code) if result.code is not None else None
+            rejected.append(Rejection(text, "ILLEGAL_ORDER", result.reason or "illegal order", code))
+            continue
+        final = result.order or order
+        key = order_key(final)
+        if key == "WAIVE":
+            key = f"WAIVE#{len(keyed)}"
+        keyed.pop(key, None)
+        keyed[key] = engine.format_order(final)
+    return keyed, list(keyed.values()), rejected
+
+
+def _check_phase(game: GameRecord, phase: str | None, client_timestamp: str | None) -> None:
+    if phase is not None and phase.upper() != game.phase:
+        raise StalePhase(f"orders for {phase} but the game is at {game.phase}", phase=game.phase)
+    if client_timestamp is not None:
+        try:
+            sent = parse_iso(client_timestamp)
+        except ValueError:
+            return
+        started = parse_iso(game.phase_started_at)
+        if sent.tzinfo is None:
+            sent = sent.replace(tzinfo=started.tzinfo)
+        if sent < started:
+            raise StalePhase(
+                f"sent before the current phase {game.phase} began", phase=game.phase
+            )
+
+
+def submit_orders(
+    store: GameStore,
+    clock: Clock,
+    game_id: str,
+    actor: Actor,
+    orders: list[str],
+    *,
+    phase: str | None = None,
+    client_timestamp: str | None = None,
+    mode: str = "replace",
+    operator_token: str | None = None,
+) -> Submitted:
+    power = require_player(actor)
+    seen_phase: list[str] = []
+
+    def attempt() -> Submitted:
+        game = load(store, game_id)
+        if game.status != "ACTIVE":
+            raise GameNotActive("the game is over")
+        if seen_phase and seen_phase[0] != game.phase:
+            raise StalePhase(
+                f"the turn was processed while these orders were being stored; now {game.phase}",
+                phase=game.phase,
+            )
+        seen_phase.append(game.phase)
+        _check_phase(game, phase, client_timestamp)
+        state = state_of(game)
+        the_map = game_map(game.variant)
+        keyed, accepted, rejected = check_orders(orders, power, state, the_map)
+        if mode == "add":
+            merged = _keyed(game.pending_orders.get(power, []), power, state, the_map)
+            merged.update(keyed)
+            pending = list(merged.values())
+        else:
+            pending = accepted
+        version = game.version
+        now = clock.now()
+        game.pending_orders[power] = pending
+        # no order text in the event: the log is public before adjudication
+        event = add_event(game, "ORDERS_SUBMITTED", {"power": power, "count": len(pending)}, now)
+        saved = store.save(game, expected_version=version, events=[event])
+        auto = _maybe_auto_process(store, clock, saved, now)
+        return Submitted(saved.phase, accepted, rejected, pending, auto)
+
+    return retrying(attempt)
+
+
+def retract_orders(
+    store: GameStore, clock: Clock, game_id: str, actor: Actor, units: list[str] | None = None
+) -> Submitted:
+    """Withdraw all the power's orders (it no longer counts as submitted), or those for ``units``."""
+    power = require_player(actor)
+
+    def attempt() -> Submitted:
+        game = load(store, game_id)
+        if game.status != "ACTIVE":
+            raise GameNotActive("the game is over")
+        version = game.version
+        now = clock.now()
+        if units is None:
+            game.pending_orders.pop(power, None)
+            remaining: list[str] = []
+        else:
+            state, the_map = state_of(game), game_map(game.variant)
+            keyed = _keyed(game.pending_orders.get(power, []), power, state, the_map)
+            drop = {u.upper().split("/")[0].split()[-1] for u in units}
+            remaining = [text for key, text in keyed.items() if key not in drop]
+            game.pending_orders[power] = remaining
+        event = add_event(game, "ORDERS_RETRACTED", {"power": power, "count": len(remaining)}, now)
+        saved = store.save(game, expected_version=version, events=[event])
+        return Submitted(saved.phase, [], [], remaining)
+
+    return retrying(attempt)
+
+
+def _keyed(texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData) -> dict[str, str]:
+    keyed, _, _ = check_orders(texts, power, state, the_map)
+    return keyed
+
+
+def _maybe_auto_process(store: GameStore, clock: Clock, game: GameRecord, now: datetime) -> bool:
+    if not game.settings.get("auto_process"):
+        return False
+    if missing_powers(game):
+        return False
+    try:
+        process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase)
+    except DomainError:
+        return False  # someone else processed it first
+    return True
+

@@ -1,0 +1,160 @@
+"""Read-side use cases: the player's view (the one place it is built), orders status,
+last resolution, phase history, the event log, game listings and variants.
+
+Redaction: a player sees its own pending orders only; of the others only whether
+they submitted. Observers (no token), the creator and the scheduler see no pending
+orders at all. Nothing here returns a secret (token or password hashes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from functions.ports import GameRecord, GameStore
+from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
+
+
+def powers_to_wait_on(game: GameRecord) -> list[str]:
+    """Powers with a decision to make this phase (engine's ``powers_with_orders_to_give``)."""
+    if game.status != "ACTIVE":
+        return []
+    return sorted(engine.powers_with_orders_to_give(state_of(game), game_map(game.variant)))
+
+
+def missing_powers(game: GameRecord) -> list[str]:
+    return [p for p in powers_to_wait_on(game) if p not in game.pending_orders]
+
+
+def _unit(unit: engine.Unit) -> dict[str, str]:
+    return {"kind": str(unit.kind), "power": unit.power, "location": str(unit.location)}
+
+
+def game_view(game: GameRecord, actor: Actor = ANONYMOUS) -> dict[str, Any]:
+    """The seed §4 view of ``game`` as seen by ``actor``, redacted."""
+    state = state_of(game)
+    the_map = game_map(game.variant)
+    units = sorted(state.units, key=lambda u: (u.power, str(u.location)))
+    by_power: dict[str, list[dict[str, str]]] = {p: [] for p in sorted(the_map.power_ids)}
+    for unit in units:
+        by_power.setdefault(unit.power, []).append(_unit(unit))
+    ownership = dict(sorted(state.ownership.items()))
+    waiting = powers_to_wait_on(game)
+    power = actor.power if actor.kind == "player" else None
+    orders: dict[str, list[str]] = {}
+    legal: list[str] = []
+    if power is not None:
+        orders = {power: list(game.pending_orders.get(power, []))}
+        if game.status == "ACTIVE":
+            legal = sorted(engine.format_order(o) for o in engine.legal_orders(state, the_map, power))
+    return {
+        "game_id": game.game_id,
+        "map_name": game.variant,
+        "variant": game.variant,
+        "rules": game.rules,
+        "phase": state.phase_name,
+        "year": state.year,
+        "season": str(state.season),
+        "phase_type": str(state.phase_type),
+        "status": game.status,
+        "winner": getattr(state, "winner", None),
+        "units": [_unit(u) for u in units],
+        "units_by_power": by_power,
+        "ownership": ownership,
+        "supply_centers": ownership,
+        "dislodged": [
+            {
+                "unit": _unit(d.unit),
+                "attacker_origin": d.attacker_origin,
+                "retreats": [str(r) for r in d.retreats],
+            }
+            for d in state.dislodged
+        ],
+        "contested": sorted(state.contested),
+        "players": {
+            p: {"joined_at": info.get("joined_at"), "is_active": True}
+            for p, info in sorted(game.players.items())
+        },
+        "dummy_powers": [],
+        "auto_process": bool(game.settings.get("auto_process")),
+        "wait_flags": [],
+        "private": bool(game.settings.get("private")),
+        "phase_seconds": dict(game.settings.get("phase_seconds") or {}),
+        "deadline": game.deadline,
+        "phase_started_at": game.phase_started_at,
+        "event_seq": game.event_seq,
+        "power": power,
+        "orders": orders,
+        "submitted": {p: p in game.pending_orders for p in waiting},
+        "legal_orders": legal,
+    }
+
+
+def orders_status(game: GameRecord) -> dict[str, Any]:
+    waiting = powers_to_wait_on(game)
+    return {
+        "phase": game.phase,
+        "powers_with_orders": waiting,
+        "submitted": {p: p in game.pending_orders for p in waiting},
+        "waiting_on": [p for p in waiting if p not in game.pending_orders],
+        "deadline": game.deadline,
+    }
+
+
+def last_resolution(store: GameStore, game_id: str) -> dict[str, Any]:
+    load(store, game_id)
+    last = store.last_phase(game_id)
+    if last is None:
+        return {"results": []}
+    return {"phase": last.phase, "results": list(last.resolution.get("results", []))}
+
+
+def history(store: GameStore, game_id: str) -> list[dict[str, Any]]:
+    load(store, game_id)
+    return [
+        {
+            "n": p.n,
+            "phase": p.phase,
+            "state": p.state_before,
+            "orders": p.orders,
+            "resolution": p.resolution,
+            "processed_at": p.processed_at,
+        }
+        for p in store.phases(game_id)
+    ]
+
+
+def events_after(store: GameStore, game_id: str, after: int, limit: int = 100) -> dict[str, Any]:
+    game = load(store, game_id)
+    found = store.events_after(game_id, after, limit)
+    return {
+        "events": [
+            {"seq": e.seq, "type": e.type, "phase": e.phase, "data": e.data, "at": e.at} for e in found
+        ],
+        "last_seq": game.event_seq,
+    }
+
+
+def game_summary(game: GameRecord) -> dict[str, Any]:
+    return {
+        "game_id": game.game_id,
+        "variant": game.variant,
+        "rules": game.rules,
+        "phase": game.phase,
+        "status": game.status,
+        "private": bool(game.settings.get("private")),
+        "players": sorted(game.players),
+        "created_at": game.created_at,
+    }
+
+
+def list_games(store: GameStore, limit: int = 50) -> list[dict[str, Any]]:
+    return [game_summary(g) for g in store.list_games(limit)]
+
+
+def list_variants() -> list[dict[str, Any]]:
+    out = []
+    for name in sorted(engine.available_maps()):
+        the_map = game_map(name)
+        out.append({"name": name, "powers": sorted(the_map.power_ids), "rules": sorted(engine.RULEBOOKS)})
+    return out

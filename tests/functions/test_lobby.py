@@ -1,0 +1,79 @@
+"""Create, join and identify: use cases on in-memory fakes (no engine adjudication needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from functions import errors
+from functions.usecases.common import Actor, hash_token, identify
+from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.join import join_game
+from functions.usecases.views import game_summary, list_games, list_variants
+from tests.functions.conftest import POWERS, Table
+from tests.functions.fakes import FakeClock, InMemoryGameStore
+
+
+def test_create_stores_initial_state_and_only_a_token_hash(store: InMemoryGameStore, clock: FakeClock) -> None:
+    created = create_game(store, clock, CreateGame(variant="classical", phase_seconds={"MOVEMENT": 3600}))
+    game = store.load(created.game_id)
+    assert game.phase == "S1901M" and game.version == 1
+    assert game.creator_token_hash == hash_token(created.token)
+    assert created.token not in repr(game)
+    assert [e.type for e in store.events[created.game_id]] == ["GAME_CREATED"]
+    assert game.deadline is None  # the clock starts when the last power is seated
+
+
+def test_create_rejects_unknown_variant_rules_and_private_without_password(
+    store: InMemoryGameStore, clock: FakeClock
+) -> None:
+    with pytest.raises(errors.UnknownVariant):
+        create_game(store, clock, CreateGame(variant="nope"))
+    with pytest.raises(errors.UnknownVariant):
+        create_game(store, clock, CreateGame(rules="1971"))
+    with pytest.raises(errors.ValidationFailed):
+        create_game(store, clock, CreateGame(private=True))
+
+
+def test_join_named_random_taken_and_full(store: InMemoryGameStore, clock: FakeClock) -> None:
+    game_id = create_game(store, clock, CreateGame(phase_seconds={"MOVEMENT": 60})).game_id
+    assert join_game(store, clock, game_id, "france").power == "FRANCE"
+    with pytest.raises(errors.PowerTaken):
+        join_game(store, clock, game_id, "FRANCE")
+    with pytest.raises(errors.UnknownPower):
+        join_game(store, clock, game_id, "NARNIA")
+    seated = {join_game(store, clock, game_id).power for _ in range(6)}
+    assert seated == set(POWERS) - {"FRANCE"}
+    with pytest.raises(errors.GameFull):
+        join_game(store, clock, game_id)
+    game = store.load(game_id)
+    assert game.deadline is not None  # full: the first deadline runs
+    assert [o.kind for o in store.outbox[game_id]] == ["PHASE_STARTED"]
+
+
+def test_private_game_needs_the_password(store: InMemoryGameStore, clock: FakeClock) -> None:
+    game_id = create_game(store, clock, CreateGame(private=True, join_password="s3cret")).game_id
+    stored = store.load(game_id).settings["join_password"]
+    assert "s3cret" not in repr(stored)
+    with pytest.raises(errors.BadPassword):
+        join_game(store, clock, game_id, "ITALY")
+    with pytest.raises(errors.BadPassword):
+        join_game(store, clock, game_id, "ITALY", password="wrong")
+    assert join_game(store, clock, game_id, "ITALY", password="s3cret").power == "ITALY"
+
+
+def test_identify_tokens(table: Table) -> None:
+    game = table.store.load(table.game_id)
+    assert identify(game, table.tokens["FRANCE"]) == Actor("player", "FRANCE")
+    assert identify(game, table.creator_token) == Actor("creator")
+    assert identify(game, "op", operator_token="op") == Actor("operator")
+    assert identify(game, None).kind == "anonymous"
+    with pytest.raises(errors.NotAPlayer):
+        identify(game, "forged")
+
+
+def test_listings_never_show_secrets(table: Table) -> None:
+    [summary] = list_games(table.store)
+    assert summary["game_id"] == table.game_id and summary["players"] == POWERS
+    game = table.store.load(table.game_id)
+    assert "token" not in str(game_summary(game))
+    assert {v["name"] for v in list_variants()} >= {"classical", "1900"}
