@@ -308,9 +308,9 @@ class Ownership(Mapping[str, str]):
 
     def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
         pairs = items.items() if isinstance(items, Mapping) else items
-        data = {k.upper(): v.upper() for k, v in pairs}
-        self._dict = dict(sorted(data.items()))
-        self._items = tuple(self._dict.items())
+        data = {str(k).upper(): str(v).upper() for k, v in pairs}
+        self._dict: dict[str, str] = dict(sorted(data.items()))
+        self._items: tuple[tuple[str, str], ...] = tuple(self._dict.items())
 
     def __getitem__(self, key: str) -> str:
         return self._dict[key]

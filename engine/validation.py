@@ -207,7 +207,9 @@ def _validate_move(order: Move, unit: Unit, state: GameState, map: MapData) -> V
         return _fail(ErrorCode.MOVE_TO_SELF, "a unit cannot move to the province it is in")
     if unit.kind is UnitKind.ARMY:
         problem = army_can_move(unit, order.dest.province, state, map)
-        return problem or _ok(replace(order, dest=order.dest.bare))
+        if problem is not None:
+            return problem
+        return _ok(replace(order, dest=order.dest.bare))
     if order.via_convoy:
         return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
     dest = fleet_destination(unit, order.dest, map)
@@ -270,6 +272,12 @@ def _validate_convoy(order: Convoy, unit: Unit, state: GameState, map: MapData) 
         )
     if not map.can_be_convoyed(order.dest.province) or order.dest.province == target.province:
         return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {order.dest.province}")
+    fleets = {u.province for u in state.units if u.kind is UnitKind.FLEET}
+    if not map.convoy_could_use(unit.province, target.province, order.dest.province, fleets):
+        return _fail(
+            ErrorCode.NO_CONVOY_ROUTE,
+            f"{unit} cannot be part of any chain of fleets from {target.province} to {order.dest.province}",
+        )
     return _ok(replace(order, origin=target.location, dest=order.dest.bare, target_kind=UnitKind.ARMY))
 
 

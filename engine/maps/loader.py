@@ -182,21 +182,53 @@ class MapData:
 
     def convoy_possible(self, src: str, dest: str, fleets: frozenset[str] | set[str]) -> bool:
         """Is there a chain of convoy-node provinces in ``fleets`` joining the coasts
-        ``src`` and ``dest``? (Used both for legality and, with the convoying fleets
-        that survive, for the adjudicator's path rule.)"""
+        ``src`` and ``dest``?"""
         if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
             return False
-        start = [f for f in self.water_neighbours[src] if f in fleets and self.is_convoy_node(f)]
-        seen = set(start)
-        while start:
-            here = start.pop()
-            if dest in self.water_neighbours[here]:
-                return True
+        return any(dest in self.water_neighbours[f] for f in self.convoy_reach(src, fleets))
+
+    def convoy_reach(self, src: str, fleets: frozenset[str] | set[str]) -> set[str]:
+        """The fleet provinces a convoy from ``src`` could pass through (flood fill)."""
+        frontier = [f for f in self.water_neighbours[src] if f in fleets and self.is_convoy_node(f)]
+        seen = set(frontier)
+        while frontier:
+            here = frontier.pop()
             for nxt in self.water_neighbours[here]:
                 if nxt not in seen and nxt in fleets and self.is_convoy_node(nxt):
                     seen.add(nxt)
-                    start.append(nxt)
-        return False
+                    frontier.append(nxt)
+        return seen
+
+    def convoy_could_use(self, fleet: str, src: str, dest: str, fleets: frozenset[str] | set[str]) -> bool:
+        """Is the fleet at ``fleet`` a necessary link of some convoy route from ``src`` to
+        ``dest``? A route is a chain no fleet of which could be left out (an induced path);
+        a fleet that is only ever a detour is not convoying anything (DATC 6.G.19)."""
+        if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
+            return False
+        if fleet not in self.convoy_reach(src, fleets):
+            return False
+        return fleet in self._necessary_links(src, dest, frozenset(fleets))
+
+    def _necessary_links(self, src: str, dest: str, fleets: frozenset[str]) -> set[str]:
+        water = self.water_neighbours
+        found: set[str] = set()
+
+        def extend(path: list[str]) -> None:
+            last = path[-1]
+            if len(path) > 1 and dest in water[last]:
+                found.update(path[1:])
+                return  # going further would leave out this fleet's own step to dest
+            for nxt in water[last]:
+                if nxt in path or nxt not in fleets or not self.is_convoy_node(nxt):
+                    continue
+                if any(nxt in water[earlier] for earlier in path[:-1]):
+                    continue  # a shortcut exists: the chain would not be minimal
+                path.append(nxt)
+                extend(path)
+                path.pop()
+
+        extend([src])
+        return found
 
     def can_be_convoyed(self, province: str) -> bool:
         """An army may start or end a convoy in any coastal province."""

@@ -1,4 +1,8 @@
-"""Movement-phase adjudication (work in progress: being written in this session)."""
+"""Movement-phase adjudication: index the orders, resolve the decisions, read outcomes.
+
+``resolve_movement`` never raises on an order: illegal ones are reported VOID and
+the unit holds, as DATC v3.0 prescribes (issue 4.E.1).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.maps.loader import MapData
+from engine.movement.board import build_board
+from engine.movement.outcomes import Outcome
+from engine.movement.rules import Rules
 from engine.rulebook import Rulebook
 from engine.types import DislodgedUnit, GameState, Order, OrderResult, Unit
 
@@ -21,4 +28,11 @@ class MovementOutcome:
 def resolve_movement(
     state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
 ) -> MovementOutcome:
-    raise NotImplementedError
+    board = build_board(state, orders, map, rules)
+    outcome = Outcome(board, Rules(board))
+    units = outcome.units_after()
+    occupied = {u.province for u in units}
+    contested = outcome.contested(occupied)
+    dislodged = outcome.dislodged_units(occupied, contested)
+    retreats = {d.unit.province: d.retreats for d in dislodged}
+    return MovementOutcome(outcome.results(retreats), units, dislodged, contested)

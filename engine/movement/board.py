@@ -1,0 +1,130 @@
+"""The orders of one movement phase, checked and indexed once so no rule scans.
+
+Every order goes through ``engine.validation.validate`` (the one legality check);
+illegal orders are kept aside to be reported VOID and the unit holds (DATC v3.0,
+issue 4.E.1). Supports and convoys are matched statically against the order the
+supported/convoyed unit actually received; unmatched ones are void too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engine.maps.loader import MapData
+from engine.rulebook import AdjacentConvoy, Rulebook
+from engine.types import (
+    Convoy,
+    GameState,
+    Hold,
+    Move,
+    Order,
+    Reason,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitKind,
+)
+from engine.validation import validate
+
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
+
+
+@dataclass
+class Board:
+    """Indexed orders of one movement phase; read-only once built."""
+
+    map: MapData
+    rules: Rulebook
+    units: dict[str, Unit]
+    orders: dict[str, MovementOrder] = field(default_factory=dict)  # province -> order in effect
+    given: list[tuple[Order, MovementOrder | None, Reason | None]] = field(default_factory=list)
+    moves: dict[str, Move] = field(default_factory=dict)  # origin -> move
+    moves_into: dict[str, list[str]] = field(default_factory=dict)  # dest province -> origins
+    convoy_intent: set[str] = field(default_factory=set)  # origins of moves that go by convoy
+    may_fall_back: set[str] = field(default_factory=set)  # of those, may go by land if it fails
+    convoyers: dict[str, set[str]] = field(default_factory=dict)  # origin -> matched fleets
+    hold_supports: dict[str, list[str]] = field(default_factory=dict)  # target -> supporters
+    move_supports: dict[str, list[str]] = field(default_factory=dict)  # origin -> supporters
+    unmatched: set[str] = field(default_factory=set)  # supports/convoys that match nothing
+
+    def dest(self, origin: str) -> str:
+        return self.moves[origin].dest.province
+
+
+def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, rules: Rulebook) -> Board:
+    board = Board(map=game_map, rules=rules, units={u.province: u for u in state.units})
+    for order in orders:
+        _admit(board, state, order)
+    for origin, move in board.moves.items():
+        board.moves_into.setdefault(move.dest.province, []).append(origin)
+    _mark_convoy_intent(board)
+    _match_supports_and_convoys(board)
+    return board
+
+
+def _admit(board: Board, state: GameState, order: Order) -> None:
+    check = validate(order, state, board.map)
+    if not check.ok or check.order is None:
+        detail = f"{check.code.value if check.code else 'ILLEGAL'}: {check.reason}"
+        board.given.append((order, None, Reason("ILLEGAL", (), detail)))
+        return
+    effective = check.order
+    assert isinstance(effective, (Hold, Move, SupportHold, SupportMove, Convoy))
+    province = effective.unit.province
+    if province in board.orders:
+        board.given.append((order, None, Reason("DUPLICATE", (province,), "the unit already has an order")))
+        return
+    board.orders[province] = effective
+    board.given.append((order, effective, None))
+    if isinstance(effective, Move):
+        board.moves[province] = effective
+
+
+def _mark_convoy_intent(board: Board) -> None:
+    """DATC 4.A.3 (2023): a move goes by convoy when it must (not adjacent), when it is
+    ordered VIA, or when a fleet of the mover's own power is ordered to convoy it."""
+    own_convoys: set[tuple[str, str, str]] = set()
+    for order in board.orders.values():
+        if isinstance(order, Convoy):
+            own_convoys.add((order.power, order.origin.province, order.dest.province))
+    for origin, move in board.moves.items():
+        unit = board.units[origin]
+        if unit.kind is not UnitKind.ARMY:
+            continue
+        dest = move.dest.province
+        adjacent = dest in board.map.army_adjacent[origin]
+        if not adjacent or move.via_convoy or (unit.power, origin, dest) in own_convoys:
+            board.convoy_intent.add(origin)
+            if adjacent and board.rules.adjacent_convoy is AdjacentConvoy.INTENT_WITH_FALLBACK:
+                board.may_fall_back.add(origin)
+
+
+def _match_supports_and_convoys(board: Board) -> None:
+    for province, order in board.orders.items():
+        if isinstance(order, SupportHold):
+            if order.target.province in board.moves:
+                board.unmatched.add(province)
+            else:
+                board.hold_supports.setdefault(order.target.province, []).append(province)
+        elif isinstance(order, SupportMove):
+            if _support_matches(board, order):
+                board.move_supports.setdefault(order.origin.province, []).append(province)
+            else:
+                board.unmatched.add(province)
+        elif isinstance(order, Convoy):
+            origin = order.origin.province
+            move = board.moves.get(origin)
+            if move and origin in board.convoy_intent and move.dest.province == order.dest.province:
+                board.convoyers.setdefault(origin, set()).add(province)
+            else:
+                board.unmatched.add(province)
+
+
+def _support_matches(board: Board, order: SupportMove) -> bool:
+    """The supported unit must be ordered to exactly that move; a coast named in the
+    support must be the coast moved to, a support without one matches either (4.B.4)."""
+    move = board.moves.get(order.origin.province)
+    if move is None or move.dest.province != order.dest.province:
+        return False
+    return order.dest.coast is None or order.dest == move.dest

@@ -1,0 +1,142 @@
+"""DATC v3.0 chapter 6, run as data through the public engine API.
+
+Every CASE block of tests/engine/datc/datc_v3.0_cases.txt (the DATC v3.0
+preferences, i.e. the 2023 rulebook) and of datc_extra_and_alternative_cases.txt
+(alternative rule options and jDip's extra cases) is one parametrized test:
+set up the position, parse the orders with ``engine.parse_order``, adjudicate
+with ``engine.Game``, and compare positions and dislodged units as sets.
+
+Retreat-phase cases (6.H) are played from the movement phase before them: the
+position is rebuilt from PRESTATE_RESULTS, adjudicated, checked against the
+stated PRESTATE/PRESTATE_DISLODGED, and then the retreats are adjudicated.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import GameState, Location, Unit, UnitKind
+from tests.engine.datc_reader import DATC_DIR, Case, UnitLine, read_cases
+
+MAP = engine.load_map("classical")
+
+# Which rulebook a case tag is played under (OPTIONS.md). Tags naming a rule option
+# that Convoy does not offer are skipped with the DATC's own reason.
+RULES_FOR_TAG = {None: "2023", "fallback": "2000", "v2.4": "2000", "v2.4.part1": "2000",
+                 "v2.4.part2": "2000", "pre2023": "2000"}
+NOT_OFFERED = {
+    "1971": "DATC 4.A.3 option (1971 rulebook: any convoy to an adjacent province is used, "
+            "'kidnapping' an army); Convoy offers the 2023 and 2000 rulebooks only",
+    "strict": "DATC 4.B.4 option (a support must name the coast); Convoy follows the v3.0 "
+              "preference that a support without a coast matches either coast",
+}
+
+MAIN = read_cases(DATC_DIR / "datc_v3.0_cases.txt")
+EXTRA = read_cases(DATC_DIR / "datc_extra_and_alternative_cases.txt")
+
+
+def _unit(line: UnitLine) -> Unit:
+    kind = UnitKind(line.kind)
+    return Unit(kind, line.power, Location.parse(line.location))
+
+
+def _units(lines: list[UnitLine]) -> set[Unit]:
+    return {_unit(line) for line in lines}
+
+
+def _phase(case: Case) -> tuple[engine.Season, engine.PhaseType]:
+    season = engine.Season[case.season]
+    phase = {"MOVEMENT": engine.PhaseType.MOVEMENT, "RETREAT": engine.PhaseType.RETREAT,
+             "ADJUSTMENT": engine.PhaseType.ADJUSTMENT}[case.phase]
+    return season, phase
+
+
+def _orders(state: GameState, lines: list[tuple[str, str]]) -> dict[str, list[engine.Order]]:
+    """Parse every order as written; an order the grammar rejects is simply not given."""
+    out: dict[str, list[engine.Order]] = {}
+    for power, text in lines:
+        try:
+            order = engine.parse_order(text, power=power, state=state, map=MAP)
+        except engine.OrderSyntaxError:
+            continue
+        out.setdefault(power, []).append(order)
+    return out
+
+
+def _movement_state(case: Case) -> GameState:
+    season, phase = _phase(case)
+    owners = {u.location.split("/")[0]: u.power for u in case.owners} or dict(MAP.starting_ownership)
+    return GameState(case.year, season, phase, frozenset(_units(case.prestate)), owners)
+
+
+def _replay_movement_before_retreats(case: Case, game_rules: str) -> GameState:
+    """Rebuild the position before the movement phase whose results are given, play it,
+    and check it yields the case's stated retreat-phase position."""
+    moved_to: dict[str, str] = {}
+    for line in case.prior_results:
+        words = line.order.split()
+        if line.success and len(words) >= 4 and words[2] == "-":
+            moved_to[words[3].upper()] = words[1].upper()
+    before = [
+        UnitLine(u.power, u.kind, moved_to.get(u.location, u.location)) for u in case.prestate
+    ] + list(case.dislodged)
+    season, _ = _phase(case)
+    state = GameState(case.year, season, engine.PhaseType.MOVEMENT, frozenset(_units(before)),
+                      dict(MAP.starting_ownership))
+    orders = _orders(state, [(r.power, r.order) for r in case.prior_results])
+    game, _ = engine.Game(map=MAP, state=state, rules=game_rules).adjudicate(orders)
+    assert game.state is not None
+    assert set(game.state.units) == _units(case.prestate), "replayed movement phase differs"
+    assert {d.unit for d in game.state.dislodged} == _units(case.dislodged)
+    return game.state
+
+
+def run_case(case: Case) -> None:
+    rules = RULES_FOR_TAG.get(case.tag, "2023")
+    if case.phase == "RETREAT":
+        state = _replay_movement_before_retreats(case, rules)
+    else:
+        state = _movement_state(case)
+    # Given
+    orders = _orders(state, case.orders)
+    # When
+    game, resolution = engine.Game(map=MAP, state=state, rules=rules).adjudicate(orders)
+    # Then
+    after = game.state
+    assert after is not None
+    expected = _units(case.prestate) if case.poststate is None else _units(case.poststate)
+    got = set(after.units)
+    assert got == expected, f"missing {expected - got}, unexpected {got - expected}"
+    if case.phase == "MOVEMENT":
+        got_dislodged = {d.unit for d in after.dislodged}
+        assert got_dislodged == _units(case.post_dislodged)
+    assert len(resolution.results) >= len([o for os in orders.values() for o in os])
+
+
+def _params(cases: list[Case]) -> list[object]:
+    params = []
+    for case in cases:
+        marks = []
+        if case.tag in NOT_OFFERED:
+            marks.append(pytest.mark.skip(reason=NOT_OFFERED[case.tag]))
+        params.append(pytest.param(case, id=case.id, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("case", _params(MAIN))
+def test_datc_v3(case: Case) -> None:
+    """DATC v3.0 §6 (preferred options, 2023 rulebook): case id in the test id."""
+    run_case(case)
+
+
+@pytest.mark.parametrize("case", _params(EXTRA))
+def test_datc_alternatives_and_extras(case: Case) -> None:
+    """Alternative rule options (@tag, OPTIONS.md) and jDip's extra cases."""
+    run_case(case)
+
+
+def test_every_datc_case_is_read() -> None:
+    """The data file holds 165 CASE blocks for 164 DATC cases (6.J.9 has two scenarios)."""
+    assert len(MAIN) == 165
+    assert len({c.id for c in MAIN}) == 165
