@@ -18,8 +18,10 @@ Menu conventions (why they are this way):
 * A fleet's moves name the exact coast it would reach.
 * A convoy is offered for a fleet at sea (a convoy node) for every army on a
   coast and every coastal destination such that a chain of fleets on the board
-  that **includes this fleet** joins them (a simple path; otherwise the fleet
-  could not take part in the convoy).
+  that **includes this fleet** joins them. Candidates are the simple chains
+  through the fleet; validate then keeps only those where the fleet is a
+  necessary link of some route (DATC 6.G.19: a fleet that is only ever a detour
+  convoys nothing), which is a subset of the candidates.
 """
 
 from __future__ import annotations
