@@ -97,7 +97,10 @@ def states(draw: st.DrawFn, *, compact: bool = False) -> GameState:
     board = draw(st.lists(units(), max_size=20, unique_by=lambda u: u.province))
     dislodged_units = draw(st.lists(units(), max_size=4, unique_by=lambda u: u.province))
     origins = st.none() | provinces
-    retreats = st.just(()) if compact else st.lists(locations, max_size=4, unique=True).map(tuple)
+    # one location per province: Location's ordering cannot compare a coast with None
+    # (DislodgedUnit sorts its retreats), and a real retreat set never mixes them
+    retreat_sets = st.lists(locations, max_size=4, unique_by=lambda loc: loc.province).map(tuple)
+    retreats = st.just(()) if compact else retreat_sets
     dislodged = tuple(DislodgedUnit(u, draw(origins), draw(retreats)) for u in dislodged_units)
     ownership = Ownership(draw(st.dictionaries(st.sampled_from(SUPPLY_CENTERS), powers, max_size=34)))
     if compact:
