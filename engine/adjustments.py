@@ -134,7 +134,8 @@ def civil_disorder_removals(
     * ``OWNED_CENTERS_ANY_ROUTE`` (2023 rulebook, DATC v3.0 preference, 6.J.3-6.J.11):
       targets are the centres the power **owns**; both kinds count moves over the
       union of land and sea adjacencies (province level), so a fleet may cross
-      land and an army may cross sea.
+      land and an army may cross sea. The map's extra civil-disorder home centres
+      play no part (they matter only for a distance-from-home rule).
     * ``HOME_CENTERS_BY_KIND`` (2000 rulebook, DATC v2.4, 6.J.x@v2.4 and
       6.J.11@pre2023): targets are the power's **home** centres (owned or not) plus
       the map's ``civil_disorder_extra_home_centers``. An army counts over land and

@@ -271,3 +271,16 @@ def test_weak_edge_with_two_ordinary_retreats_everyone_disbands() -> None:
     units, results = run(state, orders, game_map)
     assert units == frozenset()
     assert all(r.result is ResultCode.BOUNCE for r in results)
+
+
+def test_retreats_to_two_coasts_of_one_province_bounce() -> None:
+    """Both coasts are one province: F MAO - SPA/NC and F LYO - SPA/SC both disband."""
+    state = retreat_state(
+        [],
+        [DislodgedUnit(unit(F, "ENGLAND", "MAO"), "POR", (L("SPA/NC"),)),
+         DislodgedUnit(unit(F, "ITALY", "LYO"), "TYS", (L("SPA/SC"),))],
+    )
+    orders: list[Order] = [Retreat("ENGLAND", L("MAO"), L("SPA/NC")), Retreat("ITALY", L("LYO"), L("SPA/SC"))]
+    units, results = run(state, orders)
+    assert units == frozenset()
+    assert [r.result for r in results] == [ResultCode.BOUNCE, ResultCode.BOUNCE]
