@@ -1,0 +1,50 @@
+"""Deadline Lambda: the Scheduler's one-time target and the backstop sweeper's rate target.
+
+`handler` gets ``{"game_id", "phase"}`` from a per-phase schedule and calls
+`fire_deadline`; `sweep_handler` runs on a rate schedule and calls `sweep`. Both are
+idempotent, so Scheduler's retries and duplicate firings are harmless. A malformed
+event is answered, not raised: retrying it could never succeed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from functions.usecases.deadlines import fire_deadline, sweep
+
+LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
+
+
+def make_handlers(
+    dependencies: Callable[[], Any], now: Callable[[], datetime] = lambda: datetime.now(UTC)
+) -> tuple[LambdaHandler, LambdaHandler]:
+    """(deadline handler, sweep handler) over `dependencies()` -> .games and .scheduler."""
+
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        game_id, phase = event.get("game_id"), event.get("phase")
+        if not isinstance(game_id, str) or not isinstance(phase, str) or not game_id or not phase:
+            return {"outcome": "INVALID_EVENT"}
+        deps = dependencies()
+        outcome = fire_deadline(game_id, phase, now=now(), games=deps.games, scheduler=deps.scheduler)
+        return {"game_id": game_id, "phase": phase, "outcome": str(outcome)}
+
+    def sweep_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        deps = dependencies()
+        report = sweep(now=now(), games=deps.games, scheduler=deps.scheduler)
+        return {
+            "outcomes": {game: str(outcome) for game, outcome in sorted(report.outcomes.items())},
+            "errors": dict(sorted(report.errors.items())),
+        }
+
+    return handler, sweep_handler
+
+
+def _default_dependencies() -> Any:
+    from functions.notification_wiring import deadline_dependencies  # deferred: no clients at import
+
+    return deadline_dependencies()
+
+
+handler, sweep_handler = make_handlers(_default_dependencies)

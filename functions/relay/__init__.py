@@ -1,0 +1,1 @@
+"""Lambda entry point package; see handler.py."""

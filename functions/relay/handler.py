@@ -1,0 +1,77 @@
+"""Relay Lambda: DynamoDB stream records of OUTBOX items -> the notification queue.
+
+The event source mapping filters the stream to INSERTs whose sort key begins with
+``OUTBOX#`` (template.yaml); other records are skipped here too, defensively.
+All messages of the batch go out with SQS ``send_message_batch``; the records whose
+messages were not accepted are reported as batch item failures (by sequence
+number), so the stream retries from the first of them — nothing is lost if SQS
+fails mid-batch or the function dies (then the whole batch is retried). Records
+sent twice that way carry the same dedupe key, and the notifier delivers once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
+from boto3.dynamodb.types import TypeDeserializer
+
+from functions.notification_ports import MessageQueue, OutboxMessage
+from functions.usecases.notifications import message_from_outbox_item, relay_outbox
+
+LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
+_deserializer = TypeDeserializer()
+
+
+class RelayFailed(Exception):
+    """This record's message did not reach the queue; the stream must retry it."""
+
+
+def outbox_message(raw_record: Mapping[str, Any]) -> OutboxMessage | None:
+    """The message a stream record carries, or None if it is not an OUTBOX insert."""
+    if raw_record.get("eventName") != "INSERT":
+        return None
+    image = (raw_record.get("dynamodb") or {}).get("NewImage") or {}
+    item = {name: _deserializer.deserialize(value) for name, value in image.items()}
+    return message_from_outbox_item(item)
+
+
+def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
+    """A handler sending to `queue()` (built lazily, on the first batch)."""
+    processor = BatchProcessor(event_type=EventType.DynamoDBStreams, raise_on_entire_batch_failure=False)
+
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        by_sequence: dict[str, OutboxMessage] = {}
+        for raw in event.get("Records", []):
+            message = outbox_message(raw)
+            if message is not None:
+                by_sequence[str(raw["dynamodb"]["SequenceNumber"])] = message
+        try:
+            failed_keys = relay_outbox(list(by_sequence.values()), queue())
+        except Exception:  # the queue is unusable: every record must be retried
+            failed_keys = {m.dedupe_key for m in by_sequence.values()}
+        failed = {seq for seq, m in by_sequence.items() if m.dedupe_key in failed_keys}
+
+        def record_handler(record: DynamoDBRecord) -> None:
+            sequence = record.dynamodb.sequence_number if record.dynamodb else None
+            if sequence in failed:
+                raise RelayFailed(f"outbox record {sequence} not sent")
+
+        return dict(
+            process_partial_response(
+                event=event, record_handler=record_handler, processor=processor, context=context
+            )
+        )
+
+    return handler
+
+
+def _default_queue() -> MessageQueue:
+    from functions.notification_wiring import outbox_queue  # deferred: no clients at import
+
+    return outbox_queue()
+
+
+handler = make_handler(_default_queue)

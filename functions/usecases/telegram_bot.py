@@ -1,0 +1,187 @@
+"""The Telegram bot: one update in, at most one answer out (through the outbox).
+
+Commands (a leading ``/cmd@BotName`` also works):
+- ``/link CODE``   bind this Telegram user to the seat the one-time code was issued for
+- ``/orders ...``  submit the whole order set for the current phase; one order per line
+                   (or separated by ``;``) — it replaces earlier orders, like the API
+- ``/myorders``    this power's pending orders
+- ``/status``      who has submitted for the current phase
+- ``/last``        the last phase's resolution
+- ``/help``, ``/start``
+
+Why the update id is claimed first: Telegram re-sends an update until it gets a 2xx,
+so a slow answer could be processed twice. The claim is released again if handling
+raises, so Telegram's retry gets a real second chance. (A process dying mid-update
+keeps the claim: the player then simply repeats the command.)
+
+Answers are written as OUTBOX items with dedupe key ``tg:<update_id>``, so the
+notifier sends them with the same retries and DLQ as every other notice.
+
+Link codes: `issue_link_code` returns the code once; only its SHA-256 is stored,
+it expires, and redeeming consumes it (one time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from functions.notification_ports import GameActions, ReplyOutbox, Seat, TelegramStore
+
+LINK_CODE_TTL = timedelta(minutes=30)
+HELP_TEXT = (
+    "Convoy bot commands:\n"
+    "/link CODE - link this chat to your seat (get the code from the game API)\n"
+    "/orders A PAR - BUR; F BRE - MAO - submit your orders (one per line or ';'-separated)\n"
+    "/myorders - your pending orders\n"
+    "/status - who has submitted\n"
+    "/last - the last resolution"
+)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    argument: str
+
+
+@dataclass(frozen=True)
+class UpdateOutcome:
+    """What handling did: `handled`, `duplicate` or `ignored` (not a command message)."""
+
+    status: str
+    command: str | None = None
+
+
+def hash_link_code(code: str) -> str:
+    return hashlib.sha256(code.strip().upper().encode()).hexdigest()
+
+
+def issue_link_code(
+    seat: Seat, *, store: TelegramStore, now: datetime, ttl: timedelta = LINK_CODE_TTL
+) -> str:
+    """A fresh one-time code for `seat` (the API returns it to the authenticated player)."""
+    code = secrets.token_hex(5).upper()  # 40 bits, short enough to type, expires in minutes
+    store.save_link_code(hash_link_code(code), seat, now + ttl)
+    return code
+
+
+def parse_command(text: str) -> Command | None:
+    """``/name@bot rest`` -> Command(name, rest); None when the text is not a command."""
+    stripped = text.strip()
+    if not stripped.startswith("/"):
+        return None
+    head, *rest = stripped.split(None, 1)  # the command ends at the first space or newline
+    name = head[1:].split("@", 1)[0].lower()
+    return Command(name=name, argument=rest[0].strip() if rest else "") if name else None
+
+
+def split_orders(argument: str) -> list[str]:
+    """Order lines from the text after /orders: newlines or ';' separate orders."""
+    parts = argument.replace(";", "\n").splitlines()
+    return [p.strip() for p in parts if p.strip()]
+
+
+def handle_update(
+    update: Mapping[str, Any],
+    *,
+    store: TelegramStore,
+    games: GameActions,
+    outbox: ReplyOutbox,
+    now: datetime,
+) -> UpdateOutcome:
+    """Process one Telegram update exactly once (by update_id)."""
+    update_id = update.get("update_id")
+    if not isinstance(update_id, int):
+        return UpdateOutcome("ignored")
+    message = update.get("message")
+    if not isinstance(message, Mapping):
+        return UpdateOutcome("ignored")  # edits, callbacks, channel posts: not ours
+    text = message.get("text")
+    chat_id = (message.get("chat") or {}).get("id")
+    user_id = (message.get("from") or {}).get("id")
+    command = parse_command(text) if isinstance(text, str) else None
+    if command is None or chat_id is None or not isinstance(user_id, int):
+        return UpdateOutcome("ignored")
+    if not store.claim_update(update_id):
+        return UpdateOutcome("duplicate", command.name)
+    try:
+        answer = _answer(command, user_id=user_id, store=store, games=games, now=now)
+        outbox.reply(chat_id, answer, f"tg:{update_id}")
+    except Exception:
+        store.release_update(update_id)
+        raise
+    return UpdateOutcome("handled", command.name)
+
+
+def _answer(
+    command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime
+) -> str:
+    if command.name in ("start", "help"):
+        return HELP_TEXT
+    if command.name == "link":
+        if not command.argument:
+            return "Usage: /link CODE"
+        seat = store.redeem_link_code(hash_link_code(command.argument), now)
+        if seat is None:
+            return "That link code is unknown, used or expired. Ask the API for a new one."
+        store.link_user(user_id, seat)
+        return f"Linked: you play {seat.power} in game {seat.game_id}."
+    handlers: dict[str, Callable[[Seat, str], str]] = {
+        "orders": lambda seat, arg: _submit(games, seat, arg),
+        "myorders": lambda seat, _: _my_orders(games, seat),
+        "status": lambda seat, _: _status(games, seat),
+        "last": lambda seat, _: _last(games, seat),
+    }
+    handler = handlers.get(command.name)
+    if handler is None:
+        return f"Unknown command /{command.name}.\n\n{HELP_TEXT}"
+    seat = store.seat_of(user_id)
+    if seat is None:
+        return "This chat is not linked to a seat yet: /link CODE"
+    try:
+        return handler(seat, command.argument)
+    except Exception as exc:
+        code = getattr(exc, "code", None)
+        if code:  # a domain refusal (GAME_NOT_ACTIVE, ...): tell the player, don't retry
+            return f"Refused ({code}): {exc}"
+        raise
+
+
+def _submit(games: GameActions, seat: Seat, argument: str) -> str:
+    orders = split_orders(argument)
+    if not orders:
+        return "Usage: /orders A PAR - BUR; F BRE - MAO"
+    outcome = games.submit_orders(seat, orders)
+    lines = [f"{seat.power}, {outcome.phase}: {len(outcome.accepted)} order(s) accepted."]
+    lines += [f"  ok  {o}" for o in outcome.accepted]
+    lines += [f"  NO  {o}: {why}" for o, why in outcome.rejected]
+    return "\n".join(lines)
+
+
+def _my_orders(games: GameActions, seat: Seat) -> str:
+    phase, orders = games.my_orders(seat)
+    if not orders:
+        return f"{seat.power}, {phase}: no orders submitted."
+    return "\n".join([f"{seat.power}, {phase}:"] + [f"  {o}" for o in orders])
+
+
+def _status(games: GameActions, seat: Seat) -> str:
+    phase, submitted = games.orders_status(seat)
+    lines = [f"{phase}:"] + [
+        f"  {p}: {'submitted' if done else 'waiting'}" for p, done in sorted(submitted.items())
+    ]
+    return "\n".join(lines)
+
+
+def _last(games: GameActions, seat: Seat) -> str:
+    results = list(games.last_resolution(seat))
+    return (
+        "\n".join(["Last resolution:"] + [f"  {r}" for r in results])
+        if results
+        else "Nothing adjudicated yet."
+    )

@@ -1,0 +1,219 @@
+"""EventBridge Scheduler adapter: one one-time schedule per game phase deadline.
+
+What it does: `schedule_deadline` deletes whatever schedule the phase had and creates
+a new one (`at(...)`, UTC, flexible window OFF, ActionAfterCompletion=DELETE) whose
+target is the deadline function with ``{"game_id", "phase"}``. `delete_deadline`
+removes a phase's schedules and tolerates their absence. `list_due` reads schedules
+back for the local stack, which has no real Scheduler to fire them.
+
+Why every schedule gets a fresh name (``dl.<game>.<phase>.<nonce>``) instead of one
+name per phase: a schedule that is firing right now is deleted by Scheduler *after*
+its invocation completes (ActionAfterCompletion=DELETE). If the deadline function
+re-schedules the same phase while it runs (Scheduler fired early), a reused name
+would be deleted from under it. With a nonce the old firing deletes only itself.
+Schedules are found again by the prefix ``dl.<game>.<phase>.``; ``.`` never occurs in
+the sanitized game id, so one game's prefix never matches another game.
+
+What it does not do: decide *whether* a deadline applies (functions/usecases/deadlines.py)
+or call process_turn. Botocore `ClientError`s become the domain errors below.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,36}")
+_SAFE_PHASE = re.compile(r"[A-Za-z0-9_-]{1,12}")
+_AT = re.compile(r"at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)")
+
+
+class SchedulerError(Exception):
+    """The scheduler could not do what was asked (throttled, misconfigured, unavailable)."""
+
+
+class SchedulerUnavailable(SchedulerError):
+    """Transient: throttling, service errors, network trouble. Safe to retry."""
+
+
+@dataclass(frozen=True)
+class SchedulerSettings:
+    """Deployment facts the adapter needs; comes from the environment via settings."""
+
+    group_name: str
+    target_arn: str  # the deadline function
+    role_arn: str  # the role Scheduler assumes to invoke it
+
+
+@dataclass(frozen=True)
+class DueDeadline:
+    """A schedule whose time has come, as the local stack fires it."""
+
+    name: str
+    at: datetime
+    game_id: str
+    phase: str
+
+
+def schedule_prefix(game_id: str, phase: str | None = None) -> str:
+    """Name prefix for a game (and phase); long or odd game ids are hashed to fit 64 chars."""
+    safe = game_id if _SAFE_ID.fullmatch(game_id) else hashlib.sha256(game_id.encode()).hexdigest()[:32]
+    if phase is None:
+        return f"dl.{safe}."
+    if not _SAFE_PHASE.fullmatch(phase):
+        raise ValueError(f"unexpected phase name {phase!r}")
+    return f"dl.{safe}.{phase}."
+
+
+def at_expression(at: datetime) -> str:
+    """`at(yyyy-mm-ddThh:mm:ss)` in UTC, rounded *up* to the next second so it is never early."""
+    if at.tzinfo is None:
+        raise ValueError("deadline must be timezone-aware")
+    utc = at.astimezone(UTC)
+    if utc.microsecond:
+        utc = utc.replace(microsecond=0) + _ONE_SECOND
+    return f"at({utc.strftime('%Y-%m-%dT%H:%M:%S')})"
+
+
+def parse_at_expression(expression: str) -> datetime | None:
+    """The instant of an `at(...)` expression (UTC); None for rate/cron expressions."""
+    match = _AT.fullmatch(expression.strip())
+    if not match:
+        return None
+    return datetime.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
+
+
+class EventBridgeDeadlineScheduler:
+    """`functions.notification_ports.DeadlineScheduler` on EventBridge Scheduler."""
+
+    def __init__(self, client: Callable[[], Any], settings: SchedulerSettings) -> None:
+        """`client` is a factory so no boto3 client is built at import or wiring time."""
+        self._client_factory = client
+        self._settings = settings
+
+    @property
+    def _client(self) -> Any:
+        return self._client_factory()
+
+    def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str:
+        """Delete the phase's schedules, then create a fresh one; returns its name.
+
+        Delete + create (never update): an updated schedule keeps its completion
+        state, and a fresh name keeps a currently firing schedule from deleting it.
+        """
+        self.delete_deadline(game_id, phase)
+        name = schedule_prefix(game_id, phase) + secrets.token_hex(4)
+        try:
+            self._client.create_schedule(
+                Name=name,
+                GroupName=self._settings.group_name,
+                ScheduleExpression=at_expression(at),
+                ScheduleExpressionTimezone="UTC",
+                FlexibleTimeWindow={"Mode": "OFF"},
+                ActionAfterCompletion="DELETE",
+                State="ENABLED",
+                Target={
+                    "Arn": self._settings.target_arn,
+                    "RoleArn": self._settings.role_arn,
+                    "Input": json.dumps({"game_id": game_id, "phase": phase}, sort_keys=True),
+                    # Scheduler's own retries; the function is idempotent so retries are safe.
+                    "RetryPolicy": {"MaximumEventAgeInSeconds": 3600, "MaximumRetryAttempts": 10},
+                },
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _translate(exc, f"create schedule {name}") from exc
+        return name
+
+    def delete_deadline(self, game_id: str, phase: str) -> None:
+        """Remove every schedule of this phase; already gone (fired, deleted) is fine."""
+        for name in self._names(schedule_prefix(game_id, phase)):
+            self._delete(name)
+
+    def delete_game_deadlines(self, game_id: str) -> None:
+        """Remove all of a game's schedules (pause, finish, delete)."""
+        for name in self._names(schedule_prefix(game_id)):
+            self._delete(name)
+
+    def list_due(self, now: datetime) -> list[DueDeadline]:
+        """One-time schedules in our group whose time is <= now, oldest first (local stack only)."""
+        due: list[DueDeadline] = []
+        for summary in self._list(None):  # summaries carry no expression: read each schedule
+            if summary.get("State", "ENABLED") != "ENABLED":
+                continue
+            try:
+                full = self._client.get_schedule(Name=summary["Name"], GroupName=self._settings.group_name)
+            except ClientError as exc:
+                if _code(exc) == "ResourceNotFoundException":
+                    continue  # deleted between list and get
+                raise _translate(exc, "get schedule") from exc
+            when = parse_at_expression(full.get("ScheduleExpression", ""))
+            if when is None or when > now:
+                continue
+            target_input = json.loads(full["Target"].get("Input") or "{}")
+            due.append(
+                DueDeadline(
+                    name=summary["Name"],
+                    at=when,
+                    game_id=str(target_input.get("game_id", "")),
+                    phase=str(target_input.get("phase", "")),
+                )
+            )
+        return sorted(due, key=lambda d: (d.at, d.name))
+
+    def complete(self, name: str) -> None:
+        """What ActionAfterCompletion=DELETE does on AWS; the local stack calls it after firing."""
+        self._delete(name)
+
+    # ------------------------------------------------------------ internals
+
+    def _names(self, prefix: str) -> list[str]:
+        return sorted(s["Name"] for s in self._list(prefix) if s["Name"].startswith(prefix))
+
+    def _list(self, prefix: str | None) -> list[dict[str, Any]]:
+        kwargs: dict[str, Any] = {"GroupName": self._settings.group_name}
+        if prefix:
+            kwargs["NamePrefix"] = prefix
+        found: list[dict[str, Any]] = []
+        try:
+            while True:
+                page = self._client.list_schedules(**kwargs)
+                found.extend(page.get("Schedules", []))
+                token = page.get("NextToken")
+                if not token:
+                    return found
+                kwargs["NextToken"] = token
+        except (ClientError, BotoCoreError) as exc:
+            raise _translate(exc, "list schedules") from exc
+
+    def _delete(self, name: str) -> None:
+        try:
+            self._client.delete_schedule(Name=name, GroupName=self._settings.group_name)
+        except ClientError as exc:
+            if _code(exc) == "ResourceNotFoundException":
+                return
+            raise _translate(exc, f"delete schedule {name}") from exc
+        except BotoCoreError as exc:
+            raise _translate(exc, f"delete schedule {name}") from exc
+
+
+_ONE_SECOND = timedelta(seconds=1)
+_TRANSIENT = {"ThrottlingException", "InternalServerException", "ServiceQuotaExceededException"}
+
+
+def _code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def _translate(exc: Exception, what: str) -> SchedulerError:
+    """ClientError/BotoCoreError -> SchedulerError; transient ones as SchedulerUnavailable."""
+    if isinstance(exc, BotoCoreError) or (isinstance(exc, ClientError) and _code(exc) in _TRANSIENT):
+        return SchedulerUnavailable(f"{what}: {exc}")
+    return SchedulerError(f"{what}: {exc}")

@@ -1,0 +1,256 @@
+"""Outgoing HTTP delivery: signed generic webhooks, Discord webhooks, Telegram sendMessage.
+
+Every request goes through one guard (`vet_url`) against server-side request
+forgery, because webhook URLs are supplied by players: https only; the host is
+resolved with `socket.getaddrinfo` and *every* address must be public (not private,
+loopback, link-local, reserved, multicast, unspecified or otherwise non-global,
+including IPv4-mapped IPv6). The connection is then made to the vetted address
+itself (TLS still verifies the host name), so a DNS answer that changes between
+check and connect cannot redirect us inside the network. Redirects are never
+followed. `allow_loopback` (local runs and tests only) additionally admits
+loopback addresses, over http or https, and nothing else.
+
+Signing (docs/notifications.md has the receiver's recipe):
+``X-Convoy-Signature = hex(HMAC-SHA256(secret, timestamp + body))`` where
+``timestamp`` is the ASCII decimal Unix time also sent as ``X-Convoy-Timestamp``
+and ``body`` the exact request bytes.
+
+Non-goals: deciding what to send or to whom (functions/usecases/notifications.py),
+and remembering what was sent (the delivery log).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import ipaddress
+import json
+import socket
+import ssl
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+Resolver = Callable[..., list[tuple[Any, ...]]]
+
+SIGNATURE_HEADER = "X-Convoy-Signature"
+TIMESTAMP_HEADER = "X-Convoy-Timestamp"
+DELIVERY_HEADER = "X-Convoy-Delivery"
+DEFAULT_TOLERANCE_SECONDS = 300
+DISCORD_CONTENT_LIMIT = 2000
+TELEGRAM_TEXT_LIMIT = 4096
+
+
+class DeliveryError(Exception):
+    """A delivery did not happen; the notifier lets SQS retry it (then the DLQ)."""
+
+
+class UnsafeUrl(DeliveryError):
+    """The URL is not https or resolves to an address we refuse to call (SSRF guard)."""
+
+
+class DeliveryRejected(DeliveryError):
+    """The receiver answered with a non-2xx status."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"HTTP {status}: {detail[:200]}")
+        self.status = status
+
+
+# ---------------------------------------------------------------- SSRF guard
+
+
+@dataclass(frozen=True)
+class VettedUrl:
+    """A URL that passed the guard, with the address to connect to."""
+
+    scheme: str
+    host: str
+    port: int
+    path: str  # path + query, as sent on the request line
+    address: str
+
+
+def is_public_address(address: str) -> bool:
+    """True only for globally routable unicast addresses."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    forbidden = (
+        ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_reserved
+        or ip.is_multicast
+        or ip.is_unspecified
+    )
+    return not forbidden and ip.is_global
+
+
+def _is_loopback(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def vet_url(url: str, *, allow_loopback: bool = False, resolver: Resolver = socket.getaddrinfo) -> VettedUrl:
+    """Check a URL against the SSRF rules; raise `UnsafeUrl` or return where to connect."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in ("https", "http"):
+        raise UnsafeUrl(f"scheme {scheme!r} not allowed")
+    if parts.username or parts.password:
+        raise UnsafeUrl("credentials in URLs are not allowed")
+    host = parts.hostname
+    if not host:
+        raise UnsafeUrl("URL has no host")
+    try:
+        port = parts.port or (443 if scheme == "https" else 80)
+    except ValueError as exc:
+        raise UnsafeUrl(f"bad port in {url!r}") from exc
+    try:
+        infos = resolver(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise UnsafeUrl(f"cannot resolve {host!r}: {exc}") from exc
+    addresses = sorted({str(info[4][0]) for info in infos})
+    if not addresses:
+        raise UnsafeUrl(f"{host!r} resolves to nothing")
+    all_loopback = allow_loopback and all(_is_loopback(a) for a in addresses)
+    if scheme == "http" and not all_loopback:
+        raise UnsafeUrl("only https URLs are allowed")
+    if not all_loopback:
+        bad = [a for a in addresses if not is_public_address(a)]
+        if bad:
+            raise UnsafeUrl(f"{host!r} resolves to non-public address(es) {', '.join(bad)}")
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return VettedUrl(scheme=scheme, host=host, port=port, path=path, address=addresses[0])
+
+
+# ---------------------------------------------------------------- signing
+
+
+def sign(secret: str, timestamp: str, body: bytes) -> str:
+    """hex(HMAC-SHA256(secret, timestamp + body)), the X-Convoy-Signature value."""
+    return hmac.new(secret.encode(), timestamp.encode() + body, hashlib.sha256).hexdigest()
+
+
+def verify_signature(
+    secret: str,
+    timestamp: str,
+    body: bytes,
+    signature: str,
+    *,
+    now: float | None = None,
+    tolerance: int = DEFAULT_TOLERANCE_SECONDS,
+) -> bool:
+    """The receiver's check (docs/notifications.md): fresh timestamp and a constant-time compare."""
+    try:
+        sent = int(timestamp)
+    except ValueError:
+        return False
+    current = time.time() if now is None else now
+    if abs(current - sent) > tolerance:
+        return False
+    return hmac.compare_digest(sign(secret, timestamp, body), signature.strip().lower())
+
+
+# ---------------------------------------------------------------- HTTP
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS to a vetted IP while SNI and certificate checks use the host name."""
+
+    def __init__(self, host: str, address: str, port: int, timeout: float, context: ssl.SSLContext) -> None:
+        super().__init__(host, port=port, timeout=timeout, context=context)
+        self._address = address
+        self._tls = context
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    """Knobs for outgoing calls; `allow_loopback` must stay off outside local runs and tests."""
+
+    allow_loopback: bool = False
+    timeout_seconds: float = 5.0
+    telegram_bot_token: str = ""
+    telegram_api_base: str = "https://api.telegram.org"
+    user_agent: str = "Convoy-Notifier/1"
+
+
+class HttpDelivery:
+    """Posts JSON to vetted URLs; one method per kind of target."""
+
+    def __init__(
+        self,
+        settings: HttpSettings,
+        *,
+        resolver: Resolver = socket.getaddrinfo,
+        clock: Callable[[], float] = time.time,
+        tls_context: ssl.SSLContext | None = None,
+    ) -> None:
+        self._settings = settings
+        self._resolver = resolver
+        self._clock = clock
+        self._tls = tls_context or ssl.create_default_context()
+
+    def send_webhook(self, url: str, secret: str, document: Mapping[str, Any], delivery_id: str) -> None:
+        """Generic webhook: JSON body, signed with the game's secret, delivery id for receiver dedupe."""
+        body = json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
+        timestamp = str(int(self._clock()))
+        headers = {
+            TIMESTAMP_HEADER: timestamp,
+            SIGNATURE_HEADER: sign(secret, timestamp, body),
+            DELIVERY_HEADER: delivery_id,
+        }
+        self._post(url, body, headers)
+
+    def send_discord(self, url: str, text: str) -> None:
+        """Discord execute-webhook: `content` (<= 2000 chars), mentions disabled so text can't ping."""
+        document = {"content": _clip(text, DISCORD_CONTENT_LIMIT), "allowed_mentions": {"parse": []}}
+        self._post(url, json.dumps(document).encode(), {})
+
+    def send_telegram(self, chat_id: int | str, text: str) -> None:
+        """Bot API sendMessage to a chat id (plain text, no parse mode: player text is not markup)."""
+        if not self._settings.telegram_bot_token:
+            raise DeliveryError("no Telegram bot token configured")
+        base = self._settings.telegram_api_base.rstrip("/")
+        url = f"{base}/bot{quote(self._settings.telegram_bot_token, safe=':')}/sendMessage"
+        document = {"chat_id": chat_id, "text": _clip(text, TELEGRAM_TEXT_LIMIT)}
+        self._post(url, json.dumps(document).encode(), {})
+
+    def _post(self, url: str, body: bytes, extra_headers: Mapping[str, str]) -> None:
+        target = vet_url(url, allow_loopback=self._settings.allow_loopback, resolver=self._resolver)
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": self._settings.user_agent,
+            "Host": target.host if target.port in (80, 443) else f"{target.host}:{target.port}",
+            **extra_headers,
+        }
+        timeout = self._settings.timeout_seconds
+        connection: http.client.HTTPConnection
+        if target.scheme == "https":
+            connection = _PinnedHTTPSConnection(target.host, target.address, target.port, timeout, self._tls)
+        else:  # only reachable for loopback with allow_loopback (vet_url enforces it)
+            connection = http.client.HTTPConnection(target.address, target.port, timeout=timeout)
+        try:
+            connection.request("POST", target.path, body=body, headers=headers)
+            response = connection.getresponse()
+            detail = response.read(2048).decode("utf-8", "replace")
+        except (OSError, http.client.HTTPException) as exc:
+            raise DeliveryError(f"POST {target.host}: {exc}") from exc
+        finally:
+            connection.close()
+        if not 200 <= response.status < 300:
+            raise DeliveryRejected(response.status, detail)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,177 @@
+"""In-memory fakes of the notification ports: small, honest, and inspectable by tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from functions.notification_ports import (
+    DeadlineInfo,
+    DeliveryTarget,
+    OutboxMessage,
+    Seat,
+    SubmitOutcome,
+)
+
+
+class MemoryDeliveryLog:
+    def __init__(self) -> None:
+        self.delivered: set[tuple[str, str]] = set()
+
+    def was_delivered(self, dedupe_key: str, target_key: str) -> bool:
+        return (dedupe_key, target_key) in self.delivered
+
+    def mark_delivered(self, dedupe_key: str, target_key: str) -> None:
+        self.delivered.add((dedupe_key, target_key))
+
+
+@dataclass
+class StaticTargets:
+    by_game: dict[str, list[DeliveryTarget]] = field(default_factory=dict)
+
+    def targets_for(self, game_id: str) -> Sequence[DeliveryTarget]:
+        return self.by_game.get(game_id, [])
+
+
+class RecordingDeliverer:
+    """Records successful sends; `failures[(dedupe_key, target_key)]` = how many times to fail first."""
+
+    def __init__(
+        self, failures: Mapping[tuple[str, str], int] | None = None, always_fail: set[str] | None = None
+    ):
+        self.failures = dict(failures or {})
+        self.always_fail = always_fail or set()
+        self.sent: list[tuple[str, str, str]] = []  # (dedupe_key, target_key, text)
+        self.attempts = 0
+
+    def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str) -> None:
+        self.attempts += 1
+        key = (message.dedupe_key, target.key)
+        if message.dedupe_key in self.always_fail:
+            raise ConnectionError("receiver is down for good")
+        if self.failures.get(key, 0) > 0:
+            self.failures[key] -= 1
+            raise ConnectionError("receiver is down for now")
+        self.sent.append((message.dedupe_key, target.key, text))
+
+
+@dataclass
+class Deps:
+    """Whatever a handler's dependencies() returns; attributes by name."""
+
+    targets: StaticTargets | None = None
+    deliverer: RecordingDeliverer | None = None
+    log: MemoryDeliveryLog | None = None
+
+
+class FakeScheduler:
+    def __init__(self) -> None:
+        self.schedules: dict[tuple[str, str], datetime] = {}
+        self.calls: list[tuple[str, str, str]] = []
+
+    def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str:
+        self.calls.append(("schedule", game_id, phase))
+        self.schedules[(game_id, phase)] = at
+        return f"dl.{game_id}.{phase}.x"
+
+    def delete_deadline(self, game_id: str, phase: str) -> None:
+        self.calls.append(("delete", game_id, phase))
+        self.schedules.pop((game_id, phase), None)
+
+
+class FakeGames:
+    """A game that moves through named phases; processing is exactly-once by a phase check."""
+
+    def __init__(
+        self, game_id: str, phases: Sequence[str], deadline: datetime | None, status: str = "ACTIVE"
+    ):
+        self.game_id = game_id
+        self.phases = list(phases)
+        self.index = 0
+        self.deadline = deadline
+        self.status = status
+        self.adjudicated: list[str] = []
+
+    @property
+    def phase(self) -> str:
+        return self.phases[self.index]
+
+    def deadline_info(self, game_id: str) -> DeadlineInfo | None:
+        if game_id != self.game_id:
+            return None
+        return DeadlineInfo(game_id, self.phase, self.deadline, self.status)
+
+    def process_if_in_phase(self, game_id: str, phase: str) -> bool:
+        if game_id != self.game_id or phase != self.phase or self.status != "ACTIVE":
+            return False
+        self.adjudicated.append(phase)
+        self.index += 1
+        self.deadline = None
+        return True
+
+    def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:
+        info = self.deadline_info(self.game_id)
+        return [info] if info and info.deadline and info.deadline <= now and self.status == "ACTIVE" else []
+
+
+class MemoryTelegramStore:
+    def __init__(self) -> None:
+        self.updates: set[int] = set()
+        self.codes: dict[str, tuple[Seat, datetime]] = {}
+        self.users: dict[int, Seat] = {}
+
+    def snapshot(self) -> tuple[frozenset[int], int, int]:
+        return frozenset(self.updates), len(self.codes), len(self.users)
+
+    def claim_update(self, update_id: int) -> bool:
+        if update_id in self.updates:
+            return False
+        self.updates.add(update_id)
+        return True
+
+    def release_update(self, update_id: int) -> None:
+        self.updates.discard(update_id)
+
+    def save_link_code(self, code_hash: str, seat: Seat, expires_at: datetime) -> None:
+        self.codes[code_hash] = (seat, expires_at)
+
+    def redeem_link_code(self, code_hash: str, now: datetime) -> Seat | None:
+        found = self.codes.pop(code_hash, None)
+        return found[0] if found and found[1] > now else None
+
+    def link_user(self, user_id: int, seat: Seat) -> None:
+        self.users[user_id] = seat
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return self.users.get(user_id)
+
+
+class FakeGameActions:
+    def __init__(self) -> None:
+        self.orders: dict[tuple[str, str], list[str]] = {}
+        self.submissions = 0
+
+    def submit_orders(self, seat: Seat, orders: Sequence[str]) -> SubmitOutcome:
+        self.submissions += 1
+        good = tuple(o for o in orders if not o.startswith("X"))
+        bad = tuple((o, "unparseable") for o in orders if o.startswith("X"))
+        self.orders[(seat.game_id, seat.power)] = list(good)
+        return SubmitOutcome("S1901M", good, bad)
+
+    def my_orders(self, seat: Seat) -> tuple[str, Sequence[str]]:
+        return "S1901M", self.orders.get((seat.game_id, seat.power), [])
+
+    def orders_status(self, seat: Seat) -> tuple[str, Mapping[str, bool]]:
+        return "S1901M", {"FRANCE": (seat.game_id, "FRANCE") in self.orders, "ENGLAND": False}
+
+    def last_resolution(self, seat: Seat) -> Sequence[str]:
+        return ["A PAR - BUR: OK"]
+
+
+class MemoryReplyOutbox:
+    def __init__(self) -> None:
+        self.replies: dict[str, tuple[int | str, str]] = {}
+
+    def reply(self, chat_id: int | str, text: str, dedupe_key: str) -> None:
+        self.replies.setdefault(dedupe_key, (chat_id, text))

@@ -1,0 +1,124 @@
+"""EventBridge Scheduler adapter under moto: fresh names, delete-then-create, tolerant deletes."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from infra.scheduler import (
+    EventBridgeDeadlineScheduler,
+    SchedulerError,
+    SchedulerSettings,
+    SchedulerUnavailable,
+    at_expression,
+    parse_at_expression,
+    schedule_prefix,
+)
+
+SETTINGS = SchedulerSettings(
+    group_name="convoy-deadlines",
+    target_arn="arn:aws:lambda:us-east-1:123456789012:function:deadline",
+    role_arn="arn:aws:iam::123456789012:role/scheduler",
+)
+
+
+@pytest.fixture
+def client(aws: None) -> Any:
+    c = boto3.client("scheduler", region_name="us-east-1")
+    c.create_schedule_group(Name=SETTINGS.group_name)
+    return c
+
+
+def names(client: Any) -> list[str]:
+    return sorted(s["Name"] for s in client.list_schedules(GroupName=SETTINGS.group_name)["Schedules"])
+
+
+def test_schedule_creates_one_time_self_deleting_schedule(client: Any) -> None:
+    scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
+    at = datetime(2030, 5, 1, 12, 0, 0, 250_000, tzinfo=UTC)
+
+    name = scheduler.schedule_deadline("g1", "S1901M", at)
+
+    got = client.get_schedule(Name=name, GroupName=SETTINGS.group_name)
+    assert name.startswith("dl.g1.S1901M.")
+    assert got["ScheduleExpression"] == "at(2030-05-01T12:00:01)"  # rounded up: never early
+    assert got["ActionAfterCompletion"] == "DELETE"
+    assert got["FlexibleTimeWindow"] == {"Mode": "OFF"}
+    assert got["Target"]["Arn"] == SETTINGS.target_arn
+    assert json.loads(got["Target"]["Input"]) == {"game_id": "g1", "phase": "S1901M"}
+
+
+def test_rescheduling_deletes_then_creates_under_a_fresh_name(client: Any) -> None:
+    scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
+    at = datetime(2030, 5, 1, tzinfo=UTC)
+
+    first = scheduler.schedule_deadline("g1", "S1901M", at)
+    second = scheduler.schedule_deadline("g1", "S1901M", at + timedelta(hours=1))
+
+    assert first != second
+    assert names(client) == [second]
+
+
+def test_delete_is_scoped_to_the_phase_and_tolerates_absence(client: Any) -> None:
+    scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
+    at = datetime(2030, 5, 1, tzinfo=UTC)
+    keep_other_game = scheduler.schedule_deadline("g10", "S1901M", at)  # "g1" prefix must not match it
+    scheduler.schedule_deadline("g1", "S1901M", at)
+    keep_next_phase = scheduler.schedule_deadline("g1", "F1901M", at)
+
+    scheduler.delete_deadline("g1", "S1901M")
+    scheduler.delete_deadline("g1", "S1901M")  # already gone: fine
+    scheduler.delete_deadline("nope", "W1901A")  # never existed: fine
+
+    assert names(client) == sorted([keep_other_game, keep_next_phase])
+
+
+def test_list_due_returns_only_schedules_whose_time_has_come(client: Any) -> None:
+    scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
+    now = datetime(2030, 5, 1, 12, tzinfo=UTC)
+    scheduler.schedule_deadline("late", "S1901M", now - timedelta(seconds=5))
+    scheduler.schedule_deadline("early", "S1901M", now + timedelta(seconds=5))
+
+    due = scheduler.list_due(now)
+
+    assert [(d.game_id, d.phase) for d in due] == [("late", "S1901M")]
+    scheduler.complete(due[0].name)
+    assert scheduler.list_due(now) == []
+
+
+class RefusingClient:
+    """Every call fails the way botocore reports a refusal."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    def __getattr__(self, operation: str) -> Any:
+        def call(**_: Any) -> Any:
+            raise ClientError({"Error": {"Code": self.code, "Message": "no"}}, operation)
+
+        return call
+
+
+def test_client_errors_become_domain_errors() -> None:
+    throttled = EventBridgeDeadlineScheduler(lambda: RefusingClient("ThrottlingException"), SETTINGS)
+    denied = EventBridgeDeadlineScheduler(lambda: RefusingClient("AccessDeniedException"), SETTINGS)
+    with pytest.raises(SchedulerUnavailable):
+        throttled.schedule_deadline("g1", "S1901M", datetime(2030, 1, 1, tzinfo=UTC))
+    with pytest.raises(SchedulerError) as refused:
+        denied.delete_deadline("g1", "S1901M")
+    assert not isinstance(refused.value, SchedulerUnavailable)
+
+
+def test_names_fit_the_64_character_limit_and_expressions_round_trip() -> None:
+    long_prefix = schedule_prefix("x" * 200, "S1901M")
+    assert len(long_prefix) + 8 <= 64 and "." not in long_prefix.split(".")[1]
+    at = datetime(2031, 2, 3, 4, 5, 6, tzinfo=UTC)
+    assert parse_at_expression(at_expression(at)) == at
+    assert parse_at_expression("rate(5 minutes)") is None
+    with pytest.raises(ValueError):
+        at_expression(datetime(2031, 1, 1))  # naive: ambiguous
