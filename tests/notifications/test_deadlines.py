@@ -1,0 +1,131 @@
+"""Deadline firing is idempotent: twice, late, early or after a manual process adjudicates once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from functions.deadline.handler import make_handlers
+from functions.usecases.deadlines import (
+    FireOutcome,
+    fire_deadline,
+    ready_to_auto_process,
+    reschedule_phase,
+    sweep,
+)
+from tests.notifications.fakes import FakeGames, FakeScheduler
+
+NOW = datetime(2030, 1, 1, 12, tzinfo=UTC)
+
+
+def test_a_deadline_firing_twice_adjudicates_the_phase_once() -> None:
+    games = FakeGames("g", ["S1901M", "F1901M"], deadline=NOW - timedelta(seconds=1))
+    scheduler = FakeScheduler()
+
+    first = fire_deadline("g", "S1901M", now=NOW, games=games, scheduler=scheduler)
+    second = fire_deadline("g", "S1901M", now=NOW, games=games, scheduler=scheduler)
+
+    assert (first, second) == (FireOutcome.PROCESSED, FireOutcome.STALE)
+    assert games.adjudicated == ["S1901M"]
+
+
+def test_a_firing_after_a_manual_process_is_a_no_op() -> None:
+    games = FakeGames("g", ["S1901M", "F1901M"], deadline=NOW)
+    games.process_if_in_phase("g", "S1901M")  # the creator processed by hand
+    games.deadline = NOW  # and F1901M got its own deadline
+
+    outcome = fire_deadline("g", "S1901M", now=NOW, games=games, scheduler=FakeScheduler())
+
+    assert outcome is FireOutcome.STALE
+    assert games.adjudicated == ["S1901M"]
+
+
+def test_an_early_firing_reschedules_instead_of_processing() -> None:
+    deadline = NOW + timedelta(seconds=40)  # Scheduler may fire up to a minute early
+    games = FakeGames("g", ["S1901M"], deadline=deadline)
+    scheduler = FakeScheduler()
+
+    outcome = fire_deadline("g", "S1901M", now=NOW, games=games, scheduler=scheduler)
+
+    assert outcome is FireOutcome.RESCHEDULED
+    assert games.adjudicated == []
+    assert scheduler.schedules == {("g", "S1901M"): deadline}
+
+
+def test_paused_or_finished_games_are_never_processed() -> None:
+    for status, deadline in (("PAUSED", NOW), ("ACTIVE", None), ("FINISHED", NOW)):
+        games = FakeGames("g", ["S1901M"], deadline=deadline, status=status)
+        assert (
+            fire_deadline("g", "S1901M", now=NOW, games=games, scheduler=FakeScheduler()) is FireOutcome.STALE
+        )
+        assert games.adjudicated == []
+
+
+def test_losing_the_race_inside_process_is_reported_not_repeated() -> None:
+    class RacingGames(FakeGames):
+        def process_if_in_phase(self, game_id: str, phase: str) -> bool:
+            return False  # the store's version check refused: someone else committed first
+
+    games = RacingGames("g", ["S1901M"], deadline=NOW)
+    assert (
+        fire_deadline("g", "S1901M", now=NOW, games=games, scheduler=FakeScheduler()) is FireOutcome.LOST_RACE
+    )
+
+
+def test_the_sweeper_processes_overdue_games_and_survives_errors() -> None:
+    overdue = FakeGames("g", ["S1901M", "F1901M"], deadline=NOW - timedelta(minutes=3))
+    report = sweep(now=NOW, games=overdue, scheduler=FakeScheduler())
+    assert report.outcomes == {"g": FireOutcome.PROCESSED}
+    assert sweep(now=NOW, games=overdue, scheduler=FakeScheduler()).outcomes == {}
+
+    class Broken(FakeGames):
+        def process_if_in_phase(self, game_id: str, phase: str) -> bool:
+            raise RuntimeError("table unavailable")
+
+    broken = Broken("b", ["S1901M"], deadline=NOW)
+    assert sweep(now=NOW, games=broken, scheduler=FakeScheduler()).errors == {
+        "b": "RuntimeError: table unavailable"
+    }
+
+
+def test_reschedule_phase_moves_the_schedule_to_the_new_phase() -> None:
+    scheduler = FakeScheduler()
+    scheduler.schedule_deadline("g", "S1901M", NOW)
+
+    reschedule_phase("g", previous_phase="S1901M", phase="F1901M", deadline=NOW, scheduler=scheduler)
+    assert scheduler.schedules == {("g", "F1901M"): NOW}
+
+    reschedule_phase("g", previous_phase=None, phase="F1901M", deadline=None, scheduler=scheduler)  # pause
+    assert scheduler.schedules == {}
+
+
+def test_auto_process_needs_every_decision_and_no_wait_flag() -> None:
+    decide = {"FRANCE", "ENGLAND"}
+    assert ready_to_auto_process(
+        auto_process=True, powers_with_decisions=decide, submitted={"FRANCE", "ENGLAND"}, wait_flags={}
+    )
+    assert not ready_to_auto_process(
+        auto_process=True, powers_with_decisions=decide, submitted={"FRANCE"}, wait_flags={}
+    )
+    assert not ready_to_auto_process(
+        auto_process=True, powers_with_decisions=decide, submitted=decide, wait_flags={"ITALY": True}
+    )
+    assert not ready_to_auto_process(
+        auto_process=False, powers_with_decisions=decide, submitted=decide, wait_flags={}
+    )
+    assert ready_to_auto_process(
+        auto_process=True, powers_with_decisions=decide, submitted=decide, wait_flags={"ITALY": False}
+    )
+
+
+def test_the_handler_fires_once_and_rejects_malformed_events() -> None:
+    class Deps:
+        games = FakeGames("g", ["S1901M", "F1901M"], deadline=NOW)
+        scheduler = FakeScheduler()
+
+    handler, sweep_handler = make_handlers(lambda: Deps, now=lambda: NOW)
+
+    assert handler({"game_id": "g", "phase": "S1901M"}, None)["outcome"] == "PROCESSED"
+    assert handler({"game_id": "g", "phase": "S1901M"}, None)["outcome"] == "STALE"
+    assert handler({"phase": "S1901M"}, None) == {"outcome": "INVALID_EVENT"}
+    assert sweep_handler({}, None) == {"outcomes": {}, "errors": {}}
+    assert Deps.games.adjudicated == ["S1901M"]
