@@ -1,0 +1,173 @@
+"""Local stand-ins for what AWS triggers by itself in issue 5: Scheduler, the table stream, SQS.
+
+Three pumps, run by the local stack's pump loop (`infra.local.pumps`):
+- `fire_due_deadlines`: reads due one-time schedules from the emulator, invokes the
+  deadline handler with their ``{game_id, phase}`` input, then deletes them (what
+  ActionAfterCompletion=DELETE does on AWS). Every `sweep_every` runs it also calls the
+  sweeper, as the rate schedule would.
+- `relay_outbox`: the stream stand-in. Rather than depend on the emulator's stream
+  support, it scans for OUTBOX items it has not relayed yet and hands them to the
+  relay handler as stream-shaped INSERT records. Items whose records the relay reports
+  as failed are retried on the next run. (A documented local substitute: on AWS the
+  stream + filter of template.yaml does this.)
+- `drain_queue`: receives from the outbox queue into the notifier handler
+  (`infra.queue.drain_once`), deleting what was delivered.
+
+Handlers are passed in, so this module imports nothing from `functions/` itself;
+`install()` (called by the stack) wires the real ones.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from infra.queue import drain_once
+from infra.scheduler import EventBridgeDeadlineScheduler
+
+Handler = Callable[[dict[str, Any], Any], Any]
+log = logging.getLogger("convoy.local.notifications")
+
+LOCAL_DEFAULTS = {
+    "SCHEDULER_GROUP": "convoy-deadlines",
+    "DEADLINE_FUNCTION_ARN": "arn:aws:lambda:us-east-1:123456789012:function:convoy-deadline",
+    "SCHEDULER_ROLE_ARN": "arn:aws:iam::123456789012:role/convoy-scheduler",
+    "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
+}
+
+
+class NotificationPumps:
+    def __init__(
+        self,
+        *,
+        dynamodb: Callable[[], Any],
+        sqs: Callable[[], Any],
+        scheduler: EventBridgeDeadlineScheduler,
+        table: str,
+        queue_url: str,
+        deadline_handler: Handler,
+        sweep_handler: Handler,
+        relay_handler: Handler,
+        notifier_handler: Handler,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        sweep_every: int = 30,
+    ) -> None:
+        self._dynamodb = dynamodb
+        self._sqs = sqs
+        self._scheduler = scheduler
+        self._table = table
+        self._queue_url = queue_url
+        self._deadline = deadline_handler
+        self._sweep = sweep_handler
+        self._relay = relay_handler
+        self._notifier = notifier_handler
+        self._now = now
+        self._sweep_every = sweep_every
+        self._runs = 0
+        self._relayed: set[tuple[str, str]] = set()
+        self._sequence = 0
+
+    def fire_due_deadlines(self) -> int:
+        """Fire every due schedule once; returns how many fired."""
+        fired = 0
+        for due in self._scheduler.list_due(self._now()):
+            self._deadline({"game_id": due.game_id, "phase": due.phase}, None)
+            self._scheduler.complete(due.name)
+            fired += 1
+        self._runs += 1
+        if self._runs % self._sweep_every == 0:
+            self._sweep({}, None)
+        return fired
+
+    def relay_outbox(self) -> int:
+        """Relay OUTBOX items not relayed yet, as stream INSERT records; returns how many went."""
+        records: list[dict[str, Any]] = []
+        keys: dict[str, tuple[str, str]] = {}
+        for item in self._scan_outbox():
+            key = (item["pk"]["S"], item["sk"]["S"])
+            if key in self._relayed:
+                continue
+            self._sequence += 1
+            sequence = f"{self._sequence:021d}"
+            keys[sequence] = key
+            records.append(
+                {
+                    "eventID": sequence,
+                    "eventName": "INSERT",
+                    "eventSource": "aws:dynamodb",
+                    "dynamodb": {
+                        "Keys": {"pk": item["pk"], "sk": item["sk"]},
+                        "NewImage": item,
+                        "SequenceNumber": sequence,
+                        "StreamViewType": "NEW_IMAGE",
+                    },
+                }
+            )
+        if not records:
+            return 0
+        answer = self._relay({"Records": records}, None) or {}
+        failed = {f["itemIdentifier"] for f in answer.get("batchItemFailures", [])}
+        done = [key for sequence, key in keys.items() if sequence not in failed]
+        self._relayed.update(done)
+        return len(done)
+
+    def drain_queue(self) -> int:
+        delivered, _ = drain_once(self._sqs(), self._queue_url, self._notifier)
+        return delivered
+
+    def _scan_outbox(self) -> list[dict[str, Any]]:
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "FilterExpression": "begins_with(sk, :outbox)",
+            "ExpressionAttributeValues": {":outbox": {"S": "OUTBOX#"}},
+        }
+        items: list[dict[str, Any]] = []
+        while True:
+            page = self._dynamodb().scan(**kwargs)
+            items.extend(page.get("Items", []))
+            if "LastEvaluatedKey" not in page:
+                return sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def ensure_schedule_group(client: Any, name: str) -> None:
+    """The template creates the group on AWS; the emulator needs it made here."""
+    try:
+        client.create_schedule_group(Name=name)
+    except Exception as exc:  # already there (ConflictException) is the normal case
+        if "Conflict" not in str(exc):
+            raise
+
+
+def install(register: Callable[[Callable[[], Any]], Any]) -> NotificationPumps:
+    """Wire the real handlers and register the three pumps with the stack's loop."""
+    for name, value in LOCAL_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+    from functions import notification_wiring
+    from functions.deadline.handler import handler as deadline_handler
+    from functions.deadline.handler import sweep_handler
+    from functions.notifier.handler import handler as notifier_handler
+    from functions.relay.handler import handler as relay_handler
+    from infra import aws_clients
+
+    notification_wiring.reset()
+    settings = notification_wiring.settings()
+    ensure_schedule_group(aws_clients.client("scheduler"), settings.scheduler_group)
+    pumps = NotificationPumps(
+        dynamodb=aws_clients.dynamodb,
+        sqs=aws_clients.sqs,
+        scheduler=notification_wiring.deadline_scheduler(),
+        table=settings.game_table,
+        queue_url=settings.queue_url,
+        deadline_handler=deadline_handler,
+        sweep_handler=sweep_handler,
+        relay_handler=relay_handler,
+        notifier_handler=notifier_handler,
+    )
+    register(pumps.fire_due_deadlines)
+    register(pumps.relay_outbox)
+    register(pumps.drain_queue)
+    return pumps

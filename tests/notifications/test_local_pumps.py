@@ -1,0 +1,82 @@
+"""The local stand-ins: due schedules fire the deadline handler once; OUTBOX items reach the notifier."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import boto3
+
+from functions.notification_ports import TelegramTarget
+from functions.notifier.handler import make_handler as make_notifier
+from functions.relay.handler import make_handler as make_relay
+from infra.local.notification_pumps import NotificationPumps, ensure_schedule_group
+from infra.queue import SqsMessageQueue
+from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
+from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
+
+NOW = datetime(2030, 1, 1, tzinfo=UTC)
+
+
+def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: None) -> None:
+    # Given the emulated table, queue and scheduler group
+    ddb = boto3.client("dynamodb", region_name="us-east-1")
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    sched = boto3.client("scheduler", region_name="us-east-1")
+    ddb.create_table(
+        TableName="games",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=[
+            {"AttributeName": "pk", "AttributeType": "S"},
+            {"AttributeName": "sk", "AttributeType": "S"},
+        ],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
+    ensure_schedule_group(sched, "deadlines")
+    ensure_schedule_group(sched, "deadlines")  # idempotent
+    scheduler = EventBridgeDeadlineScheduler(
+        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
+    )
+    scheduler.schedule_deadline("g1", "S1901M", NOW - timedelta(seconds=1))
+    scheduler.schedule_deadline("g2", "S1901M", NOW + timedelta(minutes=1))
+    fired: list[dict[str, Any]] = []
+    deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
+    pumps = NotificationPumps(
+        dynamodb=lambda: ddb,
+        sqs=lambda: sqs,
+        scheduler=scheduler,
+        table="games",
+        queue_url=url,
+        deadline_handler=lambda event, _: fired.append(event),
+        sweep_handler=lambda event, _: None,
+        relay_handler=make_relay(lambda: SqsMessageQueue(lambda: sqs, url)),
+        notifier_handler=make_notifier(
+            lambda: Deps(StaticTargets({"g1": [TelegramTarget(1)]}), deliverer, log)
+        ),
+        now=lambda: NOW,
+    )
+    ddb.put_item(
+        TableName="games",
+        Item={
+            "pk": {"S": "GAME#g1"},
+            "sk": {"S": "OUTBOX#0000000001"},
+            "kind": {"S": "PHASE_PROCESSED"},
+            "game_id": {"S": "g1"},
+            "dedupe_key": {"S": "g1:S1901M:processed"},
+            "payload": {"M": {"phase": {"S": "S1901M"}, "next_phase": {"S": "F1901M"}}},
+        },
+    )
+    ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g1"}, "sk": {"S": "META"}})
+
+    # When the pumps run twice
+    for _ in range(2):
+        pumps.fire_due_deadlines()
+        pumps.relay_outbox()
+        pumps.drain_queue()
+
+    # Then the due deadline fired once, the future one waits, and the notice went out once
+    assert fired == [{"game_id": "g1", "phase": "S1901M"}]
+    assert [d.game_id for d in scheduler.list_due(NOW + timedelta(minutes=2))] == ["g2"]
+    assert [(key, target) for key, target, _ in deliverer.sent] == [("g1:S1901M:processed", "telegram:1")]
+    assert "S1901M has been adjudicated; now F1901M" in deliverer.sent[0][2]
