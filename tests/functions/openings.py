@@ -14,7 +14,7 @@ SPRING_1901: dict[str, list[str]] = {
 
 FALL_1901: dict[str, list[str]] = {
     "AUSTRIA": ["A SER S F ALB - GRE", "F ALB - GRE", "A VIE - TRI"],
-    "ENGLAND": ["F NWG - NOR", "F NTH S F NWG - NOR", "A YOR H"],
+    "ENGLAND": ["F NWG - NWY", "F NTH S F NWG - NWY", "A YOR H"],
     "FRANCE": ["A BUR H", "A SPA H", "F MAO - POR"],
     "GERMANY": ["F DEN H", "A KIE - HOL", "A RUH - BEL"],
     "ITALY": ["A PIE H", "A APU - TUN", "F ION C A APU - TUN"],
@@ -24,7 +24,7 @@ FALL_1901: dict[str, list[str]] = {
 
 # Where each of these units stands after Fall 1901 (all moves succeed).
 AFTER_1901 = {
-    "GRE": "AUSTRIA", "NOR": "ENGLAND", "POR": "FRANCE", "SPA": "FRANCE",
+    "GRE": "AUSTRIA", "NWY": "ENGLAND", "POR": "FRANCE", "SPA": "FRANCE",
     "HOL": "GERMANY", "BEL": "GERMANY", "DEN": "GERMANY", "TUN": "ITALY",
     "RUM": "RUSSIA", "SWE": "RUSSIA", "SER": "AUSTRIA", "BUL": "TURKEY",
 }

@@ -13,7 +13,9 @@ from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 
-def test_create_stores_initial_state_and_only_a_token_hash(store: InMemoryGameStore, clock: FakeClock) -> None:
+def test_create_stores_initial_state_and_only_a_token_hash(
+    store: InMemoryGameStore, clock: FakeClock
+) -> None:
     created = create_game(store, clock, CreateGame(variant="classical", phase_seconds={"MOVEMENT": 3600}))
     game = store.load(created.game_id)
     assert game.phase == "S1901M" and game.version == 1

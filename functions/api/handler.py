@@ -1,0 +1,303 @@
+"""The REST API Lambda: HTTP API (payload v2) routes -> one use case each -> response models.
+
+Handlers only parse, authenticate (bearer token -> Actor), call a use case and shape
+the answer. Domain errors become ``{"code", "message"}`` with their HTTP status here,
+in one place; anything else is a 500 ``INTERNAL`` with no stack trace in the body.
+Every POST honours ``Idempotency-Key`` (functions/api/idempotency.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ValidationError
+
+from functions import wiring
+from functions.api.idempotency import run_once
+from functions.api.request_store import RequestStore
+from functions.errors import DomainError
+from functions.observability import get_logger
+from functions.schemas import api as schemas
+from functions.usecases import views
+from functions.usecases.common import Actor, hash_token, identify, load
+from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.join import join_game
+from functions.usecases.process_turn import process_turn
+from functions.usecases.submit_orders import retract_orders, submit_orders
+
+logger = get_logger()
+app = APIGatewayHttpResolver(enable_validation=True)
+
+TITLE = "Convoy"
+VERSION = "1.0.0"
+JSON = "application/json"
+SECURITY = [{"bearer": []}]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"description": text, "content": {JSON: {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+    for code, text in [
+        (400, "Bad request"), (401, "No valid token"), (403, "Forbidden"), (404, "Not found"),
+        (409, "Conflict (STALE_PHASE, POWER_TAKEN, ...)"), (422, "Validation error"),
+    ]
+}
+
+
+# --- plumbing ------------------------------------------------------------------------------
+
+
+def _services() -> tuple[wiring.Services, RequestStore]:
+    services = wiring.services()
+    return services, RequestStore(services.store)
+
+
+def _bearer() -> str | None:
+    header = app.current_event.headers.get("authorization") or ""
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _actor(store: RequestStore, game_id: str, operator_token: str | None) -> Actor:
+    return identify(load(store, game_id), _bearer(), operator_token)
+
+
+def _json(status: int, body: Any) -> Response[Any]:
+    return Response(status_code=status, content_type=JSON, body=body)
+
+
+def _intent(route: str, game_id: str | None, body: BaseModel | None, apply: Callable[[], Any],
+            status: int = 200) -> Response[Any]:
+    """Run a state-changing intent once per Idempotency-Key; answer with its JSON."""
+    services = wiring.services()
+    key = app.current_event.headers.get("idempotency-key")
+    token = _bearer()
+    scope = {"route": route, "game_id": game_id, "caller": hash_token(token) if token else None}
+    payload = body.model_dump(mode="json") if body is not None else None
+
+    def once() -> dict[str, Any]:
+        result = apply()
+        data = result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+        return {"status": status, "body": data}
+
+    outcome = run_once(
+        services.idempotency, key, scope, payload, once, services.settings.idempotency_ttl_seconds
+    )
+    return _json(int(outcome["status"]), outcome["body"])
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+@app.exception_handler(DomainError)
+def _domain_error(error: DomainError) -> Response[Any]:
+    logger.info("rejected", extra={"code": error.code, "status": error.status})
+    return _json(error.status, error.body())
+
+
+@app.exception_handler(RequestValidationError)
+def _validation_error(error: RequestValidationError) -> Response[Any]:
+    details = [
+        {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in error.errors()
+    ]
+    message = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details) or "invalid request"
+    return _json(422, {"code": "VALIDATION_ERROR", "message": message, "errors": details})
+
+
+@app.exception_handler(ValidationError)
+def _model_error(error: ValidationError) -> Response[Any]:
+    return _json(422, {"code": "VALIDATION_ERROR", "message": str(error.errors()[0].get("msg", ""))})
+
+
+@app.exception_handler(Exception)
+def _bug(error: Exception) -> Response[Any]:
+    logger.exception("unhandled error")
+    return _json(500, {"code": "INTERNAL", "message": "internal error; it has been logged"})
+
+
+@app.not_found
+def _not_found(_: Exception) -> Response[Any]:
+    return _json(404, {"code": "NOT_FOUND", "message": f"no route {app.current_event.path}"})
+
+
+# --- routes --------------------------------------------------------------------------------
+
+
+@app.post("/games", responses={201: {"description": "Created", "content": {JSON: {"schema": {
+    "$ref": "#/components/schemas/CreateGameResponse"}}}}, **ERRORS}, tags=["games"],
+    summary="Create a game; returns the creator's token")
+def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameResponse]:
+    services, store = _services()
+    request = CreateGame(
+        variant=body.variant,
+        rules=body.rules,
+        phase_seconds={k: v for k, v in (body.phase_seconds or schemas.PhaseSeconds()).model_dump().items()
+                       if v is not None},
+        private=body.private,
+        join_password=body.join_password,
+        auto_process=body.auto_process,
+    )
+
+    def apply() -> schemas.CreateGameResponse:
+        created = create_game(store, services.clock, request)
+        return schemas.CreateGameResponse(game_id=created.game_id, token=created.token)
+
+    return _intent("create", None, body, apply, status=201)
+
+
+@app.get("/games", tags=["games"], summary="List games (newest first)")
+def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameList:
+    _, store = _services()
+    return schemas.GameList.model_validate({"games": views.list_games(store, limit)})
+
+
+@app.get("/games/<game_id>", tags=["games"], security=SECURITY, responses=ERRORS,
+         summary="The game as the caller may see it (redacted per power; observers see no orders)")
+def get_game(game_id: str) -> schemas.GameView:
+    services, store = _services()
+    game = load(store, game_id)
+    actor = identify(game, _bearer(), services.settings.operator_token)
+    return schemas.GameView.model_validate(views.game_view(game, actor))
+
+
+@app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS,
+          summary="Take a power (or a random free one); returns the player's token, shown once")
+def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
+    services, store = _services()
+
+    def apply() -> schemas.JoinResponse:
+        joined = join_game(store, services.clock, game_id, body.power, body.password)
+        return schemas.JoinResponse(power=joined.power, token=joined.token)
+
+    return _intent("join", game_id, body, apply)  # type: ignore[return-value]
+
+
+def _submitted(result: Any) -> schemas.SubmitOrdersResponse:
+    return schemas.SubmitOrdersResponse(
+        phase=result.phase,
+        accepted=result.accepted,
+        rejected=[schemas.RejectedOrder(**asdict(r)) for r in result.rejected],
+        orders=result.orders,
+    )
+
+
+def _submit(game_id: str, body: schemas.SubmitOrdersRequest, mode: str) -> Response[Any]:
+    services, store = _services()
+
+    def apply() -> schemas.SubmitOrdersResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        result = submit_orders(
+            store, services.clock, game_id, actor, body.orders,
+            phase=body.phase, client_timestamp=body.client_timestamp, mode=mode,
+        )
+        return _submitted(result)
+
+    return _intent(f"orders:{mode}", game_id, body, apply)
+
+
+@app.post("/games/<game_id>/orders", tags=["orders"], security=SECURITY, responses=ERRORS,
+          summary="Replace the caller's whole order set for the phase")
+def post_orders(game_id: str, body: schemas.SubmitOrdersRequest) -> schemas.SubmitOrdersResponse:
+    return _submit(game_id, body, "replace")  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/orders/add", tags=["orders"], security=SECURITY, responses=ERRORS,
+          summary="Add orders, replacing earlier orders for the same units")
+def post_orders_add(game_id: str, body: schemas.SubmitOrdersRequest) -> schemas.SubmitOrdersResponse:
+    return _submit(game_id, body, "add")  # type: ignore[return-value]
+
+
+@app.delete("/games/<game_id>/orders", tags=["orders"], security=SECURITY, responses=ERRORS,
+            summary='Retract all orders, or with body {"units": ["A PAR"]} those units\' orders')
+def delete_orders(game_id: str) -> schemas.SubmitOrdersResponse:
+    services, store = _services()
+    raw = app.current_event.body
+    body = schemas.RetractOrdersRequest.model_validate(json.loads(raw) if raw else {})
+    actor = _actor(store, game_id, services.settings.operator_token)
+    return _submitted(retract_orders(store, services.clock, game_id, actor, body.units))
+
+
+@app.get("/games/<game_id>/orders_status", tags=["orders"], responses=ERRORS,
+         summary="Who still owes orders (only powers with a decision to make)")
+def get_orders_status(game_id: str) -> schemas.OrdersStatus:
+    _, store = _services()
+    return schemas.OrdersStatus.model_validate(views.orders_status(load(store, game_id)))
+
+
+@app.post("/games/<game_id>/process_turn", tags=["turns"], security=SECURITY, responses=ERRORS,
+          summary="Adjudicate the phase (creator, operator or scheduler)")
+def post_process_turn(
+    game_id: str, require_all: Annotated[bool, Query()] = False
+) -> schemas.ProcessTurnResponse:
+    services, store = _services()
+
+    def apply() -> schemas.ProcessTurnResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = process_turn(store, services.clock, game_id, actor, require_all=require_all)
+        return schemas.ProcessTurnResponse.model_validate(
+            {"status": "ok", "phase": done.phase, "game_status": done.game_status,
+             "resolution": {"phase": done.processed_phase, **done.resolution}}
+        )
+
+    return _intent("process_turn", game_id, None, apply)  # type: ignore[return-value]
+
+
+@app.get("/games/<game_id>/last_resolution", tags=["turns"], responses=ERRORS,
+         summary="The resolution of the last adjudicated phase ({results: []} before the first)")
+def get_last_resolution(game_id: str) -> schemas.Resolution:
+    _, store = _services()
+    return schemas.Resolution.model_validate(views.last_resolution(store, game_id))
+
+
+@app.get("/games/<game_id>/history", tags=["turns"], responses=ERRORS,
+         summary="Every adjudicated phase: state before, all orders, resolution")
+def get_history(game_id: str) -> schemas.History:
+    _, store = _services()
+    return schemas.History.model_validate({"phases": views.history(store, game_id)})
+
+
+@app.get("/games/<game_id>/events", tags=["games"], responses=ERRORS,
+         summary="The event log after seq N (no gaps; ask again from last seq)")
+def get_events(
+    game_id: str,
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> schemas.Events:
+    _, store = _services()
+    return schemas.Events.model_validate(views.events_after(store, game_id, after, limit))
+
+
+@app.get("/variants", tags=["games"], summary="Variants and rulebooks")
+def get_variants() -> schemas.VariantList:
+    return schemas.VariantList.model_validate({"variants": views.list_variants()})
+
+
+def openapi_document() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(
+        app.get_openapi_json_schema(
+            title=TITLE,
+            version=VERSION,
+            description="Convoy: a serverless Diplomacy game server. See docs/api.md.",
+            security_schemes={"bearer": HTTPBearer()},
+        )
+    )
+    schemas_ = document.setdefault("components", {}).setdefault("schemas", {})
+    schemas_.setdefault("ErrorBody", schemas.ErrorBody.model_json_schema())
+    schemas_.setdefault("CreateGameResponse", schemas.CreateGameResponse.model_json_schema())
+    return document
+
+
+@app.get("/openapi.json", include_in_schema=False)
+def get_openapi() -> Response[Any]:
+    return _json(200, openapi_document())
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, clear_state=True)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,1 @@
+"""Pydantic models for the edges (HTTP requests and responses). Use cases never see them."""

@@ -1,0 +1,211 @@
+"""Request and response models of the REST API (shared/ARCHITECTURE.md §4, docs/api.md).
+
+The OpenAPI document (GET /openapi.json, docs/openapi.json) is generated from these
+models and the routes; a test fails when the committed copy drifts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+OrderText = Field(min_length=1, max_length=120)
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PhaseSeconds(_Request):
+    MOVEMENT: int | None = Field(default=None, ge=60, le=30 * 86400)
+    RETREAT: int | None = Field(default=None, ge=60, le=30 * 86400)
+    ADJUSTMENT: int | None = Field(default=None, ge=60, le=30 * 86400)
+
+
+class CreateGameRequest(_Request):
+    variant: str = Field(
+        default="classical", pattern=r"^[A-Za-z0-9_-]{1,40}$", examples=["classical", "1900"]
+    )
+    rules: Literal["2023", "2000"] = "2023"
+    phase_seconds: PhaseSeconds | None = None
+    private: bool = False
+    join_password: str | None = Field(default=None, min_length=1, max_length=200)
+    auto_process: bool = False
+
+
+class CreateGameResponse(BaseModel):
+    game_id: str
+    token: str = Field(description="The creator's token (authorises process_turn). Shown once.")
+
+
+class JoinRequest(_Request):
+    power: str | None = Field(default=None, max_length=40, description="Omit for a random free power.")
+    password: str | None = Field(default=None, max_length=200)
+
+
+class JoinResponse(BaseModel):
+    power: str
+    token: str = Field(description="This player's bearer token. Shown once; only its hash is stored.")
+
+
+class SubmitOrdersRequest(_Request):
+    orders: list[str] = Field(max_length=64, examples=[["A PAR - BUR", "F BRE - MAO"]])
+    phase: str | None = Field(default=None, max_length=10, examples=["S1901M"])
+    client_timestamp: str | None = Field(default=None, max_length=40)
+
+
+class RetractOrdersRequest(_Request):
+    units: list[str] | None = Field(default=None, max_length=64, examples=[["A PAR"]])
+
+
+class RejectedOrder(BaseModel):
+    order: str
+    code: str
+    message: str
+    engine_code: str | None = None
+
+
+class SubmitOrdersResponse(BaseModel):
+    phase: str
+    accepted: list[str]
+    rejected: list[RejectedOrder]
+    orders: list[str] = Field(description="The power's whole pending order set after this call.")
+
+
+class ResultEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    order: dict[str, Any]
+    result: str
+    dislodged: bool = False
+    retreat_options: list[str] = []
+    power: str
+    order_str: str
+
+
+class Resolution(BaseModel):
+    phase: str | None = None
+    results: list[ResultEntry]
+
+
+class ProcessTurnResponse(BaseModel):
+    status: Literal["ok"] = "ok"
+    phase: str
+    game_status: str
+    resolution: Resolution
+
+
+class UnitView(BaseModel):
+    kind: str
+    power: str
+    location: str
+
+
+class DislodgedView(BaseModel):
+    unit: UnitView
+    attacker_origin: str | None
+    retreats: list[str]
+
+
+class PlayerView(BaseModel):
+    joined_at: str | None
+    is_active: bool
+
+
+class GameView(BaseModel):
+    game_id: str
+    map_name: str
+    variant: str
+    rules: str
+    phase: str
+    year: int
+    season: str
+    phase_type: str
+    status: str
+    winner: str | None
+    units: list[UnitView]
+    units_by_power: dict[str, list[UnitView]]
+    ownership: dict[str, str]
+    supply_centers: dict[str, str]
+    dislodged: list[DislodgedView]
+    contested: list[str]
+    players: dict[str, PlayerView]
+    dummy_powers: list[str]
+    auto_process: bool
+    wait_flags: list[str]
+    private: bool
+    phase_seconds: dict[str, int | None]
+    deadline: str | None
+    phase_started_at: str
+    event_seq: int
+    power: str | None = Field(description="The caller's power (null for observers).")
+    orders: dict[str, list[str]] = Field(description="The caller's own pending orders only.")
+    submitted: dict[str, bool] = Field(description="Powers with a decision: have they submitted?")
+    legal_orders: list[str] = Field(description="Legal orders for the caller's units.")
+
+
+class OrdersStatus(BaseModel):
+    phase: str
+    powers_with_orders: list[str]
+    submitted: dict[str, bool]
+    waiting_on: list[str]
+    deadline: str | None
+
+
+class HistoryEntry(BaseModel):
+    n: int
+    phase: str
+    state: dict[str, Any]
+    orders: dict[str, list[str]]
+    resolution: Resolution
+    processed_at: str
+
+
+class History(BaseModel):
+    phases: list[HistoryEntry]
+
+
+class Event(BaseModel):
+    seq: int
+    type: str
+    phase: str
+    data: dict[str, Any]
+    at: str
+
+
+class Events(BaseModel):
+    events: list[Event]
+    last_seq: int
+
+
+class GameSummary(BaseModel):
+    game_id: str
+    variant: str
+    rules: str
+    phase: str
+    status: str
+    private: bool
+    players: list[str]
+    created_at: str
+
+
+class GameList(BaseModel):
+    games: list[GameSummary]
+
+
+class Variant(BaseModel):
+    name: str
+    powers: list[str]
+    rules: list[str]
+
+
+class VariantList(BaseModel):
+    variants: list[Variant]
+
+
+class ErrorBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    code: str = Field(examples=["STALE_PHASE"])
+    message: str

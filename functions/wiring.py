@@ -1,0 +1,64 @@
+"""The composition root: the one place that builds real adapters, lazily.
+
+Nothing here runs at import time; ``services()`` builds the store, clock and the
+idempotency persistence layer on first use and caches them. Tests swap them with
+``override(...)`` and put things back with ``reset()``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from functions.ports import Clock, GameStore, SystemClock
+from functions.settings import Settings, load_settings
+
+
+@dataclass
+class Services:
+    settings: Settings
+    store: GameStore
+    clock: Clock
+    idempotency: Any | None  # a Powertools BasePersistenceLayer, or None to disable
+
+
+_lock = threading.Lock()
+_services: Services | None = None
+
+
+def services() -> Services:
+    global _services
+    if _services is None:
+        with _lock:
+            if _services is None:
+                _services = _build()
+    return _services
+
+
+def _build() -> Services:
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    from infra import aws_clients
+    from infra.dynamodb.game_store import DynamoGameStore
+
+    settings = load_settings()
+    client = aws_clients.dynamodb()
+    return Services(
+        settings=settings,
+        store=DynamoGameStore(settings.game_table, client=client),
+        clock=SystemClock(),
+        idempotency=DynamoDBPersistenceLayer(table_name=settings.idempotency_table, boto3_client=client),
+    )
+
+
+def override(replacement: Services) -> None:
+    global _services
+    with _lock:
+        _services = replacement
+
+
+def reset() -> None:
+    global _services
+    with _lock:
+        _services = None

@@ -1,0 +1,31 @@
+"""``python -m infra.local``: the whole of Convoy on one laptop, until Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from infra.local.stack import LocalStack
+
+
+def main() -> int:
+    port = int(os.environ.get("CONVOY_PORT", "8000"))
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    stack = LocalStack(port=port).start()
+    print(f"Convoy is running on {stack.url}  (AWS emulator at {stack.emulator.endpoint}; Ctrl-C stops)")
+    print(f"  curl -s -X POST {stack.url}/games -H 'content-type: application/json' -d '{{\"variant\": \"classical\"}}'")
+    print(f"  curl -s -X POST {stack.url}/games/<game_id>/join -H 'content-type: application/json' -d '{{\"power\": \"FRANCE\"}}'")
+    print("API docs: GET /openapi.json, docs/api.md; state lives as long as this process.", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("stopping", file=sys.stderr)
+    finally:
+        stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

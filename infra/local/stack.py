@@ -1,0 +1,111 @@
+"""Start and stop the whole local stack in-process (used by ``make run``, tests, the bench)."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import socket
+import threading
+from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
+from typing import Any
+
+from infra.local import pumps
+from infra.local.http_adapter import Handler, make_server
+
+LOCAL_ENV = {
+    "AWS_ACCESS_KEY_ID": "local",
+    "AWS_SECRET_ACCESS_KEY": "local",
+    "AWS_SESSION_TOKEN": "local",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_REGION": "us-east-1",
+}
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Emulator:
+    """moto's server mode in a thread, with the template's resources created."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    resources: dict[str, str] = field(default_factory=dict)
+    _server: Any = None
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> Emulator:
+        from moto.server import ThreadedMotoServer
+
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log
+        self.port = self.port or free_port(self.host)
+        self._server = ThreadedMotoServer(ip_address=self.host, port=self.port, verbose=False)
+        self._server.start()
+        os.environ.update(LOCAL_ENV)
+        os.environ["AWS_ENDPOINT_URL"] = self.endpoint
+        from infra import aws_clients
+        from infra.local.template import create_resources
+
+        aws_clients.reset()
+        self.resources = create_resources(aws_clients.dynamodb(), aws_clients.sqs())
+        for name, value in self.resources.items():
+            if name.isupper():
+                os.environ[name] = value
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+
+@dataclass
+class LocalStack:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    pump_interval: float = 1.0
+    emulator: Emulator = field(default_factory=Emulator)
+    _http: ThreadingHTTPServer | None = None
+    _thread: threading.Thread | None = None
+    _loop: pumps.PumpLoop | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self, handler: Handler | None = None) -> LocalStack:
+        self.emulator.start()
+        os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "convoy")
+        from functions import wiring
+
+        wiring.reset()
+        if handler is None:
+            from functions.api.handler import lambda_handler
+
+            handler = lambda_handler
+        self.port = self.port or free_port(self.host)
+        self._http = make_server(self.host, self.port, handler)
+        self._thread = threading.Thread(target=self._http.serve_forever, name="convoy-http", daemon=True)
+        self._thread.start()
+        for module in pumps.PUMP_MODULES:
+            importlib.import_module(module)
+        self._loop = pumps.PumpLoop(self.pump_interval)
+        self._loop.start()
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.stop()
+        if self._http is not None:
+            self._http.shutdown()
+            self._http.server_close()
+        self.emulator.stop()
