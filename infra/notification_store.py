@@ -54,7 +54,7 @@ def _n(value: int) -> dict[str, str]:
 
 
 def _conditional_failed(exc: ClientError) -> bool:
-    return exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+    return bool(exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException")
 
 
 class _Table:
