@@ -14,8 +14,9 @@ def main() -> int:
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     stack = LocalStack(port=port).start()
     print(f"Convoy is running on {stack.url}  (AWS emulator at {stack.emulator.endpoint}; Ctrl-C stops)")
-    print(f"  curl -s -X POST {stack.url}/games -H 'content-type: application/json' -d '{{\"variant\": \"classical\"}}'")
-    print(f"  curl -s -X POST {stack.url}/games/<game_id>/join -H 'content-type: application/json' -d '{{\"power\": \"FRANCE\"}}'")
+    json_header = "-H 'content-type: application/json'"
+    print(f"  curl -s -X POST {stack.url}/games {json_header} -d '{{\"variant\": \"classical\"}}'")
+    print(f"  curl -s -X POST {stack.url}/games/<game_id>/join {json_header} -d '{{\"power\": \"FRANCE\"}}'")
     print("API docs: GET /openapi.json, docs/api.md; state lives as long as this process.", flush=True)
     try:
         while True:

@@ -123,8 +123,9 @@ def test_idempotency_key_replays_the_first_answer(stack: LocalStack) -> None:
     other = api.call("POST", "/games", body={"variant": "1900"}, headers=key, expect=422)
     assert other["code"] == "IDEMPOTENCY_KEY_REUSED"
     game_id = first["game_id"]
-    joined = api.call("POST", f"/games/{game_id}/join", body={"power": "ITALY"}, headers={"Idempotency-Key": "j"})
-    replay = api.call("POST", f"/games/{game_id}/join", body={"power": "ITALY"}, headers={"Idempotency-Key": "j"})
+    key = {"Idempotency-Key": "j"}
+    joined = api.call("POST", f"/games/{game_id}/join", body={"power": "ITALY"}, headers=key)
+    replay = api.call("POST", f"/games/{game_id}/join", body={"power": "ITALY"}, headers=key)
     assert joined == replay
     events = api.call("GET", f"/games/{game_id}/events")["events"]
     assert [e["type"] for e in events] == ["GAME_CREATED", "PLAYER_JOINED"]
