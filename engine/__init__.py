@@ -65,6 +65,7 @@ from engine.types import (
     Waive,
 )
 from engine.validation import ErrorCode, ValidationResult, validate
+from engine.variants import export_variant, import_variant
 
 __all__ = [
     "RULEBOOKS", "Build", "Convoy", "Disband", "DislodgedUnit", "ErrorCode", "Game",
@@ -72,8 +73,9 @@ __all__ = [
     "OrderResult", "OrderSyntaxError", "OrderType", "Ownership", "PhaseType", "Reason",
     "Resolution", "ResultCode", "Retreat", "Rulebook", "Season", "SupportHold", "SupportMove",
     "Unit", "UnitKind", "ValidationResult", "Waive", "adjustment_balance", "available_maps",
-    "build_map", "build_sites", "format_compact_order", "format_compact_state", "format_order",
-    "get_rulebook", "initial_state", "legal_orders", "load_map", "location_from_str",
+    "build_map", "build_sites", "export_variant", "format_compact_order", "format_compact_state",
+    "format_order", "get_rulebook", "import_variant", "initial_state", "legal_orders", "load_map",
+    "location_from_str",
     "location_to_str", "order_from_dict", "order_from_json", "order_to_dict",
     "parse_compact_order", "parse_compact_state", "parse_order", "powers_with_orders_to_give",
     "resolution_from_dict", "resolution_from_json", "resolution_to_dict", "state_from_dict",
