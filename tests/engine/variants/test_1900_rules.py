@@ -239,6 +239,17 @@ def test_cape_crossing_that_dislodges_the_supporter_cuts_it() -> None:
     assert after.unit_at("PAL") == unit("TURKEY A PAL") and dislodged_provinces(after) == {"EGY"}
 
 
+def test_convoyed_attack_round_the_cape_cuts_support() -> None:
+    """Rule: the cut exception is for a move directly across the edge only (vDiplomacy
+    X.N, title only: 'using convoy instead of half-strength border cuts support'):
+    A POR convoyed by F MAO into EGY cuts F EGY's support, though it fails."""
+    state = position("BRITAIN A POR", "BRITAIN F MAO", "ITALY F EAS", "TURKEY F EGY", "TURKEY F ION")
+    after, res = play(state, "BRITAIN: A POR - EGY", "BRITAIN: F MAO C A POR - EGY",
+                      "TURKEY: F EGY S F ION - EAS", "TURKEY: F ION - EAS")
+    assert result_at(res, "POR") is ResultCode.BOUNCE
+    assert result_at(res, "EGY") is ResultCode.CUT and dislodged_provinces(after) == set()
+
+
 def test_cut_exception_holds_in_the_other_direction() -> None:
     """Rule: move_does_not_cut_support is on the edge, both ways: F EGY - MAO does not
     cut F MAO's support of A SPA - POR."""
