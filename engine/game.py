@@ -28,6 +28,7 @@ from engine.types import (
     Season,
     Unit,
 )
+from engine.validation import check_state
 
 
 def initial_state(map: MapData) -> GameState:  # noqa: A002
@@ -54,6 +55,8 @@ class Game:
         object.__setattr__(self, "rules", get_rulebook(self.rules))
         if self.state is None:
             object.__setattr__(self, "state", initial_state(self.map))
+        else:
+            check_state(self.state, self.map)
 
     @property
     def rulebook(self) -> Rulebook:

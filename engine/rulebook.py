@@ -28,8 +28,8 @@ class CivilDisorder(StrEnum):
     # 2023: greatest distance to an owned supply centre, through land and sea for both
     # kinds; ties: fleets first, then alphabetical by province name.
     OWNED_CENTERS_ANY_ROUTE = "OWNED_CENTERS_ANY_ROUTE"
-    # 1971-2000 (DATC v2.4): distance to a home supply centre, armies through land only,
-    # fleets through sea; ties: fleets first, then alphabetical.
+    # 1971-2000 (DATC v2.4): distance to a home supply centre, armies counted through land
+    # and sea (DATC 6.J.10), fleets through sea only; ties: fleets first, then alphabetical.
     HOME_CENTERS_BY_KIND = "HOME_CENTERS_BY_KIND"
 
 

@@ -81,12 +81,30 @@ class ResultCode(StrEnum):
     WAIVE = "WAIVE"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Location:
-    """A province, and for a fleet in a split-coast province, the coast it is on."""
+    """A province, and for a fleet in a split-coast province, the coast it is on.
+
+    Locations sort by province, the bare province before its coasts, so sorted
+    output is stable even when both forms meet."""
 
     province: str
     coast: str | None = None
+
+    def _key(self) -> tuple[str, str]:
+        return (self.province, self.coast or "")
+
+    def __lt__(self, other: Location) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Location) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Location) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Location) -> bool:
+        return self._key() >= other._key()
 
     def __post_init__(self) -> None:
         if not isinstance(self.province, str) or not self.province.strip():

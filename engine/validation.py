@@ -281,6 +281,21 @@ def _validate_convoy(order: Convoy, unit: Unit, state: GameState, map: MapData) 
     return _ok(replace(order, origin=target.location, dest=order.dest.bare, target_kind=UnitKind.ARMY))
 
 
+def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
+    """Raise ValueError unless every unit stands where its kind may stand on ``map``:
+    known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
+    province on one of its named coasts (what a value type alone cannot know)."""
+    problems = [
+        f"{u.power} {u} cannot stand there on the {map.map_id} map"
+        for u in sorted(state.units | {d.unit for d in state.dislodged})
+        if not map.unit_can_stand(u.kind, u.location)
+    ]
+    problems += [f"unknown power {u.power}" for u in state.units if u.power not in map.powers]
+    problems += [f"{p} is not a supply centre" for p in state.ownership if p not in map.supply_centers]
+    if problems:
+        raise ValueError("; ".join(problems))
+
+
 # --- retreats ---------------------------------------------------------------------------------
 
 

@@ -207,7 +207,18 @@ class MapData:
             return False
         if fleet not in self.convoy_reach(src, fleets):
             return False
-        return fleet in self._necessary_links(src, dest, frozenset(fleets))
+        key = (src, dest, frozenset(fleets))
+        links = self._links_cache.get(key)
+        if links is None:
+            if len(self._links_cache) > 4096:
+                self._links_cache.clear()
+            links = self._links_cache[key] = frozenset(self._necessary_links(*key))
+        return fleet in links
+
+    @cached_property
+    def _links_cache(self) -> dict[tuple[str, str, frozenset[str]], frozenset[str]]:
+        """Memo for ``_necessary_links``: one search per (army, destination, fleets) a phase."""
+        return {}
 
     def _necessary_links(self, src: str, dest: str, fleets: frozenset[str]) -> set[str]:
         water = self.water_neighbours
