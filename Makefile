@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench demo clean
+.PHONY: run test lint typecheck unit bench clean install
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,9 +16,6 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m infra.local
-
-demo: $(STAMP)
-	$(BIN)/python -m engine.demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
