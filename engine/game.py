@@ -94,8 +94,16 @@ class Game:
             units, results = resolve_adjustments(state, flat, self.map, self.rulebook)
             after = replace(state, units=units)
         nxt = next_phase(after, self.map)
-        game = Game(map=self.map, state=nxt, rules=self.rules, history=(*self.history, state))
-        return game, Resolution(tuple(results))
+        return self._successor(nxt, state), Resolution(tuple(results))
+
+    def _successor(self, state: GameState, played: GameState) -> Game:
+        """The next Game. Its state was produced by the rules from a checked one, so
+        the map check of ``__post_init__`` is not repeated on the hot path."""
+        game = object.__new__(Game)
+        for name, value in (("map", self.map), ("state", state), ("rules", self.rules),
+                            ("history", (*self.history, played))):
+            object.__setattr__(game, name, value)
+        return game
 
 
 def next_phase(state: GameState, map: MapData) -> GameState:  # noqa: A002

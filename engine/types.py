@@ -8,11 +8,11 @@ that need the map (is this coast real?) belong to ``engine.validation``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
@@ -94,6 +94,13 @@ class Location:
     def _key(self) -> tuple[str, str]:
         return (self.province, self.coast or "")
 
+    def __hash__(self) -> int:  # cached: locations are hashed constantly by the rules
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.province, self.coast))
+            self.__dict__["_hash"] = cached
+        return cached
+
     def __lt__(self, other: Location) -> bool:
         return self._key() < other._key()
 
@@ -107,14 +114,16 @@ class Location:
         return self._key() >= other._key()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.province, str) or not self.province.strip():
-            raise ValueError("a location needs a province")
-        object.__setattr__(self, "province", self.province.strip().upper())
-        if self.coast is not None:
-            coast = self.coast.strip().upper()
-            if coast not in COASTS:
-                raise ValueError(f"unknown coast {self.coast!r}: expected one of NC, SC, EC, WC")
-            object.__setattr__(self, "coast", coast)
+        province, coast = self.province, self.coast
+        if type(province) is not str or not province.isupper() or not province.isalnum():
+            if not isinstance(province, str) or not province.strip():
+                raise ValueError("a location needs a province")
+            object.__setattr__(self, "province", province.strip().upper())
+        if coast is not None and coast not in COASTS:
+            normalized = coast.strip().upper() if isinstance(coast, str) else coast
+            if normalized not in COASTS:
+                raise ValueError(f"unknown coast {coast!r}: expected one of NC, SC, EC, WC")
+            object.__setattr__(self, "coast", normalized)
 
     def __str__(self) -> str:
         return f"{self.province}/{self.coast}" if self.coast else self.province
@@ -138,8 +147,10 @@ class Unit:
     location: Location
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", UnitKind(self.kind))
-        object.__setattr__(self, "power", self.power.upper())
+        if type(self.kind) is not UnitKind:
+            object.__setattr__(self, "kind", UnitKind(self.kind))
+        if not self.power.isupper():
+            object.__setattr__(self, "power", self.power.upper())
         if self.kind is UnitKind.ARMY and self.location.coast is not None:
             raise ValueError(f"an army has no coast: {self.location}")
 
@@ -333,6 +344,22 @@ class Ownership(Mapping[str, str]):
     def __getitem__(self, key: str) -> str:
         return self._dict[key]
 
+    # Delegate the views to the dict: Mapping's generic ones go through __getitem__.
+    def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        return self._dict.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._dict
+
+    def items(self) -> ItemsView[str, str]:
+        return self._dict.items()
+
+    def keys(self) -> KeysView[str]:
+        return self._dict.keys()
+
+    def values(self) -> ValuesView[str]:
+        return self._dict.values()
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._dict)
 
@@ -377,18 +404,22 @@ class GameState:
     winner: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "season", Season(self.season))
-        object.__setattr__(self, "phase_type", PhaseType(self.phase_type))
-        object.__setattr__(self, "status", GameStatus(self.status))
-        object.__setattr__(self, "units", frozenset(self.units))
+        for name, enum in (("season", Season), ("phase_type", PhaseType), ("status", GameStatus)):
+            value = getattr(self, name)
+            if type(value) is not enum:
+                object.__setattr__(self, name, enum(value))
+        if type(self.units) is not frozenset:
+            object.__setattr__(self, "units", frozenset(self.units))
         if not isinstance(self.ownership, Ownership):
             object.__setattr__(self, "ownership", Ownership(self.ownership))
-        dislodged = tuple(sorted(self.dislodged, key=lambda d: d.unit))
-        object.__setattr__(self, "dislodged", dislodged)
-        object.__setattr__(self, "contested", frozenset(p.upper() for p in self.contested))
-        provinces = [u.province for u in self.units]
-        if len(provinces) != len(set(provinces)):
+        if len(self.dislodged) > 1 or type(self.dislodged) is not tuple:
+            object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged, key=lambda d: d.unit)))
+        if self.contested:
+            object.__setattr__(self, "contested", frozenset(p.upper() for p in self.contested))
+        by_province = {u.province: u for u in self.units}
+        if len(by_province) != len(self.units):
             raise ValueError("two units in one province")
+        self.__dict__["_units_by_province"] = by_province  # the cached_property's slot
 
     @property
     def phase_name(self) -> str:
@@ -397,6 +428,18 @@ class GameState:
     @cached_property
     def _units_by_province(self) -> dict[str, Unit]:
         return {u.province: u for u in self.units}
+
+    @cached_property
+    def validation_memo(self) -> dict[Any, Any]:
+        """Memo for ``engine.validate`` (a pure function of order, state and map), so an
+        order checked at entry is not checked again when the phase is adjudicated.
+        Not part of the value: excluded from equality, hashing and serialization."""
+        return {}
+
+    @cached_property
+    def fleet_provinces(self) -> frozenset[str]:
+        """Where the fleets are: the convoy graph of this position."""
+        return frozenset(u.province for u in self.units if u.kind is UnitKind.FLEET)
 
     def unit_at(self, province: str) -> Unit | None:
         return self._units_by_province.get(province.upper())

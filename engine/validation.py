@@ -24,6 +24,7 @@ from engine.types import (
     Convoy,
     Disband,
     GameState,
+    GameStatus,
     Hold,
     Location,
     Move,
@@ -96,8 +97,19 @@ PHASE_WORDS = {
 
 
 def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
-    """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry."""
-    if state.status.value != "ACTIVE":
+    """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry.
+
+    Results are memoised on the state (see ``GameState.validation_memo``)."""
+    memo = state.validation_memo
+    key = (order, map)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _validate(order, state, map)
+    return known
+
+
+def _validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+    if state.status is not GameStatus.ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
     if not isinstance(order, ORDERS_BY_PHASE[state.phase_type]):
         name = type(order).__name__.lower()
@@ -118,17 +130,15 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
     return _validate_adjustment(order, state, map)
 
 
+_LOCATION_FIELDS: dict[type, tuple[str, ...]] = {
+    Hold: ("unit",), Move: ("unit", "dest"), SupportHold: ("unit", "target"),
+    SupportMove: ("unit", "origin", "dest"), Convoy: ("unit", "origin", "dest"),
+    Retreat: ("unit", "dest"), Disband: ("unit",), Build: ("location",), Waive: (),
+}
+
+
 def _locations(order: Order) -> tuple[Location, ...]:
-    if isinstance(order, Waive):
-        return ()
-    if isinstance(order, Build):
-        return (order.location,)
-    locs: list[Location] = [order.unit]
-    for name in ("dest", "target", "origin"):
-        value = getattr(order, name, None)
-        if value is not None:
-            locs.append(value)
-    return tuple(locs)
+    return tuple(getattr(order, name) for name in _LOCATION_FIELDS[type(order)])
 
 
 def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
@@ -149,10 +159,11 @@ def _validate_movement(order: Order, state: GameState, map: MapData) -> Validati
     unit = _own_unit(order, state)
     if isinstance(unit, ValidationResult):
         return unit
-    # The engine acts on the unit on the board, whatever letter or coast was written.
-    order = replace(order, unit=unit.location, kind=unit.kind)
+    # The engine acts on the unit on the board, whatever letter or coast was written:
+    # each branch builds the order it will carry out from the unit itself.
     if isinstance(order, Hold):
-        return _ok(order)
+        same = order.unit == unit.location and order.kind is unit.kind
+        return _ok(order if same else Hold(order.power, unit.location, unit.kind))
     if isinstance(order, Move):
         return _validate_move(order, unit, state, map)
     if isinstance(order, SupportHold):
@@ -191,8 +202,7 @@ def army_can_move(unit: Unit, dest: str, state: GameState, map: MapData) -> Vali
         return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
     if dest in map.army_adjacent[unit.province]:
         return None
-    fleets = {u.province for u in state.units if u.kind is UnitKind.FLEET}
-    if map.convoy_possible(unit.province, dest, fleets):
+    if map.convoy_possible(unit.province, dest, state.fleet_provinces):
         return None
     if not map.can_be_convoyed(unit.province) or not map.can_be_convoyed(dest):
         return _fail(ErrorCode.NOT_ADJACENT, f"{unit.province} is not next to {dest}")
@@ -209,13 +219,13 @@ def _validate_move(order: Move, unit: Unit, state: GameState, map: MapData) -> V
         problem = army_can_move(unit, order.dest.province, state, map)
         if problem is not None:
             return problem
-        return _ok(replace(order, dest=order.dest.bare))
+        return _ok(Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind))
     if order.via_convoy:
         return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
     dest = fleet_destination(unit, order.dest, map)
     if isinstance(dest, ValidationResult):
         return dest
-    return _ok(replace(order, dest=dest))
+    return _ok(Move(order.power, unit.location, dest, False, unit.kind))
 
 
 def _supported_unit(target: Location, state: GameState) -> Unit | ValidationResult:
@@ -237,7 +247,7 @@ def _validate_support_hold(
         return _fail(
             ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {target.province}, so cannot support there"
         )
-    return _ok(replace(order, target=target.location, target_kind=target.kind))
+    return _ok(SupportHold(order.power, unit.location, target.location, unit.kind, target.kind))
 
 
 def _validate_support_move(
@@ -259,7 +269,7 @@ def _validate_support_move(
         )
     # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
     dest = order.dest if target.kind is UnitKind.FLEET else order.dest.bare
-    return _ok(replace(order, origin=target.location, dest=dest, target_kind=target.kind))
+    return _ok(SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
 
 
 def _validate_convoy(order: Convoy, unit: Unit, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
@@ -272,28 +282,29 @@ def _validate_convoy(order: Convoy, unit: Unit, state: GameState, map: MapData) 
         )
     if not map.can_be_convoyed(order.dest.province) or order.dest.province == target.province:
         return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {order.dest.province}")
-    fleets = {u.province for u in state.units if u.kind is UnitKind.FLEET}
-    if not map.convoy_could_use(unit.province, target.province, order.dest.province, fleets):
+    if not map.convoy_could_use(unit.province, target.province, order.dest.province, state.fleet_provinces):
         return _fail(
             ErrorCode.NO_CONVOY_ROUTE,
             f"{unit} cannot be part of any chain of fleets from {target.province} to {order.dest.province}",
         )
-    return _ok(replace(order, origin=target.location, dest=order.dest.bare, target_kind=UnitKind.ARMY))
+    dest = order.dest.bare
+    return _ok(Convoy(order.power, unit.location, target.location, dest, unit.kind, UnitKind.ARMY))
 
 
 def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     """Raise ValueError unless every unit stands where its kind may stand on ``map``:
     known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
     province on one of its named coasts (what a value type alone cannot know)."""
+    units = [*state.units, *(d.unit for d in state.dislodged)]
     problems = [
         f"{u.power} {u} cannot stand there on the {map.map_id} map"
-        for u in sorted(state.units | {d.unit for d in state.dislodged})
+        for u in units
         if not map.unit_can_stand(u.kind, u.location)
     ]
-    problems += [f"unknown power {u.power}" for u in state.units if u.power not in map.powers]
+    problems += [f"unknown power {u.power}" for u in units if u.power not in map.powers]
     problems += [f"{p} is not a supply centre" for p in state.ownership if p not in map.supply_centers]
     if problems:
-        raise ValueError("; ".join(problems))
+        raise ValueError("; ".join(sorted(problems)))
 
 
 # --- retreats ---------------------------------------------------------------------------------

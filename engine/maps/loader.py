@@ -117,7 +117,7 @@ class MapData:
     def power_ids(self) -> tuple[str, ...]:
         return tuple(sorted(self.powers))
 
-    @property
+    @cached_property
     def supply_centers(self) -> frozenset[str]:
         return frozenset(p.id for p in self.provinces.values() if p.supply_center)
 
@@ -171,6 +171,15 @@ class MapData:
 
     def is_convoy_node(self, province: str) -> bool:
         return self.provinces[province].convoy_node
+
+    @cached_property
+    def locations_by_text(self) -> dict[str, Location]:
+        """Every location a unit can name, by canonical text (``PAR``, ``SPA/NC``), shared."""
+        out = {pid: Location(pid) for pid in self.provinces}
+        for pid, p in self.provinces.items():
+            for coast in p.coasts:
+                out[f"{pid}/{coast}"] = Location(pid, coast)
+        return out
 
     @cached_property
     def water_neighbours(self) -> dict[str, frozenset[str]]:

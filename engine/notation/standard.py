@@ -390,6 +390,50 @@ def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
     return Convoy(power, unit, parsed.origin, dest, parsed.kind, parsed.target_kind)
 
 
+_LETTERS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET}
+
+
+def _parse_canonical(text: str, power: str, state: GameState | None, map: MapData) -> Order | None:  # noqa: A002
+    """The canonical forms ``format_order`` writes (what clients send back), read
+    word by word without the general tokenizer; None hands the text to the full
+    parser, which gives the same answer for these forms (tested) and all errors."""
+    words = text.upper().split()
+    if len(words) < 3 or words[0] not in _LETTERS:
+        return None
+    kind = _LETTERS[words[0]]
+    known = map.locations_by_text
+    unit = known.get(words[1])
+    if unit is None:
+        return None
+    verb, rest = words[2], words[3:]
+    if verb == "H" and not rest:
+        return Hold(power, unit, kind)
+    if verb == "D" and not rest:
+        return Disband(power, unit, kind)
+    if verb in ("-", "R") and rest and (len(rest) == 1 or rest[1:] == ["VIA"] and verb == "-"):
+        dest = known.get(rest[0])
+        if dest is None:
+            return None
+        via = len(rest) == 2
+        if verb == "R" or (state is not None and state.phase_type is PhaseType.RETREAT):
+            return None if via else Retreat(power, unit, dest, kind)
+        return Move(power, unit, dest, via, kind)
+    if verb in ("S", "C") and len(rest) in (2, 4) and rest[0] in _LETTERS:
+        target_kind = _LETTERS[rest[0]]
+        origin = known.get(rest[1])
+        if origin is None:
+            return None
+        if len(rest) == 2:
+            return SupportHold(power, unit, origin, kind, target_kind) if verb == "S" else None
+        dest = known.get(rest[3]) if rest[2] == "-" else None
+        if dest is None:
+            return None
+        if verb == "S":
+            return SupportMove(power, unit, origin, dest, kind, target_kind)
+        return Convoy(power, unit, origin, dest, kind, target_kind)
+    return None
+
+
 def parse_order(
     text: str,
     power: str | None = None,
@@ -404,8 +448,18 @@ def parse_order(
     """
     if not isinstance(text, str):
         raise OrderSyntaxError("an order must be text at 0", 0)
+    game_map = map if map is not None else load_map("classical")
+    if power:
+        fast = _parse_canonical(text, power.upper(), state, game_map)
+        if fast is not None:
+            return fast
+    return _parse_general(text, power, state, game_map)
+
+
+def _parse_general(text: str, power: str | None, state: GameState | None, map: MapData) -> Order:  # noqa: A002
+    """The full grammar: names, aliases, coast spellings, missing letters, errors."""
     try:
-        parser = _Parser(text, map if map is not None else load_map("classical"))
+        parser = _Parser(text, map)
         parsed = _parse_grammar(parser)
         return _build_order(parsed, _power_of(parsed, power, state), state)
     except OrderSyntaxError:
