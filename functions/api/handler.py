@@ -87,7 +87,8 @@ def _intent(route: str, game_id: str | None, body: BaseModel | None, apply: Call
         return {"status": status, "body": data}
 
     outcome = run_once(
-        services.idempotency, key, scope, payload, once, services.settings.idempotency_ttl_seconds
+        services.idempotency, key, scope, payload, once, services.settings.idempotency_ttl_seconds,
+        app.lambda_context,
     )
     return _json(int(outcome["status"]), outcome["body"])
 

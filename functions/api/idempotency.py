@@ -30,6 +30,7 @@ def run_once(
     body: Any,
     apply: Callable[[], Outcome],
     ttl_seconds: int,
+    lambda_context: Any | None = None,
 ) -> Outcome:
     """``apply()`` once per (key, scope); a repeat returns the stored outcome."""
     if not key or persistence is None:
@@ -40,6 +41,8 @@ def run_once(
         expires_after_seconds=ttl_seconds,
         raise_on_no_idempotency_key=True,
     )
+    if lambda_context is not None:
+        config.register_lambda_context(lambda_context)
 
     def intent(request: dict[str, Any]) -> Outcome:
         return apply()

@@ -47,6 +47,37 @@ class CapacityMeter:
 CAPACITY = CapacityMeter()
 
 
+def item_size(value: Any) -> int:
+    """Approximate DynamoDB size in bytes of a wire-format attribute value or item."""
+    if isinstance(value, dict) and len(value) == 1:
+        (tag, inner), = value.items()
+        if tag in ("S", "B"):
+            return len(str(inner).encode())
+        if tag == "N":
+            return len(str(inner)) // 2 + 1
+        if tag in ("BOOL", "NULL"):
+            return 1
+        if tag == "M":
+            return 3 + sum(len(k.encode()) + item_size(v) + 1 for k, v in inner.items())
+        if tag == "L":
+            return 3 + sum(item_size(v) + 1 for v in inner)
+    if isinstance(value, dict):  # an item: attribute name -> value
+        return sum(len(k.encode()) + item_size(v) for k, v in value.items())
+    return 0
+
+
+def estimated_write_units(operation: str, request: dict[str, Any]) -> float:
+    """DynamoDB's write pricing (1 WCU per started KB per item, x2 in a transaction), for
+    emulators that do not report ``ConsumedCapacity`` on writes."""
+    import math
+
+    if operation == "put_item":
+        puts, factor = [request["Item"]], 1
+    else:
+        puts, factor = [a["Put"]["Item"] for a in request["TransactItems"] if "Put" in a], 2
+    return float(sum(factor * max(1, math.ceil(item_size(i) / 1024)) for i in puts))
+
+
 class DynamoGameStore:
     """``functions.ports.GameStore`` over the single DynamoDB game table."""
 
@@ -242,5 +273,8 @@ class DynamoGameStore:
             if operation in ("put_item", "transact_write_items") and is_conditional_failure(exc):
                 raise
             raise StorageError(f"{operation} failed: {exc}") from exc
-        CAPACITY.add(response.get("ConsumedCapacity"))
+        consumed = response.get("ConsumedCapacity")
+        if not consumed and operation in ("put_item", "transact_write_items"):
+            consumed = {"CapacityUnits": estimated_write_units(operation, kwargs)}
+        CAPACITY.add(consumed)
         return response

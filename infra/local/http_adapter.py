@@ -84,6 +84,7 @@ def make_server(host: str, port: int, handler: Handler) -> ThreadingHTTPServer:
 
     class LambdaHTTPRequestHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms stall
 
         def _dispatch(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)

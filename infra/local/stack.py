@@ -30,6 +30,38 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
+def _atomic_moto_server(host: str, port: int) -> Any:
+    """moto's ThreadedMotoServer, with each AWS request handled atomically.
+
+    DynamoDB applies every request (a conditional put, a transaction) atomically; moto's
+    backend checks a condition and writes in two unlocked steps, so two racing threads
+    (the API and a background pump) could both pass a version check. One lock around
+    each request restores DynamoDB's guarantee; requests still interleave freely.
+    """
+    from moto.server import ThreadedMotoServer
+
+    class AtomicMotoServer(ThreadedMotoServer):
+        def _server_entry(self) -> None:
+            from moto.moto_server.threaded_moto_server import MotoRequestHandler
+            from moto.server import DomainDispatcherApplication, create_backend_app
+            from werkzeug.serving import make_server as make_wsgi_server
+
+            app = DomainDispatcherApplication(create_backend_app)
+            lock = threading.Lock()
+
+            def atomic(environ: Any, start_response: Any) -> list[bytes]:
+                with lock:
+                    return list(app(environ, start_response))
+
+            self._server = make_wsgi_server(
+                self._ip_address, self._port, atomic, True, request_handler=MotoRequestHandler
+            )
+            self._server_ready_event.set()
+            self._server.serve_forever()
+
+    return AtomicMotoServer(ip_address=host, port=port, verbose=False)
+
+
 @dataclass
 class Emulator:
     """moto's server mode in a thread, with the template's resources created."""
@@ -44,11 +76,9 @@ class Emulator:
         return f"http://{self.host}:{self.port}"
 
     def start(self) -> Emulator:
-        from moto.server import ThreadedMotoServer
-
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log
         self.port = self.port or free_port(self.host)
-        self._server = ThreadedMotoServer(ip_address=self.host, port=self.port, verbose=False)
+        self._server = _atomic_moto_server(self.host, self.port)
         self._server.start()
         os.environ.update(LOCAL_ENV)
         os.environ["AWS_ENDPOINT_URL"] = self.endpoint

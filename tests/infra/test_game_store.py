@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import boto3
 import pytest
@@ -100,15 +101,36 @@ def test_use_cases_on_dynamodb_and_bounded_meta(dynamo_store: DynamoGameStore) -
     assert [g["game_id"] for g in list_games(dynamo_store)] == [game_id]
 
 
-def test_racing_process_turn_threads_adjudicate_once(aws: dict[str, str]) -> None:
+class AtomicCalls:
+    """A client whose every call is atomic, as each DynamoDB request is. moto's in-memory
+    backend checks a condition and writes in two steps without a lock, so racing threads
+    could both pass; DynamoDB never lets them. Between calls, threads interleave freely."""
+
+    lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self._client = boto3.client("dynamodb", region_name="us-east-1")
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._client, name)
+
+        def call(**kwargs: Any) -> Any:
+            with self.lock:
+                return method(**kwargs)
+
+        return call
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_racing_process_turn_threads_adjudicate_once(aws: dict[str, str], attempt: int) -> None:
     clock = FakeClock()
-    setup = DynamoGameStore(aws["GAME_TABLE"], client=boto3.client("dynamodb", region_name="us-east-1"))
+    setup = DynamoGameStore(aws["GAME_TABLE"], client=AtomicCalls())
     game_id, _ = _seated(setup, clock)
     outcomes: list[str] = []
     barrier = threading.Barrier(4)
 
     def racer(kind: str) -> None:
-        store = DynamoGameStore(aws["GAME_TABLE"], client=boto3.client("dynamodb", region_name="us-east-1"))
+        store = DynamoGameStore(aws["GAME_TABLE"], client=AtomicCalls())
         barrier.wait()
         try:
             if kind == "process":

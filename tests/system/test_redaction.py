@@ -1,0 +1,40 @@
+"""Redaction: before adjudication no response any player can get shows another power's orders.
+
+Every GET route in the OpenAPI document is called by every player (and anonymously), so a
+new route is covered as soon as it exists.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from functions.api.handler import openapi_document
+from infra.local.stack import LocalStack
+from tests.functions.openings import SPRING_1901
+from tests.system.client import Api
+
+pytestmark = pytest.mark.system
+
+
+def test_no_response_leaks_pending_orders(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    created = api.call("POST", "/games", body={"variant": "classical"}, expect=201)
+    game_id = created["game_id"]
+    tokens = {p: api.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in SPRING_1901}
+    answers = {
+        p: api.call("POST", f"/games/{game_id}/orders", token=tokens[p], body={"orders": o})
+        for p, o in SPRING_1901.items()
+    }
+    gets = [p for p, ops in openapi_document()["paths"].items() if "get" in ops]
+    viewers = [*sorted(tokens), None]
+    for viewer in viewers:
+        token = tokens[viewer] if viewer else None
+        seen = [answers[viewer]] if viewer else []
+        for path in gets:
+            body = api.call("GET", path.replace("{game_id}", game_id), token=token)
+            if isinstance(body, dict):
+                body = {k: v for k, v in body.items() if k != "legal_orders"}  # the caller's own menu
+            seen.append(body)
+        text = str(seen)
+        leaked = [o for p, given in SPRING_1901.items() if p != viewer for o in given if o in text]
+        assert leaked == [], (viewer, leaked)
