@@ -2,8 +2,10 @@
 
 The extension point for work AWS would trigger on its own (EventBridge Scheduler
 firing deadlines, the DynamoDB stream feeding the relay, SQS feeding the notifier).
-Add one with ``register(pump)`` before the stack starts (or at import of your
-module; ``infra.local.stack`` imports the modules named in ``PUMP_MODULES``).
+Add one with ``register(pump)`` before the stack starts, or name an installer in
+``PUMP_MODULES``: ``"package.module"`` is imported (it may call ``register`` at import)
+and ``"package.module:function"`` is imported and ``function()`` is called once the
+emulator and the API are up (e.g. ``"infra.local.notification_pumps:install"``).
 A pump must be quick and must not raise for routine conditions; exceptions are
 logged and the loop goes on.
 """
@@ -17,9 +19,19 @@ from collections.abc import Callable
 Pump = Callable[[], None]
 
 PUMPS: list[Pump] = []
-# Modules imported when the stack starts; each may call register(). Kept as strings so
-# infra.local does not depend on them at import time.
+# Installers run when the stack starts ("module" or "module:function"). Kept as strings
+# so infra.local does not depend on them at import time.
 PUMP_MODULES: list[str] = []
+
+
+def install_all() -> None:
+    import importlib
+
+    for spec in PUMP_MODULES:
+        module_name, _, function = spec.partition(":")
+        module = importlib.import_module(module_name)
+        if function:
+            getattr(module, function)()
 
 log = logging.getLogger("convoy.local.pumps")
 

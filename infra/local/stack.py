@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import socket
@@ -69,6 +68,7 @@ class Emulator:
     host: str = "127.0.0.1"
     port: int = 0
     resources: dict[str, str] = field(default_factory=dict)
+    streams: bool = False
     _server: Any = None
 
     @property
@@ -86,7 +86,9 @@ class Emulator:
         from infra.local.template import create_resources
 
         aws_clients.reset()
-        self.resources = create_resources(aws_clients.dynamodb(), aws_clients.sqs())
+        # the local stack reads OUTBOX items from the table itself (infra.local pumps),
+        # so it needs no emulated stream; see create_resources
+        self.resources = create_resources(aws_clients.dynamodb(), aws_clients.sqs(), streams=self.streams)
         for name, value in self.resources.items():
             if name.isupper():
                 os.environ[name] = value
@@ -126,8 +128,7 @@ class LocalStack:
         self._http = make_server(self.host, self.port, handler)
         self._thread = threading.Thread(target=self._http.serve_forever, name="convoy-http", daemon=True)
         self._thread.start()
-        for module in pumps.PUMP_MODULES:
-            importlib.import_module(module)
+        pumps.install_all()
         self._loop = pumps.PumpLoop(self.pump_interval)
         self._loop.start()
         return self

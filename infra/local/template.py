@@ -62,7 +62,7 @@ def local_name(logical_id: str) -> str:
     return LOCAL_NAMES.get(logical_id, ("", f"convoy-{logical_id.lower()}"))[1]
 
 
-def table_request(logical_id: str, props: dict[str, Any]) -> dict[str, Any]:
+def table_request(logical_id: str, props: dict[str, Any], streams: bool = True) -> dict[str, Any]:
     """create_table arguments for an AWS::DynamoDB::Table's properties."""
     request: dict[str, Any] = {
         "TableName": local_name(logical_id),
@@ -76,18 +76,25 @@ def table_request(logical_id: str, props: dict[str, Any]) -> dict[str, Any]:
             for gsi in props["GlobalSecondaryIndexes"]
         ]
     stream = props.get("StreamSpecification")
-    if stream:
+    if stream and streams:
         request["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stream["StreamViewType"]}
     return request
 
 
-def create_resources(dynamodb: Any, sqs: Any, template: dict[str, Any] | None = None) -> dict[str, str]:
-    """Create the template's tables and queues; returns {env var or logical id: name or URL}."""
+def create_resources(
+    dynamodb: Any, sqs: Any, template: dict[str, Any] | None = None, streams: bool = True
+) -> dict[str, str]:
+    """Create the template's tables and queues; returns {env var or logical id: name or URL}.
+
+    ``streams=False`` leaves out DynamoDB streams: moto keeps every stream record and
+    deep-copies the tables on each transaction, so a long local session with streams
+    grows in memory and slows down with every write (see docs/performance.md).
+    """
     template = template or load_template()
     created: dict[str, str] = {}
     existing = set(dynamodb.list_tables().get("TableNames", []))
     for logical_id, props in resources_of(template, "AWS::DynamoDB::Table").items():
-        request = table_request(logical_id, props)
+        request = table_request(logical_id, props, streams)
         if request["TableName"] not in existing:
             dynamodb.create_table(**request)
             ttl = props.get("TimeToLiveSpecification")
