@@ -40,8 +40,8 @@ app = APIGatewayHttpResolver(enable_validation=True)
 TITLE = "Convoy"
 VERSION = "1.0.0"
 JSON = "application/json"
-SECURITY = [{"bearer": []}]
-ERRORS: dict[int | str, dict[str, Any]] = {
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+ERRORS: dict[int, Any] = {
     code: {"description": text, "content": {JSON: {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
     for code, text in [
         (400, "Bad request"), (401, "No valid token"), (403, "Forbidden"), (404, "Not found"),
