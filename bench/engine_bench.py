@@ -32,7 +32,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +90,11 @@ def collect_positions(
 
 
 def time_convoy_phase(game_map: MapData, phase: PlayedPhase, rules: str) -> Timing:
-    """Parse, validate and adjudicate one recorded phase; nanoseconds per step."""
-    state = phase.state
+    """Parse, validate and adjudicate one recorded phase; nanoseconds per step.
+
+    The state is copied first: ``engine.validate`` memoises on the state object, and a
+    phase timed twice (warm-up, then the run) must not find the first run's answers."""
+    state = replace(phase.state)
     clock = time.perf_counter_ns
     t0 = clock()
     parsed: dict[str, list[Order]] = {

@@ -14,7 +14,7 @@ from engine.types import GameState
 
 def unit_allowance(state: GameState, game_map: MapData, power: str) -> int:
     """Units ``power`` may keep: its centres, plus any active emergency-measures bonus."""
-    allowance = len(state.centers_of(power))
+    allowance = state.center_counts.get(power, 0)
     for em in game_map.emergency_measures:
         if em.power == power and em.active(state.ownership):
             allowance += em.extra_units
@@ -23,7 +23,7 @@ def unit_allowance(state: GameState, game_map: MapData, power: str) -> int:
 
 def adjustment_balance(state: GameState, game_map: MapData, power: str) -> int:
     """Builds due (positive) or removals due (negative) for ``power``."""
-    return unit_allowance(state, game_map, power) - len(state.units_of(power))
+    return unit_allowance(state, game_map, power) - state.unit_counts.get(power, 0)
 
 
 def balances(state: GameState, game_map: MapData) -> dict[str, int]:

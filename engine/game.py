@@ -10,7 +10,8 @@ removals follow the rulebook's civil-disorder rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.adjustments import resolve_adjustments
 from engine.allowance import balances
@@ -80,20 +81,18 @@ class Game:
         flat = [o for power, given in sorted(orders.items()) for o in given if o.power == power]
         if state.phase_type is PhaseType.MOVEMENT:
             outcome = resolve_movement(state, flat, self.map, self.rulebook)
-            after = replace(
-                state,
-                units=outcome.units,
-                dislodged=outcome.dislodged,
-                contested=outcome.contested,
-            )
             results = outcome.results
+            if outcome.dislodged:
+                nxt = _evolve(state, units=outcome.units, phase_type=PhaseType.RETREAT,
+                              dislodged=outcome.dislodged, contested=outcome.contested)
+            else:
+                nxt = next_phase(state, self.map, outcome.units)
         elif state.phase_type is PhaseType.RETREAT:
             units, results = resolve_retreats(state, flat, self.map, self.rulebook)
-            after = replace(state, units=units, dislodged=(), contested=frozenset())
+            nxt = next_phase(state, self.map, units)
         else:
             units, results = resolve_adjustments(state, flat, self.map, self.rulebook)
-            after = replace(state, units=units)
-        nxt = next_phase(after, self.map)
+            nxt = next_phase(state, self.map, units)
         return self._successor(nxt, state), Resolution(tuple(results))
 
     def _successor(self, state: GameState, played: GameState) -> Game:
@@ -106,35 +105,42 @@ class Game:
         return game
 
 
-def next_phase(state: GameState, map: MapData) -> GameState:  # noqa: A002
-    """The phase after ``state`` (whose units already reflect the phase just resolved)."""
-    if state.phase_type is PhaseType.MOVEMENT and state.dislodged:
-        return replace(state, phase_type=PhaseType.RETREAT)
-    if state.season is Season.SPRING and state.phase_type is not PhaseType.ADJUSTMENT:
-        return replace(state, season=Season.FALL, phase_type=PhaseType.MOVEMENT,
-                       dislodged=(), contested=frozenset())
-    if state.season is Season.FALL:
-        cleared = replace(state, dislodged=(), contested=frozenset())
-        owned = replace(cleared, ownership=update_ownership(cleared.units, cleared.ownership, map))
-        winner = solo_winner(owned, map)
-        if winner is not None:
-            return replace(owned, status=GameStatus.COMPLETED, winner=winner)
-        winter = replace(owned, season=Season.WINTER, phase_type=PhaseType.ADJUSTMENT)
-        if any(balances(winter, map).values()):
-            return winter
-        return _next_spring(winter)
-    return _next_spring(state)
+def next_phase(state: GameState, map: MapData, units: frozenset[Unit]) -> GameState:  # noqa: A002
+    """The phase after ``state``, whose resolution left ``units`` on the board (and
+    dislodged nothing: a movement phase that dislodges goes to its retreat phase).
+
+    S M -> (S R) -> F M -> (F R) -> ownership update, victory -> W A (only when someone
+    has builds or removals to make) -> S M of the next year (ARCHITECTURE §2).
+    """
+    cleared: dict[str, Any] = {"units": units, "dislodged": (), "contested": frozenset()}
+    if state.season is Season.SPRING:
+        return _evolve(state, season=Season.FALL, phase_type=PhaseType.MOVEMENT, **cleared)
+    if state.season is Season.WINTER:
+        return _next_spring(state, **cleared)
+    owned = _evolve(state, ownership=update_ownership(units, state.ownership, map), **cleared)
+    winner = solo_winner(owned, map)
+    if winner is not None:
+        return _evolve(owned, status=GameStatus.COMPLETED, winner=winner)
+    if any(balances(owned, map).values()):
+        return _evolve(owned, season=Season.WINTER, phase_type=PhaseType.ADJUSTMENT)
+    return _next_spring(owned)
 
 
-def _next_spring(state: GameState) -> GameState:
-    return replace(
-        state,
-        year=state.year + 1,
-        season=Season.SPRING,
-        phase_type=PhaseType.MOVEMENT,
-        dislodged=(),
-        contested=frozenset(),
-    )
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """``dataclasses.replace`` for GameState without its per-call field introspection
+    (it runs several times a phase)."""
+    values: dict[str, Any] = {
+        "year": state.year, "season": state.season, "phase_type": state.phase_type,
+        "units": state.units, "ownership": state.ownership, "dislodged": state.dislodged,
+        "contested": state.contested, "status": state.status, "winner": state.winner,
+    }
+    values.update(changes)
+    return GameState(**values)
+
+
+def _next_spring(state: GameState, **changes: Any) -> GameState:
+    return _evolve(state, year=state.year + 1, season=Season.SPRING, phase_type=PhaseType.MOVEMENT,
+                   **changes)
 
 
 def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) -> Ownership:  # noqa: A002
@@ -150,7 +156,7 @@ def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) 
 def solo_winner(state: GameState, map: MapData) -> str | None:  # noqa: A002
     """The map's victory rule: enough centres and (if set) strictly more than anyone else."""
     counts = sorted(
-        ((len(state.centers_of(p)), p) for p in map.power_ids), reverse=True
+        ((state.center_counts.get(p, 0), p) for p in map.power_ids), reverse=True
     )
     if not counts:
         return None

@@ -16,6 +16,12 @@ from typing import Any, TypeAlias
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
+def _state_without_hash(self: object) -> dict[str, Any]:
+    """Pickle and copy without the cached hash: str hashes differ between processes."""
+    state = dict(self.__dict__)
+    state.pop("_hash", None)
+    return state
+
 
 class UnitKind(StrEnum):
     """The two kinds of unit; the value is the letter used in order text."""
@@ -93,6 +99,8 @@ class Location:
 
     def _key(self) -> tuple[str, str]:
         return (self.province, self.coast or "")
+
+    __getstate__ = _state_without_hash
 
     def __hash__(self) -> int:  # cached: locations are hashed constantly by the rules
         cached: int | None = self.__dict__.get("_hash")
@@ -442,7 +450,25 @@ class GameState:
         return frozenset(u.province for u in self.units if u.kind is UnitKind.FLEET)
 
     def unit_at(self, province: str) -> Unit | None:
-        return self._units_by_province.get(province.upper())
+        by_province = self._units_by_province
+        unit = by_province.get(province)
+        if unit is None and not province.isupper():
+            unit = by_province.get(province.upper())
+        return unit
+
+    @cached_property
+    def unit_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for u in self.units:
+            counts[u.power] = counts.get(u.power, 0) + 1
+        return counts
+
+    @cached_property
+    def center_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for owner in self.ownership.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        return counts
 
     def units_of(self, power: str) -> tuple[Unit, ...]:
         return tuple(sorted(u for u in self.units if u.power == power))

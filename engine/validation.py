@@ -101,17 +101,22 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
 
     Results are memoised on the state (see ``GameState.validation_memo``)."""
     memo = state.validation_memo
-    key = (order, map)
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = _validate(order, state, map)
-    return known
+    entry = memo.get(id(order))
+    # Keyed by identity (no hashing of the order): the entry keeps the order alive, so
+    # its id cannot be reused while the memo exists; an equal order is just a miss.
+    if entry is not None and entry[0] is order and entry[1] is map:
+        known: ValidationResult = entry[2]
+        return known
+    result = _validate(order, state, map)
+    memo[id(order)] = (order, map, result)
+    return result
 
 
 def _validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
     if state.status is not GameStatus.ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
-    if not isinstance(order, ORDERS_BY_PHASE[state.phase_type]):
+    cls = type(order)
+    if cls not in _PHASE_CLASSES[state.phase_type]:
         name = type(order).__name__.lower()
         return _fail(
             ErrorCode.WRONG_PHASE,
@@ -120,9 +125,11 @@ def _validate(order: Order, state: GameState, map: MapData) -> ValidationResult:
         )
     if order.power not in map.powers:
         return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
-    for loc in _locations(order):
-        if loc.province not in map.provinces:
-            return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {loc.province}")
+    provinces = map.provinces
+    for name in _LOCATION_FIELDS[cls]:
+        province = getattr(order, name).province
+        if province not in provinces:
+            return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {province}")
     if state.phase_type is PhaseType.MOVEMENT:
         return _validate_movement(order, state, map)
     if state.phase_type is PhaseType.RETREAT:
@@ -137,8 +144,9 @@ _LOCATION_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-def _locations(order: Order) -> tuple[Location, ...]:
-    return tuple(getattr(order, name) for name in _LOCATION_FIELDS[type(order)])
+_PHASE_CLASSES: dict[PhaseType, frozenset[type]] = {
+    phase: frozenset(classes) for phase, classes in ORDERS_BY_PHASE.items()
+}
 
 
 def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
@@ -161,23 +169,24 @@ def _validate_movement(order: Order, state: GameState, map: MapData) -> Validati
         return unit
     # The engine acts on the unit on the board, whatever letter or coast was written:
     # each branch builds the order it will carry out from the unit itself.
-    if isinstance(order, Hold):
+    cls = type(order)
+    if cls is Move:
+        return _validate_move(order, unit, state, map)  # type: ignore[arg-type]
+    if cls is Hold:
         same = order.unit == unit.location and order.kind is unit.kind
         return _ok(order if same else Hold(order.power, unit.location, unit.kind))
-    if isinstance(order, Move):
-        return _validate_move(order, unit, state, map)
-    if isinstance(order, SupportHold):
-        return _validate_support_hold(order, unit, state, map)
-    if isinstance(order, SupportMove):
-        return _validate_support_move(order, unit, state, map)
-    return _validate_convoy(order, unit, state, map)
+    if cls is SupportHold:
+        return _validate_support_hold(order, unit, state, map)  # type: ignore[arg-type]
+    if cls is SupportMove:
+        return _validate_support_move(order, unit, state, map)  # type: ignore[arg-type]
+    return _validate_convoy(order, unit, state, map)  # type: ignore[arg-type]
 
 
 def fleet_destination(
     unit: Unit, dest: Location, map: MapData  # noqa: A002
 ) -> Location | ValidationResult:
     """The exact coast a fleet at ``unit`` would reach for ``dest`` (DATC 4.B.2/4.B.3)."""
-    options = [loc for loc in map.fleet_adjacent.get(unit.location, ()) if loc.province == dest.province]
+    options = map.fleet_moves[unit.location].get(dest.province, ())
     if not options:
         return _fail(
             ErrorCode.NOT_ADJACENT, f"a fleet in {unit.location} cannot reach {dest.province}"
@@ -198,10 +207,10 @@ def fleet_destination(
 
 def army_can_move(unit: Unit, dest: str, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
     """None when an army may try to move to ``dest``, over land or by a possible convoy."""
-    if map.provinces[dest].is_sea:
-        return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
     if dest in map.army_adjacent[unit.province]:
         return None
+    if map.provinces[dest].is_sea:
+        return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
     if map.convoy_possible(unit.province, dest, state.fleet_provinces):
         return None
     if not map.can_be_convoyed(unit.province) or not map.can_be_convoyed(dest):
@@ -296,13 +305,14 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
     province on one of its named coasts (what a value type alone cannot know)."""
     units = [*state.units, *(d.unit for d in state.dislodged)]
+    armies, fleets = map.army_spots, map.fleet_adjacent
     problems = [
         f"{u.power} {u} cannot stand there on the {map.map_id} map"
         for u in units
-        if not map.unit_can_stand(u.kind, u.location)
+        if u.location not in (armies if u.kind is UnitKind.ARMY else fleets)
     ]
     problems += [f"unknown power {u.power}" for u in units if u.power not in map.powers]
-    problems += [f"{p} is not a supply centre" for p in state.ownership if p not in map.supply_centers]
+    problems += [f"{p} is not a supply centre" for p in state.ownership.keys() - map.supply_centers]
     if problems:
         raise ValueError("; ".join(sorted(problems)))
 

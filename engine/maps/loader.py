@@ -136,13 +136,24 @@ class MapData:
             return tuple(Location(province, c) for c in p.coasts)
         return (Location(province),)
 
+    @cached_property
+    def fleet_moves(self) -> dict[Location, dict[str, tuple[Location, ...]]]:
+        """For each fleet location, the exact locations it reaches, by province."""
+        out: dict[Location, dict[str, tuple[Location, ...]]] = {}
+        for src, dests in self.fleet_adjacent.items():
+            by_province: dict[str, list[Location]] = {}
+            for d in sorted(dests):
+                by_province.setdefault(d.province, []).append(d)
+            out[src] = {p: tuple(locs) for p, locs in by_province.items()}
+        return out
+
+    @cached_property
+    def army_spots(self) -> frozenset[Location]:
+        """Where an army may stand (fleets: the keys of ``fleet_adjacent``)."""
+        return frozenset(Location(p.id) for p in self.provinces.values() if not p.is_sea)
+
     def unit_can_stand(self, kind: UnitKind, location: Location) -> bool:
-        p = self.provinces.get(location.province)
-        if p is None:
-            return False
-        if kind is UnitKind.ARMY:
-            return not p.is_sea and location.coast is None
-        return location in self.fleet_adjacent
+        return location in (self.army_spots if kind is UnitKind.ARMY else self.fleet_adjacent)
 
     def adjacent(self, kind: UnitKind, src: Location, dest: Location) -> bool:
         """Can a unit of ``kind`` at ``src`` move directly to ``dest`` (coast exact for fleets)."""

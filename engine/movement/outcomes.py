@@ -21,6 +21,8 @@ from engine.types import (
     UnitKind,
 )
 
+NO_ORDER = Reason("NO_ORDER", (), "no order: the unit held")
+
 
 class Outcome:
     """Reads the final decisions once; every query below is a dictionary read."""
@@ -78,8 +80,11 @@ class Outcome:
 
     # --- results --------------------------------------------------------------------------------
     def results(self, retreats: dict[str, tuple[Location, ...]]) -> tuple[OrderResult, ...]:
+        """One result per order given, in the order given, then a hold for every unit
+        that had no order (so every unit's fate is in the resolution)."""
         out = []
         ordered = set()
+        dislodged_by, moved = self.dislodged_by, self.moved
         for given, effective, reason in self.b.given:
             if effective is None:
                 province = self._own_province(given)
@@ -87,15 +92,24 @@ class Outcome:
                     ordered.add(province)
                 out.append(self._result(given, ResultCode.VOID, reason, province, retreats))
                 continue
-            ordered.add(effective.unit.province)
+            province = effective.unit.province
+            ordered.add(province)
+            if province in moved:  # the commonest case, settled without _judge
+                out.append(OrderResult(effective, ResultCode.OK, False, (), None))
+                continue
             code, why = self._judge(effective)
-            out.append(self._result(effective, code, why, effective.unit.province, retreats))
-        for province, unit in sorted(self.b.units.items()):
-            if province not in ordered:
-                hold = Hold(unit.power, unit.location, unit.kind)
-                code = ResultCode.DISLODGED if province in self.dislodged_by else ResultCode.OK
-                why = self._dislodged_reason(province) or Reason("NO_ORDER", (), "no order: the unit held")
-                out.append(self._result(hold, code, why, province, retreats))
+            if province in dislodged_by:
+                out.append(OrderResult(effective, code, True, retreats.get(province, ()), why))
+            else:
+                out.append(OrderResult(effective, code, False, (), why))
+        for province in sorted(self.b.units.keys() - ordered):
+            unit = self.b.units[province]
+            hold = Hold(unit.power, unit.location, unit.kind)
+            if province in dislodged_by:
+                out.append(self._result(hold, ResultCode.DISLODGED, self._dislodged_reason(province),
+                                        province, retreats))
+            else:
+                out.append(OrderResult(hold, ResultCode.OK, False, (), NO_ORDER))
         return tuple(out)
 
     def _own_province(self, order: Order) -> str | None:
