@@ -72,14 +72,14 @@ def _json(status: int, body: Any) -> Response[Any]:
     return Response(status_code=status, content_type=JSON, body=body)
 
 
-def _intent(route: str, game_id: str | None, body: BaseModel | None, apply: Callable[[], Any],
-            status: int = 200) -> Response[Any]:
+def _intent(route: str, game_id: str | None, body: BaseModel | dict[str, Any] | None,
+            apply: Callable[[], Any], status: int = 200) -> Response[Any]:
     """Run a state-changing intent once per Idempotency-Key; answer with its JSON."""
     services = wiring.services()
     key = app.current_event.headers.get("idempotency-key")
     token = _bearer()
     scope = {"route": route, "game_id": game_id, "caller": hash_token(token) if token else None}
-    payload = body.model_dump(mode="json") if body is not None else None
+    payload = body.model_dump(mode="json") if isinstance(body, BaseModel) else body
 
     def once() -> dict[str, Any]:
         result = apply()
@@ -246,7 +246,7 @@ def post_process_turn(
              "resolution": {"phase": done.processed_phase, **done.resolution}}
         )
 
-    return _intent("process_turn", game_id, None, apply)  # type: ignore[return-value]
+    return _intent("process_turn", game_id, {"require_all": require_all}, apply)  # type: ignore[return-value]
 
 
 @app.get("/games/<game_id>/last_resolution", tags=["turns"], responses=ERRORS,
