@@ -42,7 +42,9 @@ def is_conditional_failure(error: BaseException) -> bool:
         return True
     if code == "TransactionCanceledException":
         reasons = response.get("CancellationReasons") or []
-        if any(r.get("Code") == "ConditionalCheckFailed" for r in reasons):
+        # TransactionConflict: another transaction was writing the same item; for us
+        # that is the same fact (someone else wrote first): reload and decide again.
+        if any(r.get("Code") in ("ConditionalCheckFailed", "TransactionConflict") for r in reasons):
             return True
         # moto and some SDKs only carry the reasons in the message
         return "ConditionalCheckFailed" in response.get("Error", {}).get("Message", "")
