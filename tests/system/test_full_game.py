@@ -129,6 +129,15 @@ def test_idempotency_key_replays_the_first_answer(stack: LocalStack) -> None:
     assert joined == replay
     events = api.call("GET", f"/games/{game_id}/events")["events"]
     assert [e["type"] for e in events] == ["GAME_CREATED", "PLAYER_JOINED"]
+    # a rejected intent is not remembered: the same key and body may be retried later
+    key = {"Idempotency-Key": "o"}
+    body = {"orders": ["A VEN H"], "phase": "F1901M"}
+    early = api.call("POST", f"/games/{game_id}/orders", token=joined["token"], body=body, headers=key,
+                     expect=409)
+    assert early["code"] == "STALE_PHASE"
+    api.call("POST", f"/games/{game_id}/process_turn", token=first["token"])
+    later = api.call("POST", f"/games/{game_id}/orders", token=joined["token"], body=body, headers=key)
+    assert later["accepted"] == ["A VEN H"]
 
 
 def test_openapi_is_served(stack: LocalStack) -> None:
