@@ -427,14 +427,15 @@ class GameState:
         by_province = {u.province: u for u in self.units}
         if len(by_province) != len(self.units):
             raise ValueError("two units in one province")
-        self.__dict__["_units_by_province"] = by_province  # the cached_property's slot
+        self.__dict__["units_by_province"] = by_province  # the cached_property's slot
 
     @property
     def phase_name(self) -> str:
         return f"{SEASON_LETTER[self.season]}{self.year}{PHASE_LETTER[self.phase_type]}"
 
     @cached_property
-    def _units_by_province(self) -> dict[str, Unit]:
+    def units_by_province(self) -> dict[str, Unit]:
+        """Province -> unit on the board (read-only by convention; built once)."""
         return {u.province: u for u in self.units}
 
     @cached_property
@@ -450,7 +451,7 @@ class GameState:
         return frozenset(u.province for u in self.units if u.kind is UnitKind.FLEET)
 
     def unit_at(self, province: str) -> Unit | None:
-        by_province = self._units_by_province
+        by_province = self.units_by_province
         unit = by_province.get(province)
         if unit is None and not province.isupper():
             unit = by_province.get(province.upper())

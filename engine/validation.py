@@ -107,9 +107,52 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
     if entry is not None and entry[0] is order and entry[1] is map:
         known: ValidationResult = entry[2]
         return known
-    result = _validate(order, state, map)
+    result = _accept_plain(order, state, map) or _validate(order, state, map)
     memo[id(order)] = (order, map, result)
     return result
+
+
+def _accept_plain(order: Order, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
+    """Accept, in one step, the commonest legal movement orders when they already name
+    their units exactly as they stand (what menus and canonical text produce). None
+    means "not sure": the full check decides. A test holds it to the full check's answer.
+    Validation is most of a movement phase's cost (docs/performance.md)."""
+    cls = type(order)
+    if state.phase_type is not PhaseType.MOVEMENT or cls not in _PLAIN:
+        return None
+    assert isinstance(order, (Hold, Move, SupportHold, SupportMove))
+    units = state.units_by_province
+    here = order.unit
+    unit = units.get(here.province)
+    if (unit is None or unit.power != order.power or unit.kind is not order.kind
+            or not _same(here, unit.location) or state.status is not GameStatus.ACTIVE):
+        return None
+    if cls is Hold:
+        return ValidationResult(True, None, "", order)
+    if cls is Move:
+        assert isinstance(order, Move)
+        dest = order.dest
+        if unit.kind is UnitKind.ARMY:
+            plain = dest.coast is None and dest.province in map.army_adjacent[here.province]
+        else:
+            plain = not order.via_convoy and dest in map.fleet_adjacent[unit.location]
+        return ValidationResult(True, None, "", order) if plain else None
+    assert isinstance(order, (SupportHold, SupportMove))
+    aim = order.target if isinstance(order, SupportHold) else order.origin
+    target = units.get(aim.province)
+    if (target is None or target.kind is not order.target_kind or not _same(aim, target.location)
+            or aim.province == here.province):
+        return None
+    into = aim.province if isinstance(order, SupportHold) else order.dest.province
+    if isinstance(order, SupportMove) and (
+        into in (here.province, aim.province)
+        or (order.dest.coast is not None and target.kind is UnitKind.ARMY)
+    ):
+        return None
+    return ValidationResult(True, None, "", order) if map.can_support_into(unit, into) else None
+
+
+_PLAIN = frozenset({Hold, Move, SupportHold, SupportMove})
 
 
 def _validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
@@ -173,13 +216,22 @@ def _validate_movement(order: Order, state: GameState, map: MapData) -> Validati
     if cls is Move:
         return _validate_move(order, unit, state, map)  # type: ignore[arg-type]
     if cls is Hold:
-        same = order.unit == unit.location and order.kind is unit.kind
-        return _ok(order if same else Hold(order.power, unit.location, unit.kind))
+        return _ok(order if _is_unit(order, unit) else Hold(order.power, unit.location, unit.kind))
     if cls is SupportHold:
         return _validate_support_hold(order, unit, state, map)  # type: ignore[arg-type]
     if cls is SupportMove:
         return _validate_support_move(order, unit, state, map)  # type: ignore[arg-type]
     return _validate_convoy(order, unit, state, map)  # type: ignore[arg-type]
+
+
+def _same(a: Location, b: Location) -> bool:
+    return a is b or a == b
+
+
+def _is_unit(order: Hold | Move | SupportHold | SupportMove | Convoy, unit: Unit) -> bool:
+    """Does the order already name the unit exactly as it stands (letter and coast)?
+    Then it is carried out as given; otherwise a corrected copy is made."""
+    return order.kind is unit.kind and _same(order.unit, unit.location)
 
 
 def fleet_destination(
@@ -228,12 +280,16 @@ def _validate_move(order: Move, unit: Unit, state: GameState, map: MapData) -> V
         problem = army_can_move(unit, order.dest.province, state, map)
         if problem is not None:
             return problem
+        if order.dest.coast is None and _is_unit(order, unit):
+            return _ok(order)
         return _ok(Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind))
     if order.via_convoy:
         return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
     dest = fleet_destination(unit, order.dest, map)
     if isinstance(dest, ValidationResult):
         return dest
+    if dest is order.dest and _is_unit(order, unit):
+        return _ok(order)
     return _ok(Move(order.power, unit.location, dest, False, unit.kind))
 
 
@@ -256,6 +312,8 @@ def _validate_support_hold(
         return _fail(
             ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {target.province}, so cannot support there"
         )
+    if _is_unit(order, unit) and order.target_kind is target.kind and _same(order.target, target.location):
+        return _ok(order)
     return _ok(SupportHold(order.power, unit.location, target.location, unit.kind, target.kind))
 
 
@@ -278,6 +336,9 @@ def _validate_support_move(
         )
     # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
     dest = order.dest if target.kind is UnitKind.FLEET else order.dest.bare
+    if (dest is order.dest and _is_unit(order, unit) and order.target_kind is target.kind
+            and _same(order.origin, target.location)):
+        return _ok(order)
     return _ok(SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
 
 
