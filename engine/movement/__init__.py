@@ -29,7 +29,9 @@ def resolve_movement(
     state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
 ) -> MovementOutcome:
     board = build_board(state, orders, map, rules)
-    outcome = Outcome(board, Rules(board))
+    rules_ = Rules(board)
+    rules_.settle_obvious()
+    outcome = Outcome(board, rules_)
     units = outcome.units_after()
     occupied = {u.province for u in units}
     contested = outcome.contested(occupied)

@@ -47,6 +47,7 @@ class Board:
     hold_supports: dict[str, list[str]] = field(default_factory=dict)  # target -> supporters
     move_supports: dict[str, list[str]] = field(default_factory=dict)  # origin -> supporters
     unmatched: set[str] = field(default_factory=set)  # supports/convoys that match nothing
+    supporting: list[str] = field(default_factory=list)  # provinces of matched supports
 
     def dest(self, origin: str) -> str:
         return self.moves[origin].dest.province
@@ -107,9 +108,11 @@ def _match_supports_and_convoys(board: Board) -> None:
                 board.unmatched.add(province)
             else:
                 board.hold_supports.setdefault(order.target.province, []).append(province)
+                board.supporting.append(province)
         elif isinstance(order, SupportMove):
             if _support_matches(board, order):
                 board.move_supports.setdefault(order.origin.province, []).append(province)
+                board.supporting.append(province)
             else:
                 board.unmatched.add(province)
         elif isinstance(order, Convoy):

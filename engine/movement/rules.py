@@ -25,6 +25,20 @@ class Rules:
         self.resolver = Resolver(self.adjudicate, backup_rule)
         self.resolve = self.resolver.resolve
 
+    def settle_obvious(self) -> None:
+        """Decide up front what depends on nothing: a support nobody attacks is given; a
+        move over land into an empty province nobody else enters succeeds. (The same
+        answers the rules below would give; this only spares the resolver's bookkeeping.)"""
+        b, resolved = self.b, self.resolver.resolved
+        moves_into = b.moves_into
+        for province in b.supporting:
+            if province not in moves_into:
+                resolved[("S", province)] = True
+        for origin, move in b.moves.items():
+            dest = move.dest.province
+            if dest not in b.units and len(moves_into[dest]) == 1 and origin not in b.convoy_intent:
+                resolved[("M", origin)] = True
+
     # --- decisions ------------------------------------------------------------------------
     def adjudicate(self, key: Hashable) -> bool:
         assert isinstance(key, tuple)
