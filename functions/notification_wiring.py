@@ -95,10 +95,17 @@ class StoreTargetDirectory:
 class StoreDeadlineGames:
     """`DeadlineGames` over the game store and the API's own `process_turn` (exactly-once by version)."""
 
-    def __init__(self, store: GameStore, clock: Clock, scan_limit: int = 500) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Clock,
+        scan_limit: int = 500,
+        scheduler: DeadlineScheduler | None = None,
+    ) -> None:
         self._store = store
         self._clock = clock
         self._scan_limit = scan_limit
+        self._scheduler = scheduler  # the processed phase's successor gets its schedule
 
     def deadline_info(self, game_id: str) -> DeadlineInfo | None:
         from functions.ports import ItemNotFound
@@ -115,7 +122,9 @@ class StoreDeadlineGames:
         from functions.usecases.process_turn import process_turn
 
         try:
-            process_turn(self._store, self._clock, game_id, SCHEDULER, expected_phase=phase)
+            process_turn(
+                self._store, self._clock, game_id, SCHEDULER, expected_phase=phase, scheduler=self._scheduler
+            )
         except (StalePhase, GameNotActive, GameNotFound):
             return False
         return True
@@ -139,16 +148,18 @@ def _info(game: Any) -> DeadlineInfo:
 class StoreGameActions:
     """`GameActions` for the bot: the same use cases the REST API calls."""
 
-    def __init__(self, store: GameStore, clock: Clock) -> None:
+    def __init__(self, store: GameStore, clock: Clock, scheduler: DeadlineScheduler | None = None) -> None:
         self._store = store
         self._clock = clock
+        self._scheduler = scheduler
 
     def submit_orders(self, seat: Seat, orders: Sequence[str]) -> SubmitOutcome:
         from functions.usecases.common import Actor
         from functions.usecases.submit_orders import submit_orders
 
         done = submit_orders(
-            self._store, self._clock, seat.game_id, Actor("player", seat.power), list(orders)
+            self._store, self._clock, seat.game_id, Actor("player", seat.power), list(orders),
+            scheduler=self._scheduler,
         )
         return SubmitOutcome(
             phase=done.phase,
@@ -286,7 +297,9 @@ def notifier_dependencies() -> NotifierDependencies:
 def deadline_dependencies() -> DeadlineDependencies:
     services = _game_services()
     return DeadlineDependencies(
-        games=StoreDeadlineGames(services.store, services.clock, settings().sweep_scan_limit),
+        games=StoreDeadlineGames(
+            services.store, services.clock, settings().sweep_scan_limit, scheduler=deadline_scheduler()
+        ),
         scheduler=deadline_scheduler(),
     )
 
@@ -301,7 +314,7 @@ def telegram_dependencies() -> TelegramDependencies:
     return TelegramDependencies(
         secret=s.telegram_webhook_secret,
         store=DynamoTelegramStore(aws_clients.dynamodb, s.game_table, Seat),
-        games=StoreGameActions(services.store, services.clock),
+        games=StoreGameActions(services.store, services.clock, services.scheduler),
         outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
     )
 

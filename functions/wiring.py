@@ -7,10 +7,12 @@ idempotency persistence layer on first use and caches them. Tests swap them with
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 from typing import Any
 
+from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameStore, SystemClock
 from functions.settings import Settings, load_settings
 
@@ -21,6 +23,9 @@ class Services:
     store: GameStore
     clock: Clock
     idempotency: Any | None  # a Powertools BasePersistenceLayer, or None to disable
+    # EventBridge deadline schedules (functions.notification_ports.DeadlineScheduler); None when
+    # DEADLINE_FUNCTION_ARN is unset: deadlines are then kept in META only (and the sweeper's job)
+    scheduler: DeadlineScheduler | None = None
 
 
 _lock = threading.Lock()
@@ -44,11 +49,17 @@ def _build() -> Services:
 
     settings = load_settings()
     client = aws_clients.dynamodb()
+    scheduler: DeadlineScheduler | None = None
+    if os.environ.get("DEADLINE_FUNCTION_ARN"):
+        from functions.notification_wiring import deadline_scheduler
+
+        scheduler = deadline_scheduler()
     return Services(
         settings=settings,
         store=DynamoGameStore(settings.game_table, client=client),
         clock=SystemClock(),
         idempotency=DynamoDBPersistenceLayer(table_name=settings.idempotency_table, boto3_client=client),
+        scheduler=scheduler,
     )
 
 

@@ -36,6 +36,9 @@ class GameRecord:
     players: dict[str, dict[str, JSON]] = field(default_factory=dict)
     settings: dict[str, JSON] = field(default_factory=dict)
     deadline: str | None = None
+    wait_flags: dict[str, bool] = field(default_factory=dict)  # power -> raised; cleared each phase
+    paused: bool = False  # the deadline clock is stopped (no schedule)
+    paused_remaining: int | None = None  # whole seconds that were left when paused
 
     def copy(self) -> GameRecord:
         return copy.deepcopy(self)

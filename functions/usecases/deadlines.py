@@ -123,3 +123,29 @@ def ready_to_auto_process(
     if any(wait_flags.get(power) for power in wait_flags):
         return False
     return set(powers_with_decisions) <= set(submitted)
+
+
+def sync_schedule(
+    scheduler: DeadlineScheduler | None,
+    game_id: str,
+    *,
+    previous_phase: str | None,
+    phase: str,
+    deadline: str | None,
+) -> None:
+    """`reschedule_phase` after a committed state change, from META's ISO `deadline`.
+
+    `scheduler` None means deadlines are not wired (unit tests, a deployment without
+    the deadline function). A Scheduler failure is logged, not raised: the state
+    change has committed, and the backstop sweeper processes the phase on time
+    within its rate anyway.
+    """
+    if scheduler is None:
+        return
+    at = datetime.fromisoformat(deadline.replace("Z", "+00:00")) if deadline else None
+    try:
+        reschedule_phase(
+            game_id, previous_phase=previous_phase, phase=phase, deadline=at, scheduler=scheduler
+        )
+    except Exception:  # noqa: BLE001 - documented: the sweeper is the backstop
+        log.exception("could not update the deadline schedule of %s %s", game_id, phase)

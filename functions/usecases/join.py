@@ -1,7 +1,8 @@
 """Join a game: take a named free power, or a random free one; returns a token shown once.
 
 Only the SHA-256 of the token is stored. When the last power is seated the game
-starts: the first deadline (if the game has phase lengths) runs from then.
+starts: the first deadline (if the game has phase lengths) runs from then, and its
+schedule is created after the commit. Every join writes a PLAYER_JOINED notice.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import secrets
 from dataclasses import dataclass
 
 from functions.errors import BadPassword, GameFull, GameNotActive, PowerTaken, UnknownPower
+from functions.notification_ports import PLAYER_JOINED, DeadlineScheduler
 from functions.ports import Clock, GameStore
 from functions.usecases.common import (
     add_event,
@@ -23,6 +25,7 @@ from functions.usecases.common import (
     new_token,
     retrying,
 )
+from functions.usecases.deadlines import sync_schedule
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ def join_game(
     game_id: str,
     power: str | None = None,
     password: str | None = None,
+    *,
+    scheduler: DeadlineScheduler | None = None,
 ) -> Joined:
     token = new_token()
     rng = secrets.SystemRandom()
@@ -65,10 +70,12 @@ def join_game(
         version = game.version
         game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
         events = [add_event(game, "PLAYER_JOINED", {"power": chosen}, now)]
-        outbox = []
-        if len(game.players) == len(powers):
+        outbox = [add_outbox(game, PLAYER_JOINED, {"power": chosen}, f"joined:{chosen}")]
+        started = len(game.players) == len(powers)
+        if started:
             game.phase_started_at = iso(now)
-            game.deadline = deadline_for(game, str(game.state.get("phase_type", "")), now)
+            phase_type = str(game.state.get("phase_type", ""))
+            game.deadline = None if game.paused else deadline_for(game, phase_type, now)
             events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
             outbox.append(
                 add_outbox(
@@ -79,6 +86,10 @@ def join_game(
                 )
             )
         store.save(game, expected_version=version, events=events, outbox=outbox)
+        if started:
+            sync_schedule(
+                scheduler, game.game_id, previous_phase=None, phase=game.phase, deadline=game.deadline
+            )
         return Joined(power=chosen, token=token)
 
     return retrying(attempt)

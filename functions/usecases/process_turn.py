@@ -9,6 +9,9 @@ META + PHASE + EVENTs + OUTBOX commit in one transaction conditional on the
 version read. Two racing calls: one commits, the other reloads, sees the phase
 moved on and answers ``STALE_PHASE`` — a phase is adjudicated exactly once.
 Orders submitted meanwhile win the race (and are adjudicated) or lose it (409).
+
+After the commit the next phase's deadline schedule replaces this phase's one
+(``scheduler``; see functions/usecases/deadlines.py). Wait flags are cleared.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 import engine
 from functions.errors import Forbidden, GameNotActive, OrdersMissing, StalePhase
+from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameStore, PhaseRecord
 from functions.usecases.common import (
     Actor,
@@ -30,6 +34,7 @@ from functions.usecases.common import (
     retrying,
     state_of,
 )
+from functions.usecases.deadlines import sync_schedule
 from functions.usecases.views import missing_powers
 
 
@@ -59,6 +64,7 @@ def process_turn(
     *,
     require_all: bool = False,
     expected_phase: str | None = None,
+    scheduler: DeadlineScheduler | None = None,
 ) -> Processed:
     if not actor.may_process:
         raise Forbidden("only the game's creator, the operator or the scheduler may process a turn")
@@ -109,7 +115,9 @@ def process_turn(
         game.phase_started_at = iso(now)
         game.status = str(new_state.status)
         game.deadline = None
-        if game.status == "ACTIVE":
+        game.wait_flags = {}  # wait flags hold one phase only
+        game.paused_remaining = None  # a resumed phase gets its full length
+        if game.status == "ACTIVE" and not game.paused:
             game.deadline = deadline_for(game, str(new_state.phase_type), now)
         events = [
             add_event(
@@ -139,6 +147,9 @@ def process_turn(
             events.append(add_event(game, "GAME_ENDED", {"winner": winner}, now))
             outbox.append(add_outbox(game, "GAME_ENDED", {"winner": winner}, "ended"))
         store.commit_turn(game, expected_version=version, phase=phase, events=events, outbox=outbox)
+        sync_schedule(
+            scheduler, game.game_id, previous_phase=processed, phase=game.phase, deadline=game.deadline
+        )
         return Processed(game.phase, processed, game.status, resolved)
 
     return retrying(attempt)

@@ -15,10 +15,10 @@ the request is refused with ``STALE_PHASE`` — an order is never silently dropp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 import engine
-from functions.errors import DomainError, GameNotActive, StalePhase
+from functions.errors import GameNotActive, StalePhase
+from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameRecord, GameStore
 from functions.usecases.common import (
     SCHEDULER,
@@ -32,8 +32,9 @@ from functions.usecases.common import (
     retrying,
     state_of,
 )
+from functions.usecases.deadlines import ready_to_auto_process
 from functions.usecases.process_turn import process_turn
-from functions.usecases.views import missing_powers
+from functions.usecases.views import powers_to_wait_on
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,13 @@ class Submitted:
     accepted: list[str]
     rejected: list[Rejection] = field(default_factory=list)
     orders: list[str] = field(default_factory=list)  # the power's whole pending set now
+    auto_processed: bool = False
+
+
+@dataclass(frozen=True)
+class WaitSet:
+    phase: str
+    wait_flags: list[str]  # powers with a wait flag up
     auto_processed: bool = False
 
 
@@ -107,6 +115,7 @@ def submit_orders(
     client_timestamp: str | None = None,
     mode: str = "replace",
     operator_token: str | None = None,
+    scheduler: DeadlineScheduler | None = None,
 ) -> Submitted:
     power = require_player(actor)
     seen_phase: list[str] = []
@@ -137,7 +146,7 @@ def submit_orders(
         # no order text in the event: the log is public before adjudication
         event = add_event(game, "ORDERS_SUBMITTED", {"power": power, "count": len(pending)}, now)
         saved = store.save(game, expected_version=version, events=[event])
-        auto = _maybe_auto_process(store, clock, saved, now)
+        auto = _maybe_auto_process(store, clock, saved, scheduler)
         return Submitted(saved.phase, accepted, rejected, pending, auto)
 
     return retrying(attempt)
@@ -176,14 +185,62 @@ def _keyed(texts: list[str], power: str, state: engine.GameState, the_map: engin
     return keyed
 
 
-def _maybe_auto_process(store: GameStore, clock: Clock, game: GameRecord, now: datetime) -> bool:
-    if not game.settings.get("auto_process"):
-        return False
-    if missing_powers(game):
+def set_wait_flag(
+    store: GameStore,
+    clock: Clock,
+    game_id: str,
+    actor: Actor,
+    wait: bool,
+    *,
+    scheduler: DeadlineScheduler | None = None,
+) -> WaitSet:
+    """Raise or lower the caller's wait flag for this phase (W10); lowering the last one may process."""
+    power = require_player(actor)
+
+    def attempt() -> WaitSet:
+        game = load(store, game_id)
+        if game.status != "ACTIVE":
+            raise GameNotActive("the game is over")
+        if bool(game.wait_flags.get(power)) == wait:
+            return WaitSet(game.phase, _raised(game))
+        version = game.version
+        if wait:
+            game.wait_flags[power] = True
+        else:
+            game.wait_flags.pop(power, None)
+        event = add_event(game, "WAIT_FLAG", {"power": power, "wait": wait}, clock.now())
+        saved = store.save(game, expected_version=version, events=[event])
+        if _maybe_auto_process(store, clock, saved, scheduler):
+            now_at = load(store, game_id)  # the phase moved on
+            return WaitSet(now_at.phase, _raised(now_at), True)
+        return WaitSet(saved.phase, _raised(saved))
+
+    return retrying(attempt)
+
+
+def _raised(game: GameRecord) -> list[str]:
+    return sorted(p for p, up in game.wait_flags.items() if up)
+
+
+def _maybe_auto_process(
+    store: GameStore, clock: Clock, game: GameRecord, scheduler: DeadlineScheduler | None
+) -> bool:
+    """Process at once when W10 says the table is ready.
+
+    Only the expected race outcomes are swallowed: someone else processed the phase
+    first (``STALE_PHASE``) or the game ended meanwhile. Anything else is a real
+    error and propagates (the orders are already saved; the deadline still applies).
+    """
+    ready = ready_to_auto_process(
+        auto_process=bool(game.settings.get("auto_process")),
+        powers_with_decisions=powers_to_wait_on(game),
+        submitted=set(game.pending_orders),
+        wait_flags=game.wait_flags,
+    )
+    if not ready:
         return False
     try:
-        process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase)
-    except DomainError:
+        process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase, scheduler=scheduler)
+    except (StalePhase, GameNotActive):
         return False  # someone else processed it first
     return True
-

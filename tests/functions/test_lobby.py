@@ -49,7 +49,7 @@ def test_join_named_random_taken_and_full(store: InMemoryGameStore, clock: FakeC
         join_game(store, clock, game_id)
     game = store.load(game_id)
     assert game.deadline is not None  # full: the first deadline runs
-    assert [o.kind for o in store.outbox[game_id]] == ["PHASE_STARTED"]
+    assert [o.kind for o in store.outbox[game_id]] == ["PLAYER_JOINED"] * 7 + ["PHASE_STARTED"]
 
 
 def test_private_game_needs_the_password(store: InMemoryGameStore, clock: FakeClock) -> None:

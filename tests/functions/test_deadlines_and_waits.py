@@ -1,0 +1,132 @@
+"""Deadlines wired into the use cases: schedules follow the phase, firings adjudicate once,
+wait flags hold auto-processing, and the creator can pause, resume and extend."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from functions.errors import Forbidden, NoDeadline
+from functions.notification_wiring import StoreDeadlineGames
+from functions.usecases.common import Actor
+from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
+from functions.usecases.game_control import extend_deadline, pause_game, resume_game
+from functions.usecases.join import join_game
+from functions.usecases.process_turn import process_turn
+from functions.usecases.submit_orders import set_wait_flag, submit_orders
+from tests.functions.fakes import FakeClock, InMemoryGameStore
+from tests.functions.openings import SPRING_1901
+
+POWERS = sorted(SPRING_1901)
+CREATOR = Actor("creator")
+PHASES = {"MOVEMENT": 600, "RETREAT": 300, "ADJUSTMENT": 300}
+
+
+class RecordingScheduler:
+    """The DeadlineScheduler port in memory: {(game, phase): at}, plus a call log."""
+
+    def __init__(self) -> None:
+        self.schedules: dict[tuple[str, str], datetime] = {}
+        self.calls: list[tuple[str, str, str]] = []
+
+    def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str:
+        self.schedules[(game_id, phase)] = at
+        self.calls.append(("schedule", game_id, phase))
+        return f"dl.{game_id}.{phase}"
+
+    def delete_deadline(self, game_id: str, phase: str) -> None:
+        self.schedules.pop((game_id, phase), None)
+        self.calls.append(("delete", game_id, phase))
+
+
+def _game(store: InMemoryGameStore, clock: FakeClock, sched: RecordingScheduler, **options: object) -> str:
+    game_id = create_game(store, clock, CreateGame(phase_seconds=PHASES, **options)).game_id  # type: ignore[arg-type]
+    for power in POWERS:
+        join_game(store, clock, game_id, power, scheduler=sched)
+    return game_id
+
+
+def _deadline(store: InMemoryGameStore, game_id: str) -> datetime:
+    text = store.load(game_id).deadline
+    assert text is not None
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def test_the_last_join_schedules_the_first_deadline_and_each_process_moves_it() -> None:
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched)
+    assert sched.schedules == {(game_id, "S1901M"): _deadline(store, game_id)}
+    process_turn(store, clock, game_id, CREATOR, scheduler=sched)
+    assert sched.schedules == {(game_id, "F1901M"): _deadline(store, game_id)}
+    assert ("delete", game_id, "S1901M") in sched.calls
+
+
+def test_a_deadline_firing_twice_or_after_a_manual_process_adjudicates_once() -> None:
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched)
+    games = StoreDeadlineGames(store, clock, scheduler=sched)
+    # early: re-scheduled, nothing processed
+    early = fire_deadline(game_id, "S1901M", now=clock.now(), games=games, scheduler=sched)
+    assert early == FireOutcome.RESCHEDULED and store.commits == 0
+    clock.at = _deadline(store, game_id) + timedelta(seconds=1)
+    outcomes = [
+        fire_deadline(game_id, "S1901M", now=clock.now(), games=games, scheduler=sched) for _ in range(2)
+    ]
+    assert outcomes == [FireOutcome.PROCESSED, FireOutcome.STALE]
+    assert store.commits == 1 and store.load(game_id).phase == "F1901M"
+    # the next phase was scheduled by the firing's own process_turn
+    assert (game_id, "F1901M") in sched.schedules
+    # a manual process first, then the (late) firing: still one adjudication of F1901M
+    process_turn(store, clock, game_id, CREATOR, scheduler=sched)
+    clock.at += timedelta(hours=1)
+    late = fire_deadline(game_id, "F1901M", now=clock.now(), games=games, scheduler=sched)
+    assert late == FireOutcome.STALE
+    assert store.commits == 2
+    # the sweeper finds the overdue W1901A and processes it once
+    clock.at = _deadline(store, game_id) + timedelta(seconds=1)
+    report = sweep(now=clock.now(), games=games, scheduler=sched)
+    assert report.outcomes == {game_id: FireOutcome.PROCESSED} and store.commits == 3
+
+
+def test_wait_flags_hold_auto_processing_and_are_cleared_each_phase() -> None:
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched, auto_process=True)
+    assert set_wait_flag(store, clock, game_id, Actor("player", "FRANCE"), True).wait_flags == ["FRANCE"]
+    results = [
+        submit_orders(store, clock, game_id, Actor("player", p), o, scheduler=sched)
+        for p, o in SPRING_1901.items()
+    ]
+    assert not any(r.auto_processed for r in results) and store.load(game_id).phase == "S1901M"
+    lowered = set_wait_flag(store, clock, game_id, Actor("player", "FRANCE"), False, scheduler=sched)
+    assert lowered.auto_processed and lowered.phase == "F1901M" and lowered.wait_flags == []
+    assert (game_id, "F1901M") in sched.schedules
+    set_wait_flag(store, clock, game_id, Actor("player", "ITALY"), True)
+    process_turn(store, clock, game_id, CREATOR)
+    assert store.load(game_id).wait_flags == {}
+    with pytest.raises(Forbidden):
+        set_wait_flag(store, clock, game_id, CREATOR, True)
+
+
+def test_pause_removes_the_schedule_resume_recreates_it_extend_moves_it() -> None:
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched)
+    before = _deadline(store, game_id)
+    with pytest.raises(Forbidden):
+        pause_game(store, clock, game_id, Actor("player", "FRANCE"), scheduler=sched)
+    paused = pause_game(store, clock, game_id, CREATOR, scheduler=sched)
+    assert paused.paused and paused.deadline is None and sched.schedules == {}
+    assert pause_game(store, clock, game_id, CREATOR, scheduler=sched).paused  # idempotent
+    with pytest.raises(NoDeadline):
+        extend_deadline(store, clock, game_id, CREATOR, 60, scheduler=sched)
+    clock.at += timedelta(hours=5)  # time spent paused does not count
+    resumed = resume_game(store, clock, game_id, CREATOR, scheduler=sched)
+    after = _deadline(store, game_id)
+    assert not resumed.paused and after - clock.at <= before - clock.at + timedelta(hours=5, seconds=1)
+    assert timedelta(seconds=590) < after - clock.at <= timedelta(seconds=601)
+    assert sched.schedules == {(game_id, "S1901M"): after}
+    extend_deadline(store, clock, game_id, CREATOR, 120, scheduler=sched)
+    assert _deadline(store, game_id) == after + timedelta(seconds=120)
+    assert sched.schedules == {(game_id, "S1901M"): after + timedelta(seconds=120)}
+    assert [o.kind for o in store.outbox[game_id]][-1] == "DEADLINE_EXTENDED"
