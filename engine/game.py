@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine.adjustments import resolve_adjustments
 from engine.allowance import balances
@@ -61,13 +61,11 @@ class Game:
 
     @property
     def rulebook(self) -> Rulebook:
-        assert isinstance(self.rules, Rulebook)
-        return self.rules
+        return cast(Rulebook, self.rules)
 
     @property
     def current(self) -> GameState:
-        assert self.state is not None
-        return self.state
+        return cast(GameState, self.state)
 
     def adjudicate(self, orders: Mapping[str, Iterable[Order]]) -> tuple[Game, Resolution]:
         """Resolve the current phase with ``orders`` (power -> orders) and move on.

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import cast
 
 from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
@@ -112,15 +113,15 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
     return result
 
 
-def _accept_plain(order: Order, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
+def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
     """Accept, in one step, the commonest legal movement orders when they already name
     their units exactly as they stand (what menus and canonical text produce). None
     means "not sure": the full check decides. A test holds it to the full check's answer.
     Validation is most of a movement phase's cost (docs/performance.md)."""
-    cls = type(order)
+    cls = type(given)
     if state.phase_type is not PhaseType.MOVEMENT or cls not in _PLAIN:
         return None
-    assert isinstance(order, (Hold, Move, SupportHold, SupportMove))
+    order = cast(PlainOrder, given)
     units = state.units_by_province
     here = order.unit
     unit = units.get(here.province)
@@ -130,29 +131,51 @@ def _accept_plain(order: Order, state: GameState, map: MapData) -> ValidationRes
     if cls is Hold:
         return ValidationResult(True, None, "", order)
     if cls is Move:
-        assert isinstance(order, Move)
-        dest = order.dest
+        move = cast(Move, order)
+        dest = move.dest
         if unit.kind is UnitKind.ARMY:
-            plain = dest.coast is None and dest.province in map.army_adjacent[here.province]
+            plain = dest.coast is None and (
+                dest.province in map.army_adjacent[here.province]
+                or map.convoy_possible(here.province, dest.province, state.fleet_provinces,
+                                       state.validation_memo)
+            )
         else:
-            plain = not order.via_convoy and dest in map.fleet_adjacent[unit.location]
+            plain = not move.via_convoy and dest in map.fleet_adjacent[unit.location]
         return ValidationResult(True, None, "", order) if plain else None
-    assert isinstance(order, (SupportHold, SupportMove))
-    aim = order.target if isinstance(order, SupportHold) else order.origin
+    if cls is Convoy:
+        return _accept_plain_convoy(cast(Convoy, order), unit, state, map)
+    support = cast(SupportHold | SupportMove, order)
+    aim = support.target if cls is SupportHold else support.origin  # type: ignore[union-attr]
     target = units.get(aim.province)
-    if (target is None or target.kind is not order.target_kind or not _same(aim, target.location)
+    if (target is None or target.kind is not support.target_kind or not _same(aim, target.location)
             or aim.province == here.province):
         return None
-    into = aim.province if isinstance(order, SupportHold) else order.dest.province
-    if isinstance(order, SupportMove) and (
-        into in (here.province, aim.province)
-        or (order.dest.coast is not None and target.kind is UnitKind.ARMY)
-    ):
-        return None
+    if cls is SupportHold:
+        into = aim.province
+    else:
+        dest = cast(SupportMove, support).dest
+        into = dest.province
+        if into in (here.province, aim.province) or (dest.coast is not None and target.kind is UnitKind.ARMY):
+            return None
     return ValidationResult(True, None, "", order) if map.can_support_into(unit, into) else None
 
 
-_PLAIN = frozenset({Hold, Move, SupportHold, SupportMove})
+def _accept_plain_convoy(
+    order: Convoy, unit: Unit, state: GameState, map: MapData  # noqa: A002
+) -> ValidationResult | None:
+    army = state.units_by_province.get(order.origin.province)
+    if (army is None or army.kind is not UnitKind.ARMY or order.target_kind is not UnitKind.ARMY
+            or not _same(order.origin, army.location) or order.dest.coast is not None
+            or unit.kind is not UnitKind.FLEET or not map.is_convoy_node(unit.province)):
+        return None
+    src, dest = army.province, order.dest.province
+    if not map.convoy_could_use(unit.province, src, dest, state.fleet_provinces, state.validation_memo):
+        return None
+    return ValidationResult(True, None, "", order)
+
+
+_PLAIN = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
+PlainOrder = Hold | Move | SupportHold | SupportMove | Convoy
 
 
 def _validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
@@ -263,7 +286,7 @@ def army_can_move(unit: Unit, dest: str, state: GameState, map: MapData) -> Vali
         return None
     if map.provinces[dest].is_sea:
         return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
-    if map.convoy_possible(unit.province, dest, state.fleet_provinces):
+    if map.convoy_possible(unit.province, dest, state.fleet_provinces, state.validation_memo):
         return None
     if not map.can_be_convoyed(unit.province) or not map.can_be_convoyed(dest):
         return _fail(ErrorCode.NOT_ADJACENT, f"{unit.province} is not next to {dest}")
@@ -352,7 +375,9 @@ def _validate_convoy(order: Convoy, unit: Unit, state: GameState, map: MapData) 
         )
     if not map.can_be_convoyed(order.dest.province) or order.dest.province == target.province:
         return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {order.dest.province}")
-    if not map.convoy_could_use(unit.province, target.province, order.dest.province, state.fleet_provinces):
+    if not map.convoy_could_use(
+        unit.province, target.province, order.dest.province, state.fleet_provinces, state.validation_memo
+    ):
         return _fail(
             ErrorCode.NO_CONVOY_ROUTE,
             f"{unit} cannot be part of any chain of fleets from {target.province} to {order.dest.province}",

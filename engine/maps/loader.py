@@ -200,15 +200,24 @@ class MapData:
             out[src.province].update(d.province for d in dests)
         return {k: frozenset(v) for k, v in out.items()}
 
-    def convoy_possible(self, src: str, dest: str, fleets: frozenset[str] | set[str]) -> bool:
+    def convoy_possible(
+        self, src: str, dest: str, fleets: frozenset[str] | set[str], memo: dict[Any, Any] | None = None
+    ) -> bool:
         """Is there a chain of convoy-node provinces in ``fleets`` joining the coasts
-        ``src`` and ``dest``?"""
+        ``src`` and ``dest``? ``memo``: a dict that lives as long as ``fleets`` does
+        (validation passes the state's), to answer each question once per position."""
         if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
             return False
-        return any(dest in self.water_neighbours[f] for f in self.convoy_reach(src, fleets))
+        return any(dest in self.water_neighbours[f] for f in self.convoy_reach(src, fleets, memo))
 
-    def convoy_reach(self, src: str, fleets: frozenset[str] | set[str]) -> set[str]:
+    def convoy_reach(
+        self, src: str, fleets: frozenset[str] | set[str], memo: dict[Any, Any] | None = None
+    ) -> frozenset[str]:
         """The fleet provinces a convoy from ``src`` could pass through (flood fill)."""
+        key = ("convoy_reach", src)
+        if memo is not None and key in memo:
+            known: frozenset[str] = memo[key]
+            return known
         frontier = [f for f in self.water_neighbours[src] if f in fleets and self.is_convoy_node(f)]
         seen = set(frontier)
         while frontier:
@@ -217,28 +226,31 @@ class MapData:
                 if nxt not in seen and nxt in fleets and self.is_convoy_node(nxt):
                     seen.add(nxt)
                     frontier.append(nxt)
-        return seen
+        reach = frozenset(seen)
+        if memo is not None:
+            memo[key] = reach
+        return reach
 
-    def convoy_could_use(self, fleet: str, src: str, dest: str, fleets: frozenset[str] | set[str]) -> bool:
+    def convoy_could_use(
+        self,
+        fleet: str,
+        src: str,
+        dest: str,
+        fleets: frozenset[str] | set[str],
+        memo: dict[Any, Any] | None = None,
+    ) -> bool:
         """Is the fleet at ``fleet`` a necessary link of some convoy route from ``src`` to
         ``dest``? A route is a chain no fleet of which could be left out (an induced path);
         a fleet that is only ever a detour is not convoying anything (DATC 6.G.19)."""
         if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
             return False
-        if fleet not in self.convoy_reach(src, fleets):
-            return False
-        key = (src, dest, frozenset(fleets))
-        links = self._links_cache.get(key)
+        key = ("convoy_links", src, dest)
+        links: frozenset[str] | None = memo.get(key) if memo is not None else None
         if links is None:
-            if len(self._links_cache) > 4096:
-                self._links_cache.clear()
-            links = self._links_cache[key] = frozenset(self._necessary_links(*key))
+            links = frozenset(self._necessary_links(src, dest, frozenset(fleets)))
+            if memo is not None:
+                memo[key] = links
         return fleet in links
-
-    @cached_property
-    def _links_cache(self) -> dict[tuple[str, str, frozenset[str]], frozenset[str]]:
-        """Memo for ``_necessary_links``: one search per (army, destination, fleets) a phase."""
-        return {}
 
     def _necessary_links(self, src: str, dest: str, fleets: frozenset[str]) -> set[str]:
         water = self.water_neighbours

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 from engine.maps.loader import MapData
 from engine.rulebook import AdjacentConvoy, Rulebook
@@ -70,8 +71,7 @@ def _admit(board: Board, state: GameState, order: Order) -> None:
         detail = f"{check.code.value if check.code else 'ILLEGAL'}: {check.reason}"
         board.given.append((order, None, Reason("ILLEGAL", (), detail)))
         return
-    effective = check.order
-    assert isinstance(effective, (Hold, Move, SupportHold, SupportMove, Convoy))
+    effective = cast(MovementOrder, check.order)
     province = effective.unit.province
     if province in board.orders:
         board.given.append((order, None, Reason("DUPLICATE", (province,), "the unit already has an order")))

@@ -19,6 +19,8 @@ from engine.types import (
     SupportMove,
     Unit,
     UnitKind,
+    trusted_result,
+    trusted_unit,
 )
 
 NO_ORDER = Reason("NO_ORDER", (), "no order: the unit held")
@@ -41,7 +43,7 @@ class Outcome:
         out = set()
         for province, unit in self.b.units.items():
             if province in self.moved:
-                out.add(Unit(unit.kind, unit.power, self.b.moves[province].dest))
+                out.add(trusted_unit(unit.kind, unit.power, self.b.moves[province].dest))
             elif province not in self.dislodged_by:
                 out.add(unit)
         return frozenset(out)
@@ -95,13 +97,13 @@ class Outcome:
             province = effective.unit.province
             ordered.add(province)
             if province in moved:  # the commonest case, settled without _judge
-                out.append(OrderResult(effective, ResultCode.OK, False, (), None))
+                out.append(trusted_result(effective, ResultCode.OK, False, (), None))
                 continue
             code, why = self._judge(effective)
             if province in dislodged_by:
-                out.append(OrderResult(effective, code, True, retreats.get(province, ()), why))
+                out.append(trusted_result(effective, code, True, retreats.get(province, ()), why))
             else:
-                out.append(OrderResult(effective, code, False, (), why))
+                out.append(trusted_result(effective, code, False, (), why))
         for province in sorted(self.b.units.keys() - ordered):
             unit = self.b.units[province]
             hold = Hold(unit.power, unit.location, unit.kind)
@@ -109,7 +111,7 @@ class Outcome:
                 out.append(self._result(hold, ResultCode.DISLODGED, self._dislodged_reason(province),
                                         province, retreats))
             else:
-                out.append(OrderResult(hold, ResultCode.OK, False, (), NO_ORDER))
+                out.append(trusted_result(hold, ResultCode.OK, False, (), NO_ORDER))
         return tuple(out)
 
     def _own_province(self, order: Order) -> str | None:
@@ -130,7 +132,7 @@ class Outcome:
     ) -> OrderResult:
         dislodged = province is not None and province in self.dislodged_by
         options = retreats.get(province, ()) if dislodged and province is not None else ()
-        return OrderResult(order, code, dislodged, options, reason)
+        return trusted_result(order, code, dislodged, options, reason)
 
     def _judge(self, order: Order) -> tuple[ResultCode, Reason | None]:
         province = order.unit.province  # type: ignore[union-attr]

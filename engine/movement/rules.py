@@ -10,6 +10,7 @@ a unit counts 2 (1 across a half-strength edge), each support 2.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import cast
 
 from engine.movement.board import Board
 from engine.movement.resolver import Resolver
@@ -41,8 +42,7 @@ class Rules:
 
     # --- decisions ------------------------------------------------------------------------
     def adjudicate(self, key: Hashable) -> bool:
-        assert isinstance(key, tuple)
-        kind, province = key
+        kind, province = cast(tuple[str, str], key)
         if kind == "M":
             return self.move_succeeds(province)
         if kind == "S":
