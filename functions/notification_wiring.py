@@ -305,6 +305,15 @@ def deadline_dependencies() -> DeadlineDependencies:
 
 
 @functools.cache
+def telegram_store() -> TelegramStore:
+    """Link codes and chat links (the API issues codes; the bot redeems them)."""
+    from infra import aws_clients
+    from infra.notification_store import DynamoTelegramStore
+
+    return DynamoTelegramStore(aws_clients.dynamodb, settings().game_table, Seat)
+
+
+@functools.cache
 def telegram_dependencies() -> TelegramDependencies:
     from infra import aws_clients
     from infra.notification_store import DynamoReplyOutbox, DynamoTelegramStore
@@ -328,5 +337,6 @@ def reset() -> None:
         notifier_dependencies,
         deadline_dependencies,
         telegram_dependencies,
+        telegram_store,
     ):
         cached.cache_clear()

@@ -16,6 +16,7 @@ class Settings:
     outbox_queue_url: str
     operator_token: str | None
     idempotency_ttl_seconds: int = 24 * 3600
+    allow_loopback_webhooks: bool = False  # CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1: local runs and tests only
 
 
 def load_settings() -> Settings:
@@ -24,4 +25,5 @@ def load_settings() -> Settings:
         idempotency_table=os.environ.get("IDEMPOTENCY_TABLE", DEFAULT_IDEMPOTENCY_TABLE),
         outbox_queue_url=os.environ.get("OUTBOX_QUEUE_URL", ""),
         operator_token=os.environ.get("CONVOY_OPERATOR_TOKEN") or None,
+        allow_loopback_webhooks=os.environ.get("CONVOY_ALLOW_LOOPBACK_WEBHOOKS", "") in ("1", "true", "yes"),
     )

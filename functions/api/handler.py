@@ -28,11 +28,13 @@ from functions.errors import DomainError
 from functions.observability import get_logger
 from functions.schemas import api as schemas
 from functions.usecases import views
-from functions.usecases.common import Actor, hash_token, identify, load
+from functions.usecases.common import Actor, hash_token, identify, iso, load
 from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
 from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import retract_orders, submit_orders
+from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
+from functions.usecases.telegram_bot import link_code_for
 
 logger = get_logger()
 app = APIGatewayHttpResolver(enable_validation=True)
@@ -143,11 +145,15 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         private=body.private,
         join_password=body.join_password,
         auto_process=body.auto_process,
+        notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
+        allow_loopback_webhooks=services.settings.allow_loopback_webhooks,
     )
 
     def apply() -> schemas.CreateGameResponse:
         created = create_game(store, services.clock, request)
-        return schemas.CreateGameResponse(game_id=created.game_id, token=created.token)
+        return schemas.CreateGameResponse(
+            game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret
+        )
 
     return _intent("create", None, body, apply, status=201)
 
@@ -173,7 +179,9 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
     services, store = _services()
 
     def apply() -> schemas.JoinResponse:
-        joined = join_game(store, services.clock, game_id, body.power, body.password)
+        joined = join_game(
+            store, services.clock, game_id, body.power, body.password, scheduler=services.scheduler
+        )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 
     return _intent("join", game_id, body, apply)  # type: ignore[return-value]
@@ -196,6 +204,7 @@ def _submit(game_id: str, body: schemas.SubmitOrdersRequest, mode: str) -> Respo
         result = submit_orders(
             store, services.clock, game_id, actor, body.orders,
             phase=body.phase, client_timestamp=body.client_timestamp, mode=mode,
+            scheduler=services.scheduler,
         )
         return _submitted(result)
 
@@ -240,13 +249,84 @@ def post_process_turn(
 
     def apply() -> schemas.ProcessTurnResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
-        done = process_turn(store, services.clock, game_id, actor, require_all=require_all)
+        done = process_turn(
+            store, services.clock, game_id, actor, require_all=require_all, scheduler=services.scheduler
+        )
         return schemas.ProcessTurnResponse.model_validate(
             {"status": "ok", "phase": done.phase, "game_status": done.game_status,
              "resolution": {"phase": done.processed_phase, **done.resolution}}
         )
 
     return _intent("process_turn", game_id, {"require_all": require_all}, apply)  # type: ignore[return-value]
+
+
+def _deadline_state(state: DeadlineState) -> schemas.DeadlineState:
+    return schemas.DeadlineState(phase=state.phase, deadline=state.deadline, paused=state.paused)
+
+
+@app.post("/games/<game_id>/pause", tags=["deadlines"], security=SECURITY, responses=ERRORS,
+          summary="Stop the deadline clock (creator or operator); the phase's schedule is removed")
+def post_pause(game_id: str) -> schemas.DeadlineState:
+    services, store = _services()
+
+    def apply() -> schemas.DeadlineState:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = pause_game(store, services.clock, game_id, actor, scheduler=services.scheduler)
+        return _deadline_state(done)
+
+    return _intent("pause", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/resume", tags=["deadlines"], security=SECURITY, responses=ERRORS,
+          summary="Restart the deadline clock with the time that was left (creator or operator)")
+def post_resume(game_id: str) -> schemas.DeadlineState:
+    services, store = _services()
+
+    def apply() -> schemas.DeadlineState:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = resume_game(store, services.clock, game_id, actor, scheduler=services.scheduler)
+        return _deadline_state(done)
+
+    return _intent("resume", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/extend", tags=["deadlines"], security=SECURITY, responses=ERRORS,
+          summary="Move the running deadline later by N seconds (creator or operator)")
+def post_extend(game_id: str, body: schemas.ExtendRequest) -> schemas.DeadlineState:
+    services, store = _services()
+
+    def apply() -> schemas.DeadlineState:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        return _deadline_state(
+            extend_deadline(store, services.clock, game_id, actor, body.seconds, scheduler=services.scheduler)
+        )
+
+    return _intent("extend", game_id, body, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/wait", tags=["orders"], security=SECURITY, responses=ERRORS,
+          summary="Raise or lower the caller's wait flag (holds auto-processing this phase)")
+def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
+    services, store = _services()
+
+    def apply() -> schemas.WaitResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = set_wait_flag(store, services.clock, game_id, actor, body.wait, scheduler=services.scheduler)
+        return schemas.WaitResponse(phase=done.phase, wait_flags=done.wait_flags,
+                                    auto_processed=done.auto_processed)
+
+    return _intent("wait", game_id, body, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/telegram/link_code", tags=["notifications"], security=SECURITY,
+          responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
+def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
+    services, store = _services()
+    from functions.notification_wiring import telegram_store  # deferred: no client at import
+
+    actor = _actor(store, game_id, services.settings.operator_token)
+    issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
+    return schemas.LinkCodeResponse(code=issued.code, expires_at=iso(issued.expires_at))
 
 
 @app.get("/games/<game_id>/last_resolution", tags=["turns"], responses=ERRORS,

@@ -18,9 +18,15 @@ class _Request(BaseModel):
 
 
 class PhaseSeconds(_Request):
-    MOVEMENT: int | None = Field(default=None, ge=60, le=30 * 86400)
-    RETREAT: int | None = Field(default=None, ge=60, le=30 * 86400)
-    ADJUSTMENT: int | None = Field(default=None, ge=60, le=30 * 86400)
+    MOVEMENT: int | None = Field(default=None, ge=1, le=30 * 86400)
+    RETREAT: int | None = Field(default=None, ge=1, le=30 * 86400)
+    ADJUSTMENT: int | None = Field(default=None, ge=1, le=30 * 86400)
+
+
+class NotifyTarget(_Request):
+    type: Literal["webhook", "discord", "telegram"]
+    url: str | None = Field(default=None, max_length=500, description="webhook and discord: an https URL")
+    chat_id: int | str | None = Field(default=None, description="telegram: a chat id or @channelname")
 
 
 class CreateGameRequest(_Request):
@@ -32,11 +38,40 @@ class CreateGameRequest(_Request):
     private: bool = False
     join_password: str | None = Field(default=None, min_length=1, max_length=200)
     auto_process: bool = False
+    notify: list[NotifyTarget] | None = Field(default=None, max_length=5)
 
 
 class CreateGameResponse(BaseModel):
     game_id: str
     token: str = Field(description="The creator's token (authorises process_turn). Shown once.")
+    webhook_secret: str | None = Field(
+        default=None, description="Signs generic webhook deliveries (docs/notifications.md). Shown once."
+    )
+
+
+class ExtendRequest(_Request):
+    seconds: int = Field(ge=1, le=30 * 86400)
+
+
+class DeadlineState(BaseModel):
+    phase: str
+    deadline: str | None
+    paused: bool
+
+
+class WaitRequest(_Request):
+    wait: bool
+
+
+class WaitResponse(BaseModel):
+    phase: str
+    wait_flags: list[str] = Field(description="Powers whose wait flag is up this phase.")
+    auto_processed: bool
+
+
+class LinkCodeResponse(BaseModel):
+    code: str = Field(description="Type /link CODE to the Telegram bot. Shown once; single use.")
+    expires_at: str
 
 
 class JoinRequest(_Request):
@@ -134,6 +169,7 @@ class GameView(BaseModel):
     dummy_powers: list[str]
     auto_process: bool
     wait_flags: list[str]
+    paused: bool = False
     private: bool
     phase_seconds: dict[str, int | None]
     deadline: str | None

@@ -1,7 +1,9 @@
 """Create a game: pick variant and rulebook, store the initial state, hand out the creator token.
 
 The creator token authorises ``process_turn`` (and nothing a player does); the
-creator is not seated until they join like anyone else.
+creator is not seated until they join like anyone else. Delivery targets
+(``notify``) are validated here; a generic webhook gets a per-game signing secret,
+returned once. No deadline runs before the last power is seated (see join).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import engine
 from functions.errors import UnknownVariant, ValidationFailed
 from functions.ports import Clock, GameRecord, GameStore
 from functions.usecases.common import add_event, game_map, hash_password, hash_token, iso, new_token
+from functions.usecases.notify_targets import validate_targets
 
 PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
 
@@ -25,12 +28,15 @@ class CreateGame:
     private: bool = False
     join_password: str | None = None
     auto_process: bool = False
+    notify: tuple[dict[str, object], ...] = ()  # delivery targets (functions/usecases/notify_targets.py)
+    allow_loopback_webhooks: bool = False  # local runs and tests only
 
 
 @dataclass(frozen=True)
 class Created:
     game_id: str
     token: str
+    webhook_secret: str | None = None  # signs generic webhooks; shown once
 
 
 def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
@@ -44,6 +50,9 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
     unknown = sorted(set(request.phase_seconds) - set(PHASE_TYPES))
     if unknown:
         raise ValidationFailed(f"phase_seconds keys must be among {', '.join(PHASE_TYPES)}")
+    if any(int(v) <= 0 for v in request.phase_seconds.values()):
+        raise ValidationFailed("phase_seconds values must be positive")
+    notify, webhook_secret = validate_targets(request.notify, allow_loopback=request.allow_loopback_webhooks)
     now = clock.now()
     token = new_token()
     state = engine.initial_state(the_map)
@@ -52,6 +61,8 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         "private": request.private,
         "auto_process": request.auto_process,
     }
+    if notify:
+        settings["notify"] = notify
     if request.private and request.join_password:
         settings["join_password"] = hash_password(request.join_password)
     game = GameRecord(
@@ -72,4 +83,4 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         now,
     )
     store.create(game, [event])
-    return Created(game_id=game.game_id, token=token)
+    return Created(game_id=game.game_id, token=token, webhook_secret=webhook_secret)

@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from functions.notification_ports import GameActions, ReplyOutbox, Seat, TelegramStore
+from functions.usecases.common import Actor, require_player
 
 LINK_CODE_TTL = timedelta(minutes=30)
 HELP_TEXT = (
@@ -68,6 +69,21 @@ def issue_link_code(
     code = secrets.token_hex(5).upper()  # 40 bits, short enough to type, expires in minutes
     store.save_link_code(hash_link_code(code), seat, now + ttl)
     return code
+
+
+@dataclass(frozen=True)
+class LinkCode:
+    code: str
+    expires_at: datetime
+
+
+def link_code_for(
+    actor: Actor, game_id: str, *, store: TelegramStore, now: datetime, ttl: timedelta = LINK_CODE_TTL
+) -> LinkCode:
+    """The API's use case: a seated player asks for a code to type as ``/link CODE`` in the bot."""
+    power = require_player(actor)
+    code = issue_link_code(Seat(game_id=game_id, power=power), store=store, now=now, ttl=ttl)
+    return LinkCode(code=code, expires_at=now + ttl)
 
 
 def parse_command(text: str) -> Command | None:

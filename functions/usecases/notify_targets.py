@@ -1,0 +1,91 @@
+"""Validate a game's delivery targets (``settings.notify``) when the game is created.
+
+A player-supplied URL is checked here for what can be known without the network:
+``https`` only, no credentials in the URL, a host, and an IP-literal host must be a
+public address. The full SSRF guard (DNS resolution, every address public, the
+connection pinned to the vetted address) runs on every send (infra/webhooks.py),
+because a name's addresses can change after creation. ``allow_loopback`` (local runs
+and tests only) admits ``localhost`` / loopback literals over http or https.
+
+Generic webhooks are signed with one per-game secret, generated here and returned
+once to the creator; it is stored in each webhook target (never shown in a view).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from functions.errors import ValidationFailed
+
+MAX_TARGETS = 5
+_CHAT_ID = re.compile(r"^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$")
+
+
+def _is_loopback_host(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(url: str, *, allow_loopback: bool) -> str:
+    """The URL if acceptable at creation time; ``ValidationFailed`` otherwise."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError as exc:
+        raise ValidationFailed(f"bad URL {url!r}") from exc
+    host = parts.hostname or ""
+    if not host:
+        raise ValidationFailed("a notify URL needs a host")
+    if parts.username or parts.password:
+        raise ValidationFailed("credentials in notify URLs are not allowed")
+    loopback_ok = allow_loopback and _is_loopback_host(host)
+    if parts.scheme.lower() != "https" and not (loopback_ok and parts.scheme.lower() == "http"):
+        raise ValidationFailed("notify URLs must be https")
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        if host.lower().rstrip(".") == "localhost" and not loopback_ok:
+            raise ValidationFailed("notify URLs must not point at loopback addresses") from None
+        return url
+    if not (address.is_global or loopback_ok):
+        raise ValidationFailed("notify URLs must not point at private, loopback or link-local addresses")
+    return url
+
+
+def validate_targets(
+    raw: Sequence[Mapping[str, Any]], *, allow_loopback: bool
+) -> tuple[list[dict[str, Any]], str | None]:
+    """(targets as stored in settings, the new webhook secret or None if no webhook target)."""
+    if len(raw) > MAX_TARGETS:
+        raise ValidationFailed(f"at most {MAX_TARGETS} notify targets")
+    secret: str | None = None
+    stored: list[dict[str, Any]] = []
+    for entry in raw:
+        kind = entry.get("type")
+        if kind in ("webhook", "discord"):
+            url = entry.get("url")
+            if not isinstance(url, str) or not url:
+                raise ValidationFailed(f"a {kind} target needs a url")
+            check_url(url, allow_loopback=allow_loopback)
+            if kind == "webhook":
+                secret = secret or secrets.token_urlsafe(32)
+                stored.append({"type": "webhook", "url": url, "secret": secret})
+            else:
+                stored.append({"type": "discord", "url": url})
+        elif kind == "telegram":
+            chat_id = entry.get("chat_id")
+            if isinstance(chat_id, bool) or not _CHAT_ID.match(str(chat_id)):
+                raise ValidationFailed("a telegram target needs a chat_id (a number or @channelname)")
+            stored.append({"type": "telegram", "chat_id": chat_id})
+        else:
+            raise ValidationFailed("notify target type must be webhook, discord or telegram")
+    return stored, secret
