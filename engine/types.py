@@ -23,31 +23,38 @@ def _state_without_hash(self: object) -> dict[str, Any]:
     return state
 
 
-class UnitKind(StrEnum):
+class _Word(StrEnum):
+    """A StrEnum hashed like the string it equals (Enum hashes its name instead, so
+    ``"A" == UnitKind.ARMY`` held while their hashes differed), and in C, not Python."""
+
+    __hash__ = str.__hash__
+
+
+class UnitKind(_Word):
     """The two kinds of unit; the value is the letter used in order text."""
 
     ARMY = "A"
     FLEET = "F"
 
 
-class Season(StrEnum):
+class Season(_Word):
     SPRING = "SPRING"
     FALL = "FALL"
     WINTER = "WINTER"
 
 
-class PhaseType(StrEnum):
+class PhaseType(_Word):
     MOVEMENT = "MOVEMENT"
     RETREAT = "RETREAT"
     ADJUSTMENT = "ADJUSTMENT"
 
 
-class GameStatus(StrEnum):
+class GameStatus(_Word):
     ACTIVE = "ACTIVE"
     COMPLETED = "COMPLETED"
 
 
-class OrderType(StrEnum):
+class OrderType(_Word):
     HOLD = "HOLD"
     MOVE = "MOVE"
     SUPPORT_HOLD = "SUPPORT_HOLD"
@@ -59,7 +66,7 @@ class OrderType(StrEnum):
     WAIVE = "WAIVE"
 
 
-class ResultCode(StrEnum):
+class ResultCode(_Word):
     """What happened to one order.
 
     OK         the order did what it asked (move arrived, support given, hold kept,
@@ -153,6 +160,8 @@ class Unit:
     kind: UnitKind
     power: str
     location: Location
+    # ``location.province``, kept as a plain attribute: the rules read it constantly.
+    province: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if type(self.kind) is not UnitKind:
@@ -161,10 +170,16 @@ class Unit:
             object.__setattr__(self, "power", self.power.upper())
         if self.kind is UnitKind.ARMY and self.location.coast is not None:
             raise ValueError(f"an army has no coast: {self.location}")
+        object.__setattr__(self, "province", self.location.province)
 
-    @property
-    def province(self) -> str:
-        return self.location.province
+    def __hash__(self) -> int:  # cached: units live in frozensets rebuilt every phase
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.kind, self.power, self.location))
+            self.__dict__["_hash"] = cached
+        return cached
+
+    __getstate__ = _state_without_hash
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.location}"
@@ -337,6 +352,7 @@ def trusted_unit(kind: UnitKind, power: str, location: Location) -> Unit:
     unit = object.__new__(Unit)
     fields = unit.__dict__
     fields["kind"], fields["power"], fields["location"] = kind, power, location
+    fields["province"] = location.province
     return unit
 
 

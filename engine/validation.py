@@ -391,11 +391,14 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
     province on one of its named coasts (what a value type alone cannot know)."""
     units = [*state.units, *(d.unit for d in state.dislodged)]
-    armies, fleets = map.army_spots, map.fleet_adjacent
+    armies, fleets = map.army_provinces, map.fleet_spots
     problems = [
         f"{u.power} {u} cannot stand there on the {map.map_id} map"
         for u in units
-        if u.location not in (armies if u.kind is UnitKind.ARMY else fleets)
+        if not (
+            (u.province in armies and u.location.coast is None) if u.kind is UnitKind.ARMY
+            else (u.province, u.location.coast) in fleets
+        )
     ]
     problems += [f"unknown power {u.power}" for u in units if u.power not in map.powers]
     problems += [f"{p} is not a supply centre" for p in state.ownership.keys() - map.supply_centers]

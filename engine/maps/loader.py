@@ -152,6 +152,15 @@ class MapData:
         """Where an army may stand (fleets: the keys of ``fleet_adjacent``)."""
         return frozenset(Location(p.id) for p in self.provinces.values() if not p.is_sea)
 
+    @cached_property
+    def army_provinces(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.provinces.values() if not p.is_sea)
+
+    @cached_property
+    def fleet_spots(self) -> frozenset[tuple[str, str | None]]:
+        """(province, coast) pairs a fleet may stand on: string keys, cheap to hash."""
+        return frozenset((loc.province, loc.coast) for loc in self.fleet_adjacent)
+
     def unit_can_stand(self, kind: UnitKind, location: Location) -> bool:
         return location in (self.army_spots if kind is UnitKind.ARMY else self.fleet_adjacent)
 
