@@ -142,8 +142,17 @@ def ensure_schedule_group(client: Any, name: str) -> None:
             raise
 
 
-def install(register: Callable[[Callable[[], Any]], Any]) -> NotificationPumps:
-    """Wire the real handlers and register the three pumps with the stack's loop."""
+_installed: list[Callable[[], Any]] = []
+
+
+def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> NotificationPumps:
+    """Wire the real handlers and register the three pumps with the stack's loop.
+
+    Called by the local stack at start (``infra.local.pumps.PUMP_MODULES``); a second
+    call (a new stack in the same process) replaces the pumps of the first.
+    """
+    from infra.local import pumps as loop
+
     for name, value in LOCAL_DEFAULTS.items():
         os.environ.setdefault(name, value)
     from functions import notification_wiring
@@ -153,6 +162,12 @@ def install(register: Callable[[Callable[[], Any]], Any]) -> NotificationPumps:
     from functions.relay.handler import handler as relay_handler
     from infra import aws_clients
 
+    if register is None:
+        register = loop.register
+    for old in _installed:
+        if old in loop.PUMPS:
+            loop.PUMPS.remove(old)
+    _installed.clear()
     notification_wiring.reset()
     settings = notification_wiring.settings()
     ensure_schedule_group(aws_clients.client("scheduler"), settings.scheduler_group)
@@ -167,7 +182,7 @@ def install(register: Callable[[Callable[[], Any]], Any]) -> NotificationPumps:
         relay_handler=relay_handler,
         notifier_handler=notifier_handler,
     )
-    register(pumps.fire_due_deadlines)
-    register(pumps.relay_outbox)
-    register(pumps.drain_queue)
+    for pump in (pumps.fire_due_deadlines, pumps.relay_outbox, pumps.drain_queue):
+        register(pump)
+        _installed.append(pump)
     return pumps

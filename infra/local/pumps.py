@@ -21,7 +21,7 @@ Pump = Callable[[], None]
 PUMPS: list[Pump] = []
 # Installers run when the stack starts ("module" or "module:function"). Kept as strings
 # so infra.local does not depend on them at import time.
-PUMP_MODULES: list[str] = []
+PUMP_MODULES: list[str] = ["infra.local.notification_pumps:install"]
 
 
 def install_all() -> None:

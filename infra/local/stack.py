@@ -100,6 +100,20 @@ class Emulator:
             self._server = None
 
 
+def _routes() -> Handler:
+    """API Gateway's routing of template.yaml: the Telegram webhook has its own function."""
+    from functions.api.handler import lambda_handler
+    from functions.telegram.handler import handler as telegram_handler
+
+    def route(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        method = event["requestContext"]["http"]["method"]
+        if event.get("rawPath") == "/webhooks/telegram" and method == "POST":
+            return telegram_handler(event, context)
+        return lambda_handler(event, context)
+
+    return route
+
+
 @dataclass
 class LocalStack:
     host: str = "127.0.0.1"
@@ -121,9 +135,7 @@ class LocalStack:
 
         wiring.reset()
         if handler is None:
-            from functions.api.handler import lambda_handler
-
-            handler = lambda_handler
+            handler = _routes()
         self.port = self.port or free_port(self.host)
         self._http = make_server(self.host, self.port, handler)
         self._thread = threading.Thread(target=self._http.serve_forever, name="convoy-http", daemon=True)
