@@ -29,7 +29,9 @@ def _check(order: engine.Order, state: engine.GameState) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(state=states(), order=orders)
-def test_fast_acceptance_never_disagrees_on_arbitrary_orders(state: engine.GameState, order: engine.Order) -> None:
+def test_fast_acceptance_never_disagrees_on_arbitrary_orders(
+    state: engine.GameState, order: engine.Order
+) -> None:
     movement = replace(state, phase_type=engine.PhaseType.MOVEMENT)
     _check(order, movement)
 
