@@ -102,6 +102,11 @@ def render_text(message: OutboxMessage) -> str:
         if p.get("deadline"):
             text += f" Orders due by {p['deadline']}."
         return text
+    if message.kind == "PHASE_STARTED":
+        text = f"{game} has started: {p.get('phase', '?')}."
+        return text + (f" Orders due by {p['deadline']}." if p.get("deadline") else "")
+    if message.kind == "DEADLINE_EXTENDED":
+        return f"{game}: the deadline for {p.get('phase', '?')} moved to {p.get('deadline', '?')}."
     if message.kind == DEADLINE_APPROACHING:
         return f"{game}: the deadline for {p.get('phase', '?')} is {p.get('deadline', 'soon')}."
     if message.kind == GAME_ENDED:
