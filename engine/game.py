@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from engine.adjustments import resolve_adjustments
 from engine.allowance import balances
@@ -61,11 +61,11 @@ class Game:
 
     @property
     def rulebook(self) -> Rulebook:
-        return cast(Rulebook, self.rules)
+        return self.rules  # type: ignore[return-value]  # set in __post_init__
 
     @property
     def current(self) -> GameState:
-        return cast(GameState, self.state)
+        return self.state  # type: ignore[return-value]  # set in __post_init__
 
     def adjudicate(self, orders: Mapping[str, Iterable[Order]]) -> tuple[Game, Resolution]:
         """Resolve the current phase with ``orders`` (power -> orders) and move on.
@@ -148,7 +148,7 @@ def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) 
     for unit in units:
         if unit.province in centres:
             owned[unit.province] = unit.power
-    return Ownership(owned)
+    return Ownership.normalized(owned)
 
 
 def solo_winner(state: GameState, map: MapData) -> str | None:  # noqa: A002

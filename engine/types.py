@@ -107,14 +107,10 @@ class Location:
     def _key(self) -> tuple[str, str]:
         return (self.province, self.coast or "")
 
-    __getstate__ = _state_without_hash
-
-    def __hash__(self) -> int:  # cached: locations are hashed constantly by the rules
-        cached: int | None = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash((self.province, self.coast))
-            self.__dict__["_hash"] = cached
-        return cached
+    def __hash__(self) -> int:
+        # The province alone: equal locations share it, and the str caches its own hash,
+        # so this is the cheapest consistent hash (coasts of one province collide, rarely met).
+        return hash(self.province)
 
     def __lt__(self, other: Location) -> bool:
         return self._key() < other._key()
@@ -150,9 +146,21 @@ class Location:
 
     @staticmethod
     def parse(text: str) -> Location:
-        """Read the canonical form ``PAR`` or ``SPA/SC`` (also the JSON encoding)."""
-        province, _, coast = text.partition("/")
-        return Location(province, coast or None)
+        """Read the canonical form ``PAR`` or ``SPA/SC`` (also the JSON encoding).
+
+        Equal texts give the same (immutable) instance, so positions loaded from JSON,
+        parsed orders and map data share Locations and compare by identity first."""
+        known = _INTERNED.get(text)
+        if known is None:
+            province, _, coast = text.partition("/")
+            known = Location(province, coast or None)
+            if len(_INTERNED) > 10_000:  # arbitrary input must not grow it without bound
+                _INTERNED.clear()
+            _INTERNED[text] = known
+        return known
+
+
+_INTERNED: dict[str, Location] = {}
 
 
 @dataclass(frozen=True, order=True)
@@ -381,13 +389,21 @@ class Resolution:
 class Ownership(Mapping[str, str]):
     """An immutable, hashable supply-centre -> power mapping (keys kept sorted)."""
 
-    __slots__ = ("_items", "_dict")
+    __slots__ = ("_dict", "_hash")
 
     def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
         pairs = items.items() if isinstance(items, Mapping) else items
         data = {str(k).upper(): str(v).upper() for k, v in pairs}
         self._dict: dict[str, str] = dict(sorted(data.items()))
-        self._items: tuple[tuple[str, str], ...] = tuple(self._dict.items())
+        self._hash: int | None = None
+
+    @classmethod
+    def normalized(cls, data: dict[str, str]) -> Ownership:
+        """From a dict the engine built with upper-case ids already (no re-normalising)."""
+        out = cls.__new__(cls)
+        out._dict = dict(sorted(data.items()))
+        out._hash = None
+        return out
 
     def __getitem__(self, key: str) -> str:
         return self._dict[key]
@@ -415,11 +431,13 @@ class Ownership(Mapping[str, str]):
         return len(self._dict)
 
     def __hash__(self) -> int:
-        return hash(self._items)
+        if self._hash is None:
+            self._hash = hash(tuple(self._dict.items()))
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Ownership):
-            return self._items == other._items
+            return self._dict == other._dict
         if isinstance(other, Mapping):
             return self._dict == dict(other)
         return NotImplemented

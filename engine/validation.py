@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import cast
 
 from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
@@ -108,7 +107,9 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
     if entry is not None and entry[0] is order and entry[1] is map:
         known: ValidationResult = entry[2]
         return known
-    result = _accept_plain(order, state, map) or _validate(order, state, map)
+    result = _accept_plain(order, state, map)
+    if result is None:
+        result = _validate(order, state, map)
     memo[id(order)] = (order, map, result)
     return result
 
@@ -121,7 +122,7 @@ def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationRes
     cls = type(given)
     if state.phase_type is not PhaseType.MOVEMENT or cls not in _PLAIN:
         return None
-    order = cast(PlainOrder, given)
+    order: PlainOrder = given  # type: ignore[assignment]  # cls is in _PLAIN
     units = state.units_by_province
     here = order.unit
     unit = units.get(here.province)
@@ -131,7 +132,7 @@ def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationRes
     if cls is Hold:
         return ValidationResult(True, None, "", order)
     if cls is Move:
-        move = cast(Move, order)
+        move: Move = order  # type: ignore[assignment]
         dest = move.dest
         if unit.kind is UnitKind.ARMY:
             plain = dest.coast is None and (
@@ -143,8 +144,8 @@ def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationRes
             plain = not move.via_convoy and dest in map.fleet_adjacent[unit.location]
         return ValidationResult(True, None, "", order) if plain else None
     if cls is Convoy:
-        return _accept_plain_convoy(cast(Convoy, order), unit, state, map)
-    support = cast(SupportHold | SupportMove, order)
+        return _accept_plain_convoy(order, unit, state, map)  # type: ignore[arg-type]
+    support: SupportHold | SupportMove = order  # type: ignore[assignment]
     aim = support.target if cls is SupportHold else support.origin  # type: ignore[union-attr]
     target = units.get(aim.province)
     if (target is None or target.kind is not support.target_kind or not _same(aim, target.location)
@@ -153,7 +154,7 @@ def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationRes
     if cls is SupportHold:
         into = aim.province
     else:
-        dest = cast(SupportMove, support).dest
+        dest = support.dest  # type: ignore[union-attr]
         into = dest.province
         if into in (here.province, aim.province) or (dest.coast is not None and target.kind is UnitKind.ARMY):
             return None

@@ -174,7 +174,12 @@ class MapData:
         """Provinces a unit could move into directly, ignoring the coast it lands on."""
         if kind is UnitKind.ARMY:
             return self.army_adjacent.get(src.province, frozenset())
-        return frozenset(loc.province for loc in self.fleet_adjacent.get(src, ()))
+        return self.fleet_reach.get(src, frozenset())
+
+    @cached_property
+    def fleet_reach(self) -> dict[Location, frozenset[str]]:
+        """For each fleet location, the provinces it reaches (coasts ignored)."""
+        return {src: frozenset(d.province for d in dests) for src, dests in self.fleet_adjacent.items()}
 
     def edge(self, a: str, b: str) -> EdgeRules:
         return self.edge_rules.get((a, b), FULL_EDGE)
@@ -195,10 +200,10 @@ class MapData:
     @cached_property
     def locations_by_text(self) -> dict[str, Location]:
         """Every location a unit can name, by canonical text (``PAR``, ``SPA/NC``), shared."""
-        out = {pid: Location(pid) for pid in self.provinces}
+        out = {pid: Location.parse(pid) for pid in self.provinces}
         for pid, p in self.provinces.items():
             for coast in p.coasts:
-                out[f"{pid}/{coast}"] = Location(pid, coast)
+                out[f"{pid}/{coast}"] = Location.parse(f"{pid}/{coast}")
         return out
 
     @cached_property
@@ -325,7 +330,7 @@ def build_map(data: dict[str, Any]) -> MapData:
     rules = data.get("rules", {})
     start = data.get("start", {})
     victory = data.get("victory", {})
-    return MapData(
+    game_map = MapData(
         map_id=data["map_id"],
         name=data.get("name", data["map_id"]),
         raw=data,
@@ -349,6 +354,13 @@ def build_map(data: dict[str, Any]) -> MapData:
             p: tuple(v) for p, v in rules.get("civil_disorder_extra_home_centers", {}).items()
         },
     )
+    # Starting units stand on the map's shared Location values, as parsed orders do, so
+    # the rules' comparisons mostly succeed on identity.
+    shared = game_map.locations_by_text
+    object.__setattr__(game_map, "starting_units", frozenset(
+        Unit(u.kind, u.power, shared[str(u.location)]) for u in starting_units
+    ))
+    return game_map
 
 
 def _provinces(data: dict[str, Any]) -> dict[str, Province]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import cast
 
 from engine.maps.loader import MapData
 from engine.rulebook import AdjacentConvoy, Rulebook
@@ -49,9 +48,7 @@ class Board:
     move_supports: dict[str, list[str]] = field(default_factory=dict)  # origin -> supporters
     unmatched: set[str] = field(default_factory=set)  # supports/convoys that match nothing
     supporting: list[str] = field(default_factory=list)  # provinces of matched supports
-
-    def dest(self, origin: str) -> str:
-        return self.moves[origin].dest.province
+    dest_of: dict[str, str] = field(default_factory=dict)  # origin -> destination province
 
 
 def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, rules: Rulebook) -> Board:
@@ -59,6 +56,7 @@ def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, ru
     for order in orders:
         _admit(board, state, order)
     for origin, move in board.moves.items():
+        board.dest_of[origin] = move.dest.province
         board.moves_into.setdefault(move.dest.province, []).append(origin)
     _mark_convoy_intent(board)
     _match_supports_and_convoys(board)
@@ -71,7 +69,7 @@ def _admit(board: Board, state: GameState, order: Order) -> None:
         detail = f"{check.code.value if check.code else 'ILLEGAL'}: {check.reason}"
         board.given.append((order, None, Reason("ILLEGAL", (), detail)))
         return
-    effective = cast(MovementOrder, check.order)
+    effective: MovementOrder = check.order  # type: ignore[assignment]  # movement phase
     province = effective.unit.province
     if province in board.orders:
         board.given.append((order, None, Reason("DUPLICATE", (province,), "the unit already has an order")))

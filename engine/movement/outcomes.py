@@ -33,7 +33,7 @@ class Outcome:
         self.b = board
         self.r = rules
         self.moved = {o for o in board.moves if rules.resolve(("M", o))}
-        self.entered = {board.dest(o): o for o in self.moved}
+        self.entered = {board.dest_of[o]: o for o in self.moved}
         self.dislodged_by = {
             p: self.entered[p] for p in board.units if p in self.entered and p not in self.moved
         }
@@ -53,7 +53,7 @@ class Outcome:
         bounced: dict[str, int] = {}
         for origin in self.b.moves:
             if origin not in self.moved and self.r.arrives(origin):
-                dest = self.b.dest(origin)
+                dest = self.b.dest_of[origin]
                 bounced[dest] = bounced.get(dest, 0) + 1
         return frozenset(p for p, n in bounced.items() if n >= 2 and p not in occupied)
 
@@ -156,7 +156,7 @@ class Outcome:
             return ResultCode.OK, None
         if not self.r.arrives(origin):
             return ResultCode.NO_CONVOY, Reason("NO_CONVOY_ROUTE", (), "no unbroken chain of convoys")
-        r, dest = self.r, self.b.dest(origin)
+        r, dest = self.r, self.b.dest_of[origin]
         attack = r.attack_strength(origin)
         opponent = r.head_to_head(origin)
         if opponent is not None and attack <= r.defend_strength(opponent):

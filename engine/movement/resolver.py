@@ -12,21 +12,24 @@ Algorithm: DATC section 5 ("The algorithm"), L.B. Kruijswijk.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
 
 
-class Resolver:
+class Resolver(Generic[K]):
     def __init__(
         self,
-        adjudicate: Callable[[Hashable], bool],
-        backup: Callable[[Sequence[Hashable]], dict[Hashable, bool]],
+        adjudicate: Callable[[K], bool],
+        backup: Callable[[Sequence[K]], dict[K, bool]],
     ) -> None:
         self._adjudicate = adjudicate
         self._backup = backup
-        self.resolved: dict[Hashable, bool] = {}
-        self._guess: dict[Hashable, bool] = {}
-        self._deps: list[Hashable] = []
+        self.resolved: dict[K, bool] = {}
+        self._guess: dict[K, bool] = {}
+        self._deps: list[K] = []
 
-    def resolve(self, key: Hashable) -> bool:
+    def resolve(self, key: K) -> bool:
         resolved = self.resolved.get(key)
         if resolved is not None:
             return resolved
@@ -38,7 +41,7 @@ class Resolver:
             return guess
         return self._resolve_fresh(key)
 
-    def _resolve_fresh(self, key: Hashable) -> bool:
+    def _resolve_fresh(self, key: K) -> bool:
         start = len(self._deps)
         self._guess[key] = False
         first = self._adjudicate(key)

@@ -9,13 +9,13 @@ a unit counts 2 (1 across a half-strength edge), each support 2.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import cast
+from collections.abc import Sequence
 
 from engine.movement.board import Board
 from engine.movement.resolver import Resolver
 from engine.types import SupportHold, SupportMove
 
+Decision = tuple[str, str]  # ("M" | "S" | "P", province)
 UNIT = 2
 SUPPORT = 2
 
@@ -23,7 +23,7 @@ SUPPORT = 2
 class Rules:
     def __init__(self, board: Board) -> None:
         self.b = board
-        self.resolver = Resolver(self.adjudicate, backup_rule)
+        self.resolver: Resolver[Decision] = Resolver(self.adjudicate, backup_rule)
         self.resolve = self.resolver.resolve
 
     def settle_obvious(self) -> None:
@@ -41,8 +41,8 @@ class Rules:
                 resolved[("M", origin)] = True
 
     # --- decisions ------------------------------------------------------------------------
-    def adjudicate(self, key: Hashable) -> bool:
-        kind, province = cast(tuple[str, str], key)
+    def adjudicate(self, key: Decision) -> bool:
+        kind, province = key
         if kind == "M":
             return self.move_succeeds(province)
         if kind == "S":
@@ -52,7 +52,7 @@ class Rules:
     def move_succeeds(self, origin: str) -> bool:
         if not self.arrives(origin):
             return False
-        dest = self.b.dest(origin)
+        dest = self.b.dest_of[origin]
         attack = self.attack_strength(origin)
         opponent = self.head_to_head(origin)
         if opponent is not None:
@@ -88,7 +88,7 @@ class Rules:
         """0 when no route of undislodged convoying fleets joins origin and destination;
         else the strength of the best last convoy step (an edge feature: 2 or 1)."""
         fleets = self.b.convoyers.get(origin, set())
-        dest = self.b.dest(origin)
+        dest = self.b.dest_of[origin]
         water = self.b.map.water_neighbours
         frontier = [f for f in water[origin] if f in fleets]
         seen = set(frontier)
@@ -130,11 +130,11 @@ class Rules:
             return UNIT
         if self.convoyed(origin):
             return max(self.best_route(origin), 1)
-        return self.b.map.edge(origin, self.b.dest(origin)).strength
+        return self.b.map.edge(origin, self.b.dest_of[origin]).strength
 
     def head_to_head(self, origin: str) -> str | None:
         """The unit moving the other way along the same border, both over land."""
-        dest = self.b.dest(origin)
+        dest = self.b.dest_of[origin]
         back = self.b.moves.get(dest)
         if back is None or back.dest.province != origin:
             return None
@@ -161,7 +161,7 @@ class Rules:
     def attack_strength(self, origin: str) -> int:
         if not self.arrives(origin):
             return 0
-        dest = self.b.dest(origin)
+        dest = self.b.dest_of[origin]
         supporters = self.b.move_supports.get(origin, ())
         defender = self.b.units.get(dest)
         if defender is None or (
@@ -195,17 +195,17 @@ class Rules:
         return order.dest.province
 
 
-def backup_rule(cycle: Sequence[Hashable]) -> dict[Hashable, bool]:
+def backup_rule(cycle: Sequence[Decision]) -> dict[Decision, bool]:
     """Settle a cycle with no single answer.
 
     A cycle through a convoy route is a convoy paradox: the Szykman rule (DATC
     4.A.2, the v3.0 preference) makes the convoyed moves in it fail. Otherwise it
     is circular movement and every move in it succeeds (rulebook; DATC 6.C).
     """
-    paths = [k for k in cycle if isinstance(k, tuple) and k[0] == "P"]
+    paths = [k for k in cycle if k[0] == "P"]
     if paths:
         return dict.fromkeys(paths, False)
-    moves = [k for k in cycle if isinstance(k, tuple) and k[0] == "M"]
+    moves = [k for k in cycle if k[0] == "M"]
     if moves:
         return dict.fromkeys(moves, True)
     return dict.fromkeys(cycle, False)
