@@ -364,6 +364,46 @@ def trusted_unit(kind: UnitKind, power: str, location: Location) -> Unit:
     return unit
 
 
+def trusted_hold(power: str, unit: Location, kind: UnitKind | None) -> Hold:
+    order = object.__new__(Hold)
+    fields = order.__dict__
+    fields["power"] = power
+    fields["unit"] = unit
+    fields["kind"] = kind
+    return order
+
+
+def trusted_move(power: str, unit: Location, dest: Location, via_convoy: bool, kind: UnitKind | None) -> Move:
+    order = object.__new__(Move)
+    fields = order.__dict__
+    fields["power"] = power
+    fields["unit"] = unit
+    fields["dest"] = dest
+    fields["via_convoy"] = via_convoy
+    fields["kind"] = kind
+    return order
+
+
+def trusted_support(
+    cls: type[SupportHold] | type[SupportMove] | type[Convoy], power: str, unit: Location,
+    target: Location, dest: Location | None, kind: UnitKind | None, target_kind: UnitKind | None,
+) -> SupportHold | SupportMove | Convoy:
+    """A SupportHold (``dest`` None; ``target`` is the supported unit), a SupportMove or a
+    Convoy (``target`` is the origin of the supported or convoyed move)."""
+    order = object.__new__(cls)
+    fields = order.__dict__
+    fields["power"] = power
+    fields["unit"] = unit
+    if dest is None:
+        fields["target"] = target
+    else:
+        fields["origin"] = target
+        fields["dest"] = dest
+    fields["kind"] = kind
+    fields["target_kind"] = target_kind
+    return order
+
+
 def trusted_result(
     order: Order, result: ResultCode, dislodged: bool = False,
     retreat_options: tuple[Location, ...] = (), reason: Reason | None = None,

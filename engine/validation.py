@@ -114,6 +114,17 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
     return result
 
 
+def _accepted(order: Order) -> ValidationResult:
+    """``ValidationResult(True, None, "", order)``, built field by field (hot path)."""
+    result = object.__new__(ValidationResult)
+    fields = result.__dict__
+    fields["ok"] = True
+    fields["code"] = None
+    fields["reason"] = ""
+    fields["order"] = order
+    return result
+
+
 def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
     """Accept, in one step, the commonest legal movement orders when they already name
     their units exactly as they stand (what menus and canonical text produce). None
@@ -130,7 +141,7 @@ def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationRes
             or not _same(here, unit.location) or state.status is not GameStatus.ACTIVE):
         return None
     if cls is Hold:
-        return ValidationResult(True, None, "", order)
+        return _accepted(order)
     if cls is Move:
         move: Move = order  # type: ignore[assignment]
         dest = move.dest
@@ -142,7 +153,7 @@ def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationRes
             )
         else:
             plain = not move.via_convoy and dest in map.fleet_adjacent[unit.location]
-        return ValidationResult(True, None, "", order) if plain else None
+        return _accepted(order) if plain else None
     if cls is Convoy:
         return _accept_plain_convoy(order, unit, state, map)  # type: ignore[arg-type]
     support: SupportHold | SupportMove = order  # type: ignore[assignment]
@@ -158,7 +169,7 @@ def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationRes
         into = dest.province
         if into in (here.province, aim.province) or (dest.coast is not None and target.kind is UnitKind.ARMY):
             return None
-    return ValidationResult(True, None, "", order) if map.can_support_into(unit, into) else None
+    return _accepted(order) if map.can_support_into(unit, into) else None
 
 
 def _accept_plain_convoy(
@@ -172,7 +183,7 @@ def _accept_plain_convoy(
     src, dest = army.province, order.dest.province
     if not map.convoy_could_use(unit.province, src, dest, state.fleet_provinces, state.validation_memo):
         return None
-    return ValidationResult(True, None, "", order)
+    return _accepted(order)
 
 
 _PLAIN = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})

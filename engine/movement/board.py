@@ -49,6 +49,7 @@ class Board:
     unmatched: set[str] = field(default_factory=set)  # supports/convoys that match nothing
     supporting: list[str] = field(default_factory=list)  # provinces of matched supports
     dest_of: dict[str, str] = field(default_factory=dict)  # origin -> destination province
+    assisting: list[str] = field(default_factory=list)  # provinces of supports and convoys
 
 
 def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, rules: Rulebook) -> Board:
@@ -76,15 +77,19 @@ def _admit(board: Board, state: GameState, order: Order) -> None:
         return
     board.orders[province] = effective
     board.given.append((order, effective, None))
-    if isinstance(effective, Move):
-        board.moves[province] = effective
+    cls = type(effective)
+    if cls is Move:
+        board.moves[province] = effective  # type: ignore[assignment]
+    elif cls is not Hold:
+        board.assisting.append(province)  # supports and convoys, matched afterwards
 
 
 def _mark_convoy_intent(board: Board) -> None:
     """DATC 4.A.3 (2023): a move goes by convoy when it must (not adjacent), when it is
     ordered VIA, or when a fleet of the mover's own power is ordered to convoy it."""
     own_convoys: set[tuple[str, str, str]] = set()
-    for order in board.orders.values():
+    for province in board.assisting:
+        order = board.orders[province]
         if isinstance(order, Convoy):
             own_convoys.add((order.power, order.origin.province, order.dest.province))
     for origin, move in board.moves.items():
@@ -100,7 +105,8 @@ def _mark_convoy_intent(board: Board) -> None:
 
 
 def _match_supports_and_convoys(board: Board) -> None:
-    for province, order in board.orders.items():
+    for province in board.assisting:
+        order = board.orders[province]
         if isinstance(order, SupportHold):
             if order.target.province in board.moves:
                 board.unmatched.add(province)

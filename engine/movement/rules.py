@@ -50,7 +50,7 @@ class Rules:
         return self.path_exists(province)
 
     def move_succeeds(self, origin: str) -> bool:
-        if not self.arrives(origin):
+        if origin in self.b.convoy_intent and not self.arrives(origin):
             return False
         dest = self.b.dest_of[origin]
         attack = self.attack_strength(origin)
@@ -71,7 +71,9 @@ class Rules:
         supporter = self.b.units[province]
         into = self.support_target(province)
         for attacker in self.b.moves_into.get(province, ()):
-            if self.b.units[attacker].power == supporter.power or not self.arrives(attacker):
+            if self.b.units[attacker].power == supporter.power or (
+                attacker in self.b.convoy_intent and not self.arrives(attacker)
+            ):
                 continue
             spares = attacker == into or (
                 not self.convoyed(attacker) and self.b.map.edge(attacker, province).move_does_not_cut_support
@@ -159,7 +161,7 @@ class Rules:
         return UNIT + SUPPORT * self.supports_given(self.b.hold_supports.get(province, ()))
 
     def attack_strength(self, origin: str) -> int:
-        if not self.arrives(origin):
+        if origin in self.b.convoy_intent and not self.arrives(origin):
             return 0
         dest = self.b.dest_of[origin]
         supporters = self.b.move_supports.get(origin, ())
@@ -178,7 +180,7 @@ class Rules:
         )
 
     def prevent_strength(self, origin: str) -> int:
-        if not self.arrives(origin):
+        if origin in self.b.convoy_intent and not self.arrives(origin):
             return 0
         opponent = self.head_to_head(origin)
         if opponent is not None and self.resolve(("M", opponent)):

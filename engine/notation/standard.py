@@ -45,6 +45,9 @@ from engine.types import (
     SupportMove,
     UnitKind,
     Waive,
+    trusted_hold,
+    trusted_move,
+    trusted_support,
 )
 
 
@@ -407,7 +410,7 @@ def _parse_canonical(text: str, power: str, state: GameState | None, map: MapDat
         return None
     verb, rest = words[2], words[3:]
     if verb == "H" and not rest:
-        return Hold(power, unit, kind)
+        return trusted_hold(power, unit, kind)
     if verb == "D" and not rest:
         return Disband(power, unit, kind)
     if verb in ("-", "R") and rest and (len(rest) == 1 or rest[1:] == ["VIA"] and verb == "-"):
@@ -417,20 +420,22 @@ def _parse_canonical(text: str, power: str, state: GameState | None, map: MapDat
         via = len(rest) == 2
         if verb == "R" or (state is not None and state.phase_type is PhaseType.RETREAT):
             return None if via else Retreat(power, unit, dest, kind)
-        return Move(power, unit, dest, via, kind)
+        return trusted_move(power, unit, dest, via, kind)
     if verb in ("S", "C") and len(rest) in (2, 4) and rest[0] in _LETTERS:
         target_kind = _LETTERS[rest[0]]
         origin = known.get(rest[1])
         if origin is None:
             return None
         if len(rest) == 2:
-            return SupportHold(power, unit, origin, kind, target_kind) if verb == "S" else None
+            if verb != "S":
+                return None
+            return trusted_support(SupportHold, power, unit, origin, None, kind, target_kind)
         dest = known.get(rest[3]) if rest[2] == "-" else None
         if dest is None:
             return None
         if verb == "S":
-            return SupportMove(power, unit, origin, dest, kind, target_kind)
-        return Convoy(power, unit, origin, dest, kind, target_kind)
+            return trusted_support(SupportMove, power, unit, origin, dest, kind, target_kind)
+        return trusted_support(Convoy, power, unit, origin, dest, kind, target_kind)
     return None
 
 
