@@ -10,7 +10,7 @@ removals follow the rulebook's civil-disorder rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.adjustments import resolve_adjustments
@@ -125,15 +125,25 @@ def next_phase(state: GameState, map: MapData, units: frozenset[Unit]) -> GameSt
 
 
 def _evolve(state: GameState, **changes: Any) -> GameState:
-    """``dataclasses.replace`` for GameState without its per-call field introspection
-    (it runs several times a phase)."""
-    values: dict[str, Any] = {
-        "year": state.year, "season": state.season, "phase_type": state.phase_type,
-        "units": state.units, "ownership": state.ownership, "dislodged": state.dislodged,
-        "contested": state.contested, "status": state.status, "winner": state.winner,
-    }
+    """``dataclasses.replace`` for GameState on the hot path: the values come from a
+    checked state and the rules, so only the invariants that a phase step can break
+    are re-established (one unit per province; dislodged units in canonical order)."""
+    new = object.__new__(GameState)
+    values, old = new.__dict__, state.__dict__
+    for name in STATE_FIELDS:
+        values[name] = old[name]
     values.update(changes)
-    return GameState(**values)
+    units = values["units"]
+    by_province = {u.province: u for u in units}
+    if len(by_province) != len(units):
+        raise ValueError("two units in one province")
+    values["units_by_province"] = by_province
+    if len(values["dislodged"]) > 1:
+        values["dislodged"] = tuple(sorted(values["dislodged"], key=lambda d: d.unit))
+    return new
+
+
+STATE_FIELDS = tuple(f.name for f in fields(GameState))
 
 
 def _next_spring(state: GameState, **changes: Any) -> GameState:

@@ -402,17 +402,18 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     """Raise ValueError unless every unit stands where its kind may stand on ``map``:
     known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
     province on one of its named coasts (what a value type alone cannot know)."""
-    units = [*state.units, *(d.unit for d in state.dislodged)]
-    armies, fleets = map.army_provinces, map.fleet_spots
-    problems = [
-        f"{u.power} {u} cannot stand there on the {map.map_id} map"
-        for u in units
-        if not (
-            (u.province in armies and u.location.coast is None) if u.kind is UnitKind.ARMY
-            else (u.province, u.location.coast) in fleets
-        )
-    ]
-    problems += [f"unknown power {u.power}" for u in units if u.power not in map.powers]
+    armies, fleets, powers = map.army_provinces, map.fleet_spots, map.powers
+    problems = []
+    for u in (*state.units, *(d.unit for d in state.dislodged)):
+        coast = u.location.coast
+        if u.kind is UnitKind.ARMY:
+            stands = coast is None and u.province in armies
+        else:
+            stands = (u.province, coast) in fleets
+        if not stands:
+            problems.append(f"{u.power} {u} cannot stand there on the {map.map_id} map")
+        if u.power not in powers:
+            problems.append(f"unknown power {u.power}")
     problems += [f"{p} is not a supply centre" for p in state.ownership.keys() - map.supply_centers]
     if problems:
         raise ValueError("; ".join(sorted(problems)))

@@ -35,7 +35,7 @@ class Outcome:
         self.moved = {o for o in board.moves if rules.resolve(("M", o))}
         self.entered = {board.dest_of[o]: o for o in self.moved}
         self.dislodged_by = {
-            p: self.entered[p] for p in board.units if p in self.entered and p not in self.moved
+            p: o for p, o in self.entered.items() if p in board.units and p not in self.moved
         }
 
     # --- the board after movement ------------------------------------------------------------
