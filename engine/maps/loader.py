@@ -133,8 +133,8 @@ class MapData:
         if p.is_land:
             return ()
         if p.coasts:
-            return tuple(Location(province, c) for c in p.coasts)
-        return (Location(province),)
+            return tuple(_loc(province, c) for c in p.coasts)
+        return (_loc(province),)
 
     @cached_property
     def fleet_moves(self) -> dict[Location, dict[str, tuple[Location, ...]]]:
@@ -150,7 +150,7 @@ class MapData:
     @cached_property
     def army_spots(self) -> frozenset[Location]:
         """Where an army may stand (fleets: the keys of ``fleet_adjacent``)."""
-        return frozenset(Location(p.id) for p in self.provinces.values() if not p.is_sea)
+        return frozenset(_loc(p.id) for p in self.provinces.values() if not p.is_sea)
 
     @cached_property
     def army_provinces(self) -> frozenset[str]:
@@ -293,6 +293,11 @@ class MapData:
         return p is not None and p.kind == "coast"
 
 
+def _loc(province: str, coast: str | None = None) -> Location:
+    """Map data uses the shared (interned) Location values, like parsed orders."""
+    return Location.parse(f"{province}/{coast}" if coast else province)
+
+
 def normalize_name(text: str) -> str:
     return re.sub(r"[\s.\-_']+", " ", text.strip().lower()).strip()
 
@@ -410,7 +415,7 @@ def _edge_location(provinces: dict[str, Province], pid: str, coast: str | None, 
         raise MapDataError(f"edge {what}: {pid} has no coast {coast}")
     if p.is_land:
         raise MapDataError(f"edge {what}: a fleet cannot enter land province {pid}")
-    return Location(pid, coast)
+    return _loc(pid, coast)
 
 
 EdgeIndexes = tuple[
@@ -424,7 +429,7 @@ def _edges(data: dict[str, Any], provinces: dict[str, Province]) -> EdgeIndexes:
     for pid, p in provinces.items():
         if not p.is_land:
             for coast in p.coasts or (None,):
-                fleet[Location(pid, coast)] = set()
+                fleet[_loc(pid, coast)] = set()
     rules: dict[tuple[str, str], EdgeRules] = {}
     seen: set[tuple[str, str | None, str, str | None]] = set()
     for e in data["edges"]:

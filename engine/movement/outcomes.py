@@ -70,7 +70,7 @@ class Outcome:
     ) -> tuple[Location, ...]:
         m = self.b.map
         if unit.kind is UnitKind.ARMY:
-            spots = [Location(p) for p in m.army_adjacent[unit.province]]
+            spots = [m.locations_by_text[p] for p in m.army_adjacent[unit.province]]
         else:
             spots = list(m.fleet_adjacent[unit.location])
         return tuple(
@@ -85,17 +85,16 @@ class Outcome:
         """One result per order given, in the order given, then a hold for every unit
         that had no order (so every unit's fate is in the resolution)."""
         out = []
-        ordered = set()
+        voided = set()  # own units whose only orders were void: they held, and say so
         dislodged_by, moved = self.dislodged_by, self.moved
         for given, effective, reason in self.b.given:
             if effective is None:
                 province = self._own_province(given)
                 if province is not None:
-                    ordered.add(province)
+                    voided.add(province)
                 out.append(self._result(given, ResultCode.VOID, reason, province, retreats))
                 continue
             province = effective.unit.province
-            ordered.add(province)
             if province in moved:  # the commonest case, settled without _judge
                 out.append(trusted_result(effective, ResultCode.OK, False, (), None))
                 continue
@@ -104,7 +103,7 @@ class Outcome:
                 out.append(trusted_result(effective, code, True, retreats.get(province, ()), why))
             else:
                 out.append(trusted_result(effective, code, False, (), why))
-        for province in sorted(self.b.units.keys() - ordered):
+        for province in sorted(self.b.units.keys() - self.b.orders.keys() - voided):
             unit = self.b.units[province]
             hold = Hold(unit.power, unit.location, unit.kind)
             if province in dislodged_by:
