@@ -20,6 +20,20 @@ class AdjacentConvoy(StrEnum):
     # DATC v2.4 / 2000 as read by jDip, godip, webDiplomacy, MILA: a convoy route is
     # used as above, but if it fails the army still moves over land.
     INTENT_WITH_FALLBACK = "INTENT_WITH_FALLBACK"
+    # 1971: any convoy order matching the move is used, whoever gives it (an army can be
+    # "kidnapped" by a foreign fleet), with no fallback. Not a named edition here; a
+    # custom Rulebook may choose it (DATC 6.G.2@1971, 6.G.7@1971, 6.G.19@1971).
+    ANY_CONVOY = "ANY_CONVOY"
+
+
+class SupportCoast(StrEnum):
+    """DATC 4.B.4: must a support name the coast of the move it supports?"""
+
+    # DATC v3.0 preference: a support without a coast matches a move to either coast;
+    # a support naming the wrong coast does not match.
+    EITHER_COAST = "EITHER_COAST"
+    # Strict: a support without a coast does not match a move to a named coast (6.B.15@strict).
+    EXACT_COAST = "EXACT_COAST"
 
 
 class CivilDisorder(StrEnum):
@@ -38,6 +52,7 @@ class Rulebook:
     name: str
     adjacent_convoy: AdjacentConvoy
     civil_disorder: CivilDisorder
+    support_coast: SupportCoast = SupportCoast.EITHER_COAST
 
 
 RULEBOOKS: dict[str, Rulebook] = {

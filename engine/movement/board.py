@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.maps.loader import MapData
-from engine.rulebook import AdjacentConvoy, Rulebook
+from engine.rulebook import AdjacentConvoy, Rulebook, SupportCoast
 from engine.types import (
     Convoy,
     GameState,
@@ -87,20 +87,24 @@ def _admit(board: Board, state: GameState, order: Order) -> None:
 def _mark_convoy_intent(board: Board) -> None:
     """DATC 4.A.3 (2023): a move goes by convoy when it must (not adjacent), when it is
     ordered VIA, or when a fleet of the mover's own power is ordered to convoy it."""
+    policy = board.rules.adjacent_convoy
     own_convoys: set[tuple[str, str, str]] = set()
     for province in board.assisting:
         order = board.orders[province]
         if isinstance(order, Convoy):
-            own_convoys.add((order.power, order.origin.province, order.dest.province))
+            # Under ANY_CONVOY a convoy counts whoever gives it: key it by no power.
+            power = "" if policy is AdjacentConvoy.ANY_CONVOY else order.power
+            own_convoys.add((power, order.origin.province, order.dest.province))
     for origin, move in board.moves.items():
         unit = board.units[origin]
         if unit.kind is not UnitKind.ARMY:
             continue
         dest = move.dest.province
         adjacent = dest in board.map.army_adjacent[origin]
-        if not adjacent or move.via_convoy or (unit.power, origin, dest) in own_convoys:
+        intent_power = "" if policy is AdjacentConvoy.ANY_CONVOY else unit.power
+        if not adjacent or move.via_convoy or (intent_power, origin, dest) in own_convoys:
             board.convoy_intent.add(origin)
-            if adjacent and board.rules.adjacent_convoy is AdjacentConvoy.INTENT_WITH_FALLBACK:
+            if adjacent and policy is AdjacentConvoy.INTENT_WITH_FALLBACK:
                 board.may_fall_back.add(origin)
 
 
@@ -134,4 +138,6 @@ def _support_matches(board: Board, order: SupportMove) -> bool:
     move = board.moves.get(order.origin.province)
     if move is None or move.dest.province != order.dest.province:
         return False
-    return order.dest.coast is None or order.dest == move.dest
+    if order.dest.coast is None:
+        return move.dest.coast is None or board.rules.support_coast is SupportCoast.EITHER_COAST
+    return order.dest == move.dest

@@ -13,23 +13,27 @@ stated PRESTATE/PRESTATE_DISLODGED, and then the retreats are adjudicated.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import engine
 from engine import GameState, Location, Unit, UnitKind
+from engine.rulebook import AdjacentConvoy, SupportCoast
 from tests.engine.datc_reader import DATC_DIR, Case, UnitLine, read_cases
 
 MAP = engine.load_map("classical")
 
-# Which rulebook a case tag is played under (OPTIONS.md). Tags naming a rule option
-# that Convoy does not offer are skipped with the DATC's own reason.
-RULES_FOR_TAG = {None: "2023", "fallback": "2000", "v2.4": "2000", "v2.4.part1": "2000",
-                 "v2.4.part2": "2000", "pre2023": "2000"}
-NOT_OFFERED = {
-    "1971": "DATC 4.A.3 option (1971 rulebook: any convoy to an adjacent province is used, "
-            "'kidnapping' an army); Convoy offers the 2023 and 2000 rulebooks only",
-    "strict": "DATC 4.B.4 option (a support must name the coast); Convoy follows the v3.0 "
-              "preference that a support without a coast matches either coast",
+# Which rulebook a case tag is played under (OPTIONS.md): the named editions, or the
+# 2023 rulebook with the one DATC option the tag names switched (a custom Rulebook).
+_2023 = engine.get_rulebook("2023")
+RULES_FOR_TAG: dict[str | None, str | engine.Rulebook] = {
+    None: "2023", "fallback": "2000", "v2.4": "2000", "v2.4.part1": "2000",
+    "v2.4.part2": "2000", "pre2023": "2000",
+    # DATC 4.A.3, 1971 rulebook: any convoy to an adjacent province is used ("kidnapping").
+    "1971": replace(_2023, name="2023+any-convoy", adjacent_convoy=AdjacentConvoy.ANY_CONVOY),
+    # DATC 4.B.4, strict option: a support must name the coast of the move it supports.
+    "strict": replace(_2023, name="2023+exact-coast", support_coast=SupportCoast.EXACT_COAST),
 }
 
 MAIN = read_cases(DATC_DIR / "datc_v3.0_cases.txt")
@@ -70,7 +74,7 @@ def _movement_state(case: Case) -> GameState:
     return GameState(case.year, season, phase, frozenset(_units(case.prestate)), owners)
 
 
-def _replay_movement_before_retreats(case: Case, game_rules: str) -> GameState:
+def _replay_movement_before_retreats(case: Case, game_rules: str | engine.Rulebook) -> GameState:
     """Rebuild the position before the movement phase whose results are given, play it,
     and check it yields the case's stated retreat-phase position."""
     moved_to: dict[str, str] = {}
@@ -115,13 +119,7 @@ def run_case(case: Case) -> None:
 
 
 def _params(cases: list[Case]) -> list[object]:
-    params = []
-    for case in cases:
-        marks = []
-        if case.tag in NOT_OFFERED:
-            marks.append(pytest.mark.skip(reason=NOT_OFFERED[case.tag]))
-        params.append(pytest.param(case, id=case.id, marks=marks))
-    return params
+    return [pytest.param(case, id=case.id) for case in cases]
 
 
 @pytest.mark.parametrize("case", _params(MAIN))
