@@ -1,0 +1,103 @@
+"""Instructions per movement phase, step by step: a repeatable engine measure.
+
+Why: wall-clock timings on a shared 2-core machine move by ±20 % with whatever else
+runs. ``valgrind --tool=callgrind`` counts the CPU instructions the interpreter
+executes, which is the same for the same code and inputs whatever the machine is
+doing. This script plays seeded random games (``bench.random_play``) to get
+movement positions, stores them as JSON dicts, then runs itself under callgrind
+once per step, each run doing one more step of the same pipeline a server runs
+(deserialize, parse, validate, adjudicate), and prints the difference per phase.
+
+    .venv/bin/python bench/engine_instructions.py [--phases 50] [--seed 1]
+
+Needs ``valgrind`` on the PATH (Debian package ``valgrind``); without it, it says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from bench.engine_bench import collect_positions  # noqa: E402
+
+STEPS = ("load state", "parse", "validate", "adjudicate")
+
+
+def run_steps(positions_file: str, steps: int) -> None:
+    """The measured pipeline, cut after ``steps`` steps (the child process's work)."""
+    game_map = engine.load_map("classical")
+    phases = json.loads(Path(positions_file).read_text())
+    for phase in phases:
+        if steps < 1:
+            continue
+        state = replace(engine.state_from_dict(phase["state"]))
+        if steps < 2:
+            continue
+        orders: dict[str, list[engine.Order]] = {}
+        for power, text in phase["orders"]:
+            orders.setdefault(power, []).append(
+                engine.parse_order(text, power=power, state=state, map=game_map)
+            )
+        if steps < 3:
+            continue
+        for given in orders.values():
+            for order in given:
+                engine.validate(order, state, game_map)
+        if steps < 4:
+            continue
+        engine.Game(map=game_map, state=state).adjudicate(orders)
+
+
+def count(positions_file: str, steps: int) -> int:
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+         __file__, "--child", positions_file, str(steps)],
+        capture_output=True, text=True, check=True,
+    )
+    line = next(x for x in out.stderr.splitlines() if "Collected" in x)
+    return int(line.split()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phases", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        run_steps(args.child[0], int(args.child[1]))
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind); nothing measured")
+        return 0
+    game_map = engine.load_map("classical")
+    played, _ = collect_positions(game_map, args.seed, args.phases)
+    phases = [
+        {"state": engine.state_to_dict(p.state),
+         "orders": [(power, text) for power, texts in p.texts.items() for text in texts]}
+        for p in played if p.state.phase_type is engine.PhaseType.MOVEMENT
+    ][: args.phases]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(phases, handle)
+    counts = [count(handle.name, steps) for steps in range(len(STEPS) + 1)]
+    Path(handle.name).unlink()
+    print(f"# Instructions per movement phase ({len(phases)} phases, seed {args.seed})")
+    print("| step | instructions per phase |\n|---|---:|")
+    for name, before, after in zip(STEPS, counts[:-1], counts[1:], strict=True):
+        print(f"| {name} | {(after - before) // len(phases):,} |")
+    print(f"| parse + validate + adjudicate | {(counts[-1] - counts[1]) // len(phases):,} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
