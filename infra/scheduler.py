@@ -14,6 +14,11 @@ would be deleted from under it. With a nonce the old firing deletes only itself.
 Schedules are found again by the prefix ``dl.<game>.<phase>.``; ``.`` never occurs in
 the sanitized game id, so one game's prefix never matches another game.
 
+Reminders (DEADLINE_APPROACHING) are a second one-time schedule per phase, named
+``rm.<game>.<phase>.<nonce>`` and targeting the same function with
+``{"game_id", "phase", "kind": "reminder"}``: `schedule_reminder` / `delete_reminder`
+mirror the deadline pair, and `delete_game_deadlines` removes both kinds.
+
 What it does not do: decide *whether* a deadline applies (functions/usecases/deadlines.py)
 or call process_turn. Botocore `ClientError`s become the domain errors below.
 """
@@ -61,16 +66,26 @@ class DueDeadline:
     at: datetime
     game_id: str
     phase: str
+    kind: str = "deadline"  # or "reminder"
+
+    def event(self) -> dict[str, str]:
+        """The target input Scheduler would send."""
+        found = {"game_id": self.game_id, "phase": self.phase}
+        return found if self.kind == "deadline" else {**found, "kind": self.kind}
 
 
-def schedule_prefix(game_id: str, phase: str | None = None) -> str:
+DEADLINE = "dl"
+REMINDER = "rm"
+
+
+def schedule_prefix(game_id: str, phase: str | None = None, *, kind: str = DEADLINE) -> str:
     """Name prefix for a game (and phase); long or odd game ids are hashed to fit 64 chars."""
     safe = game_id if _SAFE_ID.fullmatch(game_id) else hashlib.sha256(game_id.encode()).hexdigest()[:32]
     if phase is None:
-        return f"dl.{safe}."
+        return f"{kind}.{safe}."
     if not _SAFE_PHASE.fullmatch(phase):
         raise ValueError(f"unexpected phase name {phase!r}")
-    return f"dl.{safe}.{phase}."
+    return f"{kind}.{safe}.{phase}."
 
 
 def at_expression(at: datetime) -> str:
@@ -110,7 +125,19 @@ class EventBridgeDeadlineScheduler:
         state, and a fresh name keeps a currently firing schedule from deleting it.
         """
         self.delete_deadline(game_id, phase)
-        name = schedule_prefix(game_id, phase) + secrets.token_hex(4)
+        return self._create(schedule_prefix(game_id, phase), at, {"game_id": game_id, "phase": phase})
+
+    def schedule_reminder(self, game_id: str, phase: str, at: datetime) -> str:
+        """The phase's DEADLINE_APPROACHING schedule: delete + create, like `schedule_deadline`."""
+        self.delete_reminder(game_id, phase)
+        return self._create(
+            schedule_prefix(game_id, phase, kind=REMINDER),
+            at,
+            {"game_id": game_id, "phase": phase, "kind": "reminder"},
+        )
+
+    def _create(self, prefix: str, at: datetime, target_input: dict[str, str]) -> str:
+        name = prefix + secrets.token_hex(4)
         try:
             self._client.create_schedule(
                 Name=name,
@@ -123,7 +150,7 @@ class EventBridgeDeadlineScheduler:
                 Target={
                     "Arn": self._settings.target_arn,
                     "RoleArn": self._settings.role_arn,
-                    "Input": json.dumps({"game_id": game_id, "phase": phase}, sort_keys=True),
+                    "Input": json.dumps(target_input, sort_keys=True),
                     # Scheduler's own retries; the function is idempotent so retries are safe.
                     "RetryPolicy": {"MaximumEventAgeInSeconds": 3600, "MaximumRetryAttempts": 10},
                 },
@@ -137,10 +164,16 @@ class EventBridgeDeadlineScheduler:
         for name in self._names(schedule_prefix(game_id, phase)):
             self._delete(name)
 
-    def delete_game_deadlines(self, game_id: str) -> None:
-        """Remove all of a game's schedules (pause, finish, delete)."""
-        for name in self._names(schedule_prefix(game_id)):
+    def delete_reminder(self, game_id: str, phase: str) -> None:
+        """Remove the phase's reminder schedules; already gone is fine."""
+        for name in self._names(schedule_prefix(game_id, phase, kind=REMINDER)):
             self._delete(name)
+
+    def delete_game_deadlines(self, game_id: str) -> None:
+        """Remove all of a game's schedules, deadlines and reminders (pause, finish, delete)."""
+        for kind in (DEADLINE, REMINDER):
+            for name in self._names(schedule_prefix(game_id, kind=kind)):
+                self._delete(name)
 
     def list_due(self, now: datetime) -> list[DueDeadline]:
         """One-time schedules in our group whose time is <= now, oldest first (local stack only)."""
@@ -164,6 +197,7 @@ class EventBridgeDeadlineScheduler:
                     at=when,
                     game_id=str(target_input.get("game_id", "")),
                     phase=str(target_input.get("phase", "")),
+                    kind=str(target_input.get("kind", "deadline")),
                 )
             )
         return sorted(due, key=lambda d: (d.at, d.name))

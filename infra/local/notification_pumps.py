@@ -2,7 +2,8 @@
 
 Three pumps, run by the local stack's pump loop (`infra.local.pumps`):
 - `fire_due_deadlines`: reads due one-time schedules from the emulator, invokes the
-  deadline handler with their ``{game_id, phase}`` input, then deletes them (what
+  deadline handler with their ``{game_id, phase}`` input (reminders add
+  ``"kind": "reminder"``), then deletes them (what
   ActionAfterCompletion=DELETE does on AWS). Every `sweep_every` runs it also calls the
   sweeper, as the rate schedule would.
 - `relay_outbox`: the stream stand-in. Rather than depend on the emulator's stream
@@ -74,7 +75,7 @@ class NotificationPumps:
         """Fire every due schedule once; returns how many fired."""
         fired = 0
         for due in self._scheduler.list_due(self._now()):
-            self._deadline({"game_id": due.game_id, "phase": due.phase}, None)
+            self._deadline(due.event(), None)  # reminders carry "kind": "reminder"
             self._scheduler.complete(due.name)
             fired += 1
         self._runs += 1
