@@ -39,6 +39,9 @@ UnknownPower = _error("UnknownPower", "UNKNOWN_POWER", 400, "No such power in th
 UnknownVariant = _error("UnknownVariant", "UNKNOWN_VARIANT", 400, "No such variant or rulebook.")
 OrdersMissing = _error("OrdersMissing", "ORDERS_MISSING", 409, "require_all: some powers owe orders.")
 ValidationFailed = _error("ValidationFailed", "VALIDATION_ERROR", 422, "The request is malformed.")
+GamePaused = _error(
+    "GamePaused", "GAME_PAUSED", 409, "The game is paused: deadlines and auto-processing wait for resume."
+)
 NoDeadline = _error("NoDeadline", "NO_DEADLINE", 409, "The phase has no running deadline to extend.")
 Conflict = _error("Conflict", "CONFLICT", 409, "Too many concurrent writers; retry.")
 IdempotencyKeyReused = _error(

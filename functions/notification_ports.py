@@ -177,15 +177,20 @@ class DeadlineInfo:
     game_id: str
     phase: str
     deadline: datetime | None
-    status: str  # "active", "paused", "finished", ... only "active" games are processed
+    status: str  # "ACTIVE", "PAUSED", "FINISHED", ... only "ACTIVE" games are processed
 
 
 class DeadlineScheduler(Protocol):
-    """One-time schedules that fire the deadline function with {game_id, phase}."""
+    """One-time schedules that fire the deadline function with {game_id, phase}
+    (deadlines) or {game_id, phase, kind: "reminder"} (DEADLINE_APPROACHING)."""
 
     def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str: ...
 
     def delete_deadline(self, game_id: str, phase: str) -> None: ...
+
+    def schedule_reminder(self, game_id: str, phase: str, at: datetime) -> str: ...
+
+    def delete_reminder(self, game_id: str, phase: str) -> None: ...
 
 
 class DeadlineGames(Protocol):
@@ -199,6 +204,10 @@ class DeadlineGames(Protocol):
 
     def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:
         """Active games whose deadline is <= now (the sweeper's backstop query)."""
+        ...
+
+    def remind_if_in_phase(self, game_id: str, phase: str) -> str:
+        """Write the phase's DEADLINE_APPROACHING notice at most once; returns the outcome's name."""
         ...
 
 

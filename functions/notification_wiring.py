@@ -117,7 +117,7 @@ class StoreDeadlineGames:
         return _info(game)
 
     def process_if_in_phase(self, game_id: str, phase: str) -> bool:
-        from functions.errors import GameNotActive, GameNotFound, StalePhase
+        from functions.errors import GameNotActive, GameNotFound, GamePaused, StalePhase
         from functions.usecases.common import SCHEDULER
         from functions.usecases.process_turn import process_turn
 
@@ -125,9 +125,14 @@ class StoreDeadlineGames:
             process_turn(
                 self._store, self._clock, game_id, SCHEDULER, expected_phase=phase, scheduler=self._scheduler
             )
-        except (StalePhase, GameNotActive, GameNotFound):
+        except (StalePhase, GameNotActive, GameNotFound, GamePaused):
             return False
         return True
+
+    def remind_if_in_phase(self, game_id: str, phase: str) -> str:
+        from functions.usecases.reminders import send_reminder
+
+        return str(send_reminder(self._store, self._clock, game_id, phase, scheduler=self._scheduler))
 
     def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:
         """Scans the game listing (newest first, bounded): fine as a backstop at small scale.
@@ -142,7 +147,8 @@ def _info(game: Any) -> DeadlineInfo:
     from functions.usecases.common import parse_iso
 
     deadline = parse_iso(game.deadline) if game.deadline else None
-    return DeadlineInfo(game.game_id, game.phase, deadline, str(game.status).upper())
+    status = "PAUSED" if game.paused and game.status == "ACTIVE" else str(game.status).upper()
+    return DeadlineInfo(game.game_id, game.phase, deadline, status)
 
 
 class StoreGameActions:

@@ -39,6 +39,7 @@ class GameRecord:
     wait_flags: dict[str, bool] = field(default_factory=dict)  # power -> raised; cleared each phase
     paused: bool = False  # the deadline clock is stopped (no schedule)
     paused_remaining: int | None = None  # whole seconds that were left when paused
+    reminded_phase: str | None = None  # the last phase whose DEADLINE_APPROACHING was written
 
     def copy(self) -> GameRecord:
         return copy.deepcopy(self)

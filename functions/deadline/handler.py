@@ -1,8 +1,9 @@
 """Deadline Lambda: the Scheduler's one-time target and the backstop sweeper's rate target.
 
 `handler` gets ``{"game_id", "phase"}`` from a per-phase schedule and calls
-`fire_deadline`; `sweep_handler` runs on a rate schedule and calls `sweep`. Both are
-idempotent, so Scheduler's retries and duplicate firings are harmless. A malformed
+`fire_deadline`, or ``{"game_id", "phase", "kind": "reminder"}`` from the phase's
+reminder schedule and calls `fire_reminder`; `sweep_handler` runs on a rate schedule
+and calls `sweep`. All are idempotent, so Scheduler's retries and duplicate firings are harmless. A malformed
 event is answered, not raised: retrying it could never succeed.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from functions.usecases.deadlines import fire_deadline, sweep
+from functions.usecases.deadlines import fire_deadline, fire_reminder, sweep
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
@@ -26,7 +27,13 @@ def make_handlers(
         game_id, phase = event.get("game_id"), event.get("phase")
         if not isinstance(game_id, str) or not isinstance(phase, str) or not game_id or not phase:
             return {"outcome": "INVALID_EVENT"}
+        kind = event.get("kind", "deadline")
+        if kind not in ("deadline", "reminder"):
+            return {"outcome": "INVALID_EVENT"}
         deps = dependencies()
+        if kind == "reminder":
+            said = fire_reminder(game_id, phase, games=deps.games)
+            return {"game_id": game_id, "phase": phase, "kind": kind, "outcome": said}
         outcome = fire_deadline(game_id, phase, now=now(), games=deps.games, scheduler=deps.scheduler)
         return {"game_id": game_id, "phase": phase, "outcome": str(outcome)}
 

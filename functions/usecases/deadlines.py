@@ -13,9 +13,19 @@ safe to run any number of times, early or late, because it re-reads the game:
 passed without processing (a lost schedule, a failed invocation) go through the
 same `fire_deadline`.
 
+`fire_reminder` is what the phase's second schedule runs with ``{game_id, phase,
+kind: "reminder"}``: it writes the DEADLINE_APPROACHING notice at most once per phase
+(functions/usecases/reminders.py); a late, repeated or stale firing is a no-op.
+
 `reschedule_phase` keeps EventBridge in step when a phase starts, the game is
-paused/resumed, or a deadline is extended: delete the previous phase's schedule
-(a missing one is fine) and create a fresh one for the new deadline.
+paused/resumed, or a deadline is extended: delete the previous phase's schedules
+(a missing one is fine) and create fresh ones (deadline, and reminder if any) for
+the new deadline.
+
+`reminder_time` says when a phase's reminder is due: ``deadline - lead`` where
+lead = min(the game's ``reminder_seconds``, default 1 hour; a quarter of the phase
+length), none if that is not in the future, the lead is under a second, or the phase
+was already reminded.
 
 `ready_to_auto_process` is the W10 rule: with auto_process on, process as soon as
 every power with a decision has submitted and nobody raised a wait flag.
@@ -27,11 +37,15 @@ import enum
 import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from functions.notification_ports import DeadlineGames, DeadlineScheduler
 
 log = logging.getLogger(__name__)
+
+
+DEFAULT_REMINDER_SECONDS = 3600
+REMINDER_PHASE_FRACTION = 4  # the lead is at most 1/4 of the phase length
 
 
 class FireOutcome(enum.StrEnum):
@@ -39,6 +53,32 @@ class FireOutcome(enum.StrEnum):
     RESCHEDULED = "RESCHEDULED"
     STALE = "STALE"
     LOST_RACE = "LOST_RACE"
+
+
+def reminder_lead(phase_seconds: int | None, reminder_seconds: int | None = None) -> int:
+    """Whole seconds before the deadline a reminder goes out; 0 means no reminder."""
+    if not phase_seconds or phase_seconds <= 0:
+        return 0
+    wanted = DEFAULT_REMINDER_SECONDS if reminder_seconds is None else max(0, int(reminder_seconds))
+    return min(wanted, int(phase_seconds) // REMINDER_PHASE_FRACTION)
+
+
+def reminder_time(
+    *,
+    deadline: datetime | None,
+    phase_seconds: int | None,
+    now: datetime,
+    reminder_seconds: int | None = None,
+    already_reminded: bool = False,
+) -> datetime | None:
+    """When this phase's reminder should fire, or None (no deadline, too short, past, or sent)."""
+    if deadline is None or already_reminded:
+        return None
+    lead = reminder_lead(phase_seconds, reminder_seconds)
+    if lead < 1:
+        return None
+    at = deadline - timedelta(seconds=lead)
+    return at if at > now else None
 
 
 @dataclass(frozen=True)
@@ -69,6 +109,11 @@ def fire_deadline(
     return FireOutcome.LOST_RACE
 
 
+def fire_reminder(game_id: str, phase: str, *, games: DeadlineGames) -> str:
+    """The reminder schedule's target: at most one DEADLINE_APPROACHING per phase (see reminders.py)."""
+    return games.remind_if_in_phase(game_id, phase)
+
+
 def sweep(*, now: datetime, games: DeadlineGames, scheduler: DeadlineScheduler) -> SweepReport:
     """Fire every overdue deadline; one game's error does not stop the others."""
     outcomes: dict[str, FireOutcome] = {}
@@ -91,18 +136,27 @@ def reschedule_phase(
     phase: str,
     deadline: datetime | None,
     scheduler: DeadlineScheduler,
+    reminder: datetime | None = None,
 ) -> None:
-    """Make the schedules match the game: none for `previous_phase`, one for `phase` if it has a deadline.
+    """Make the schedules match the game: none for `previous_phase`; for `phase` a deadline
+    schedule if it has a deadline and a reminder schedule if `reminder` is set.
 
     Called after the state change committed. If this call fails the sweeper still
-    processes the phase on time (within its rate), so a failure is logged, not fatal.
+    processes the phase on time (within its rate), so a failure is logged, not fatal
+    (a lost reminder is not retried: it is a courtesy, the deadline is what counts).
     """
     if previous_phase and previous_phase != phase:
         scheduler.delete_deadline(game_id, previous_phase)
+        scheduler.delete_reminder(game_id, previous_phase)
     if deadline is None:
         scheduler.delete_deadline(game_id, phase)  # paused, deadlines off, or game over
+        scheduler.delete_reminder(game_id, phase)
+        return
+    scheduler.schedule_deadline(game_id, phase, deadline)
+    if reminder is None:
+        scheduler.delete_reminder(game_id, phase)  # already sent, too late, or too short a phase
     else:
-        scheduler.schedule_deadline(game_id, phase, deadline)
+        scheduler.schedule_reminder(game_id, phase, reminder)
 
 
 def ready_to_auto_process(
@@ -132,8 +186,10 @@ def sync_schedule(
     previous_phase: str | None,
     phase: str,
     deadline: str | None,
+    reminder: datetime | None = None,
 ) -> None:
-    """`reschedule_phase` after a committed state change, from META's ISO `deadline`.
+    """`reschedule_phase` after a committed state change, from META's ISO `deadline`
+    (`reminder`: `functions.usecases.reminders.reminder_for(game, now)`).
 
     `scheduler` None means deadlines are not wired (unit tests, a deployment without
     the deadline function). A Scheduler failure is logged, not raised: the state
@@ -145,7 +201,12 @@ def sync_schedule(
     at = datetime.fromisoformat(deadline.replace("Z", "+00:00")) if deadline else None
     try:
         reschedule_phase(
-            game_id, previous_phase=previous_phase, phase=phase, deadline=at, scheduler=scheduler
+            game_id,
+            previous_phase=previous_phase,
+            phase=phase,
+            deadline=at,
+            scheduler=scheduler,
+            reminder=reminder if at is not None else None,
         )
     except Exception:  # noqa: BLE001 - documented: the sweeper is the backstop
         log.exception("could not update the deadline schedule of %s %s", game_id, phase)

@@ -1,12 +1,18 @@
 """Pause, resume and extend a game's deadline (the creator or the operator).
 
-- pause: the deadline clock stops; the phase's schedule is deleted. The seconds that
-  were left are kept. Orders, wait flags, auto-processing and a manual process_turn
-  still work; a phase that starts while paused has no deadline until resumed.
+- pause: the deadline clock stops; the phase's schedules (deadline and reminder) are
+  deleted. The seconds that were left are kept. Nothing processes a paused game by
+  itself: no deadline firing, no sweeper, no auto-process (process_turn refuses the
+  scheduler actor with GAME_PAUSED). Orders and wait flags are still accepted, and the
+  creator or operator may still process by hand; a phase that starts that way has no
+  deadline until resumed.
 - resume: the deadline is set again, to what was left at pause (or the phase's full
-  length if the phase changed meanwhile) from now, and a fresh schedule is created.
+  length if the phase changed meanwhile) from now, and fresh schedules are created
+  (the reminder only if the phase was not reminded yet and its time is still ahead).
+  If everyone owing orders submitted during the pause and auto_process is on (and no
+  wait flag is up), the turn is processed at once, as a submission would have.
 - extend: the deadline moves later by N seconds (from the current deadline, or from
-  now if it already passed); the schedule is moved (delete + create).
+  now if it already passed); the schedules are moved (delete + create).
 Pause and resume are idempotent (pausing a paused game changes nothing).
 The schedule is changed after the commit (`sync_schedule`).
 """
@@ -32,6 +38,8 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.reminders import reminder_for
+from functions.usecases.submit_orders import maybe_auto_process
 
 MAX_EXTEND_SECONDS = 30 * 86400
 
@@ -96,7 +104,12 @@ def resume_game(
         game.paused, game.paused_remaining = False, None
         event = add_event(game, "GAME_RESUMED", {"deadline": game.deadline}, now)
         saved = store.save(game, expected_version=version, events=[event])
-        sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline)
+        sync_schedule(
+            scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline,
+            reminder=reminder_for(saved, now),
+        )
+        if maybe_auto_process(store, clock, saved, scheduler):
+            return _state(load(store, game_id))
         return _state(saved)
 
     return retrying(attempt)
@@ -127,7 +140,10 @@ def extend_deadline(
             f"{game.phase}:extended:{game.event_seq}",
         )
         saved = store.save(game, expected_version=version, events=[event], outbox=[notice])
-        sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline)
+        sync_schedule(
+            scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline,
+            reminder=reminder_for(saved, now),
+        )
         return _state(saved)
 
     return retrying(attempt)

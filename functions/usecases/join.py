@@ -26,6 +26,7 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.reminders import reminder_for
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ def join_game(
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
             sync_schedule(
-                scheduler, game.game_id, previous_phase=None, phase=game.phase, deadline=game.deadline
+                scheduler, game.game_id, previous_phase=None, phase=game.phase, deadline=game.deadline,
+                reminder=reminder_for(game, now),
             )
         return Joined(power=chosen, token=token)
 

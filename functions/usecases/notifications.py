@@ -108,7 +108,9 @@ def render_text(message: OutboxMessage) -> str:
     if message.kind == "DEADLINE_EXTENDED":
         return f"{game}: the deadline for {p.get('phase', '?')} moved to {p.get('deadline', '?')}."
     if message.kind == DEADLINE_APPROACHING:
-        return f"{game}: the deadline for {p.get('phase', '?')} is {p.get('deadline', 'soon')}."
+        text = f"{game}: the deadline for {p.get('phase', '?')} is {p.get('deadline', 'soon')}."
+        waiting = [str(power) for power in p.get("waiting_on") or []]
+        return text + (f" Still waiting on: {', '.join(waiting)}." if waiting else "")
     if message.kind == GAME_ENDED:
         winner = p.get("winner")
         return f"{game} is over: {winner} wins." if winner else f"{game} is over."

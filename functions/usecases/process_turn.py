@@ -1,6 +1,9 @@
 """Process a turn: adjudicate the pending orders with the engine and commit atomically.
 
 Allowed to the game's creator, the operator token and the deadline scheduler.
+A paused game is processed only by hand (creator or operator): the scheduler actor
+(deadline firing, sweeper, auto-process) gets ``GAME_PAUSED``, also when the pause
+committed between its read and this one.
 Missing orders get the engine's defaults (units hold, dislodged units disband,
 builds are waived, removals follow civil disorder). With ``require_all`` the call
 is refused (409 ``ORDERS_MISSING``) while a power with a decision still owes orders.
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from functions.errors import Forbidden, GameNotActive, OrdersMissing, StalePhase
+from functions.errors import Forbidden, GameNotActive, GamePaused, OrdersMissing, StalePhase
 from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameStore, PhaseRecord
 from functions.usecases.common import (
@@ -35,6 +38,7 @@ from functions.usecases.common import (
     state_of,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.reminders import reminder_for
 from functions.usecases.views import missing_powers
 
 
@@ -78,6 +82,8 @@ def process_turn(
         if wanted is not None and wanted != game.phase:
             raise StalePhase(f"{wanted} was already processed; the game is at {game.phase}", phase=game.phase)
         seen_phase.append(game.phase)
+        if game.paused and actor.kind == "scheduler":
+            raise GamePaused("the game is paused; only its creator or the operator may process it")
         if require_all:
             missing = missing_powers(game)
             if missing:
@@ -148,7 +154,8 @@ def process_turn(
             outbox.append(add_outbox(game, "GAME_ENDED", {"winner": winner}, "ended"))
         store.commit_turn(game, expected_version=version, phase=phase, events=events, outbox=outbox)
         sync_schedule(
-            scheduler, game.game_id, previous_phase=processed, phase=game.phase, deadline=game.deadline
+            scheduler, game.game_id, previous_phase=processed, phase=game.phase, deadline=game.deadline,
+            reminder=reminder_for(game, now),
         )
         return Processed(game.phase, processed, game.status, resolved)
 

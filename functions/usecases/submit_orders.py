@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import engine
-from functions.errors import GameNotActive, StalePhase
+from functions.errors import GameNotActive, GamePaused, StalePhase
 from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameRecord, GameStore
 from functions.usecases.common import (
@@ -146,7 +146,7 @@ def submit_orders(
         # no order text in the event: the log is public before adjudication
         event = add_event(game, "ORDERS_SUBMITTED", {"power": power, "count": len(pending)}, now)
         saved = store.save(game, expected_version=version, events=[event])
-        auto = _maybe_auto_process(store, clock, saved, scheduler)
+        auto = maybe_auto_process(store, clock, saved, scheduler)
         return Submitted(saved.phase, accepted, rejected, pending, auto)
 
     return retrying(attempt)
@@ -210,7 +210,7 @@ def set_wait_flag(
             game.wait_flags.pop(power, None)
         event = add_event(game, "WAIT_FLAG", {"power": power, "wait": wait}, clock.now())
         saved = store.save(game, expected_version=version, events=[event])
-        if _maybe_auto_process(store, clock, saved, scheduler):
+        if maybe_auto_process(store, clock, saved, scheduler):
             now_at = load(store, game_id)  # the phase moved on
             return WaitSet(now_at.phase, _raised(now_at), True)
         return WaitSet(saved.phase, _raised(saved))
@@ -222,15 +222,18 @@ def _raised(game: GameRecord) -> list[str]:
     return sorted(p for p, up in game.wait_flags.items() if up)
 
 
-def _maybe_auto_process(
+def maybe_auto_process(
     store: GameStore, clock: Clock, game: GameRecord, scheduler: DeadlineScheduler | None
 ) -> bool:
     """Process at once when W10 says the table is ready.
 
-    Only the expected race outcomes are swallowed: someone else processed the phase
-    first (``STALE_PHASE``) or the game ended meanwhile. Anything else is a real
-    error and propagates (the orders are already saved; the deadline still applies).
+    Never while the game is paused (resume re-checks). Only the expected race outcomes
+    are swallowed: someone else processed the phase first (``STALE_PHASE``), the game
+    ended or was paused meanwhile. Anything else is a real error and propagates (the
+    orders are already saved; the deadline still applies).
     """
+    if game.paused:
+        return False
     ready = ready_to_auto_process(
         auto_process=bool(game.settings.get("auto_process")),
         powers_with_decisions=powers_to_wait_on(game),
@@ -241,6 +244,6 @@ def _maybe_auto_process(
         return False
     try:
         process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase, scheduler=scheduler)
-    except (StalePhase, GameNotActive):
-        return False  # someone else processed it first
+    except (StalePhase, GameNotActive, GamePaused):
+        return False  # someone else processed it first, or it was paused meanwhile
     return True

@@ -30,6 +30,7 @@ class RecordingScheduler:
     def __init__(self) -> None:
         self.schedules: dict[tuple[str, str], datetime] = {}
         self.calls: list[tuple[str, str, str]] = []
+        self.reminders: dict[tuple[str, str], datetime] = {}
 
     def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str:
         self.schedules[(game_id, phase)] = at
@@ -39,6 +40,13 @@ class RecordingScheduler:
     def delete_deadline(self, game_id: str, phase: str) -> None:
         self.schedules.pop((game_id, phase), None)
         self.calls.append(("delete", game_id, phase))
+
+    def schedule_reminder(self, game_id: str, phase: str, at: datetime) -> str:
+        self.reminders[(game_id, phase)] = at
+        return f"rm.{game_id}.{phase}"
+
+    def delete_reminder(self, game_id: str, phase: str) -> None:
+        self.reminders.pop((game_id, phase), None)
 
 
 def _game(store: InMemoryGameStore, clock: FakeClock, sched: RecordingScheduler, **options: object) -> str:

@@ -69,6 +69,7 @@ class FakeScheduler:
     def __init__(self) -> None:
         self.schedules: dict[tuple[str, str], datetime] = {}
         self.calls: list[tuple[str, str, str]] = []
+        self.reminders: dict[tuple[str, str], datetime] = {}
 
     def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str:
         self.calls.append(("schedule", game_id, phase))
@@ -78,6 +79,13 @@ class FakeScheduler:
     def delete_deadline(self, game_id: str, phase: str) -> None:
         self.calls.append(("delete", game_id, phase))
         self.schedules.pop((game_id, phase), None)
+
+    def schedule_reminder(self, game_id: str, phase: str, at: datetime) -> str:
+        self.reminders[(game_id, phase)] = at
+        return f"rm.{game_id}.{phase}.x"
+
+    def delete_reminder(self, game_id: str, phase: str) -> None:
+        self.reminders.pop((game_id, phase), None)
 
 
 class FakeGames:
@@ -92,6 +100,7 @@ class FakeGames:
         self.deadline = deadline
         self.status = status
         self.adjudicated: list[str] = []
+        self.reminded: list[str] = []
 
     @property
     def phase(self) -> str:
@@ -113,6 +122,14 @@ class FakeGames:
     def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:
         info = self.deadline_info(self.game_id)
         return [info] if info and info.deadline and info.deadline <= now and self.status == "ACTIVE" else []
+
+    def remind_if_in_phase(self, game_id: str, phase: str) -> str:
+        if game_id != self.game_id or phase != self.phase or self.status != "ACTIVE":
+            return "STALE"
+        if phase in self.reminded:
+            return "ALREADY_SENT"
+        self.reminded.append(phase)
+        return "SENT"
 
 
 class MemoryTelegramStore:
