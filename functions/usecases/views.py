@@ -118,7 +118,9 @@ def history(store: GameStore, game_id: str) -> list[dict[str, Any]]:
             "phase": p.phase,
             "state": p.state_before,
             "orders": p.orders,
-            "resolution": p.resolution,
+            # the stored resolution holds only "results"; name its phase as the
+            # process_turn answer and last_resolution do
+            "resolution": {**p.resolution, "phase": p.phase},
             "processed_at": p.processed_at,
         }
         for p in store.phases(game_id)

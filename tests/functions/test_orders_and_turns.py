@@ -111,6 +111,13 @@ def test_process_turn_defaults_history_events(table: Table) -> None:
     assert [o.kind for o in table.store.outbox[table.game_id]][-1] == "PHASE_PROCESSED"
 
 
+def test_history_resolution_names_its_phase_like_last_resolution(table: Table) -> None:
+    process_turn(table.store, table.clock, table.game_id, CREATOR)
+    [phase] = history(table.store, table.game_id)
+    assert phase["resolution"]["phase"] == "S1901M" == last_resolution(table.store, table.game_id)["phase"]
+    assert phase["resolution"]["results"] == last_resolution(table.store, table.game_id)["results"]
+
+
 def test_two_process_calls_racing_adjudicate_once(table: Table) -> None:
     # Given a second process_turn that commits between the first one's load and write
     table.store.before_write = lambda: process_turn(table.store, table.clock, table.game_id, CREATOR)
