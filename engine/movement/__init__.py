@@ -32,7 +32,7 @@ def resolve_movement(
     rules_ = Rules(board)
     rules_.settle_obvious()
     outcome = Outcome(board, rules_)
-    units = outcome.units_after()
+    units = outcome.units_after(state.units)
     occupied = {u.province for u in units}
     contested = outcome.contested(occupied)
     dislodged = outcome.dislodged_units(occupied, contested)

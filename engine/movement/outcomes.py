@@ -39,14 +39,14 @@ class Outcome:
         }
 
     # --- the board after movement ------------------------------------------------------------
-    def units_after(self) -> frozenset[Unit]:
-        out = set()
-        for province, unit in self.b.units.items():
-            if province in self.moved:
-                out.add(trusted_unit(unit.kind, unit.power, self.b.moves[province].dest))
-            elif province not in self.dislodged_by:
-                out.add(unit)
-        return frozenset(out)
+    def units_after(self, before: frozenset[Unit]) -> frozenset[Unit]:
+        """``before`` less the units that moved or were dislodged, plus the movers at their
+        destinations. (Set algebra on ``before`` reuses its stored hashes.)"""
+        units, moves = self.b.units, self.b.moves
+        gone = [units[p] for p in self.moved]
+        gone += [units[p] for p in self.dislodged_by]
+        arrived = [trusted_unit(units[p].kind, units[p].power, moves[p].dest) for p in self.moved]
+        return before.difference(gone).union(arrived)
 
     def contested(self, occupied: set[str]) -> frozenset[str]:
         """Empty provinces where two or more moves that reached them bounced."""
