@@ -5,14 +5,23 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from functions.deadline.handler import make_handlers
+from functions.notification_ports import DiscordTarget, OutboxMessage, TelegramTarget
 from functions.usecases.deadlines import (
     FireOutcome,
     fire_deadline,
     ready_to_auto_process,
+    reminder_time,
     reschedule_phase,
     sweep,
 )
-from tests.notifications.fakes import FakeGames, FakeScheduler
+from functions.usecases.notifications import deliver, render_text, webhook_document
+from tests.notifications.fakes import (
+    FakeGames,
+    FakeScheduler,
+    MemoryDeliveryLog,
+    RecordingDeliverer,
+    StaticTargets,
+)
 
 NOW = datetime(2030, 1, 1, 12, tzinfo=UTC)
 
@@ -129,3 +138,70 @@ def test_the_handler_fires_once_and_rejects_malformed_events() -> None:
     assert handler({"phase": "S1901M"}, None) == {"outcome": "INVALID_EVENT"}
     assert sweep_handler({}, None) == {"outcomes": {}, "errors": {}}
     assert Deps.games.adjudicated == ["S1901M"]
+
+
+def test_the_handler_routes_reminder_events_and_refuses_unknown_kinds() -> None:
+    games = FakeGames("g", ["S1901M", "F1901M"], deadline=NOW + timedelta(hours=1))
+    deps = type("Deps", (), {"games": games, "scheduler": FakeScheduler()})()
+    handler, _ = make_handlers(lambda: deps, now=lambda: NOW)
+    event = {"game_id": "g", "phase": "S1901M", "kind": "reminder"}
+
+    answers = [handler(event, None)["outcome"] for _ in range(2)]
+    assert answers == ["SENT", "ALREADY_SENT"] and games.adjudicated == []
+    assert handler({**event, "phase": "F1901M"}, None)["outcome"] == "STALE"
+    assert handler({**event, "kind": "nonsense"}, None) == {"outcome": "INVALID_EVENT"}
+
+
+def test_reminder_times_keep_a_lead_of_at_most_a_quarter_phase_and_never_lie_in_the_past() -> None:
+    deadline = NOW + timedelta(days=1)
+    assert reminder_time(deadline=deadline, phase_seconds=86400, now=NOW) == deadline - timedelta(hours=1)
+    assert reminder_time(deadline=deadline, phase_seconds=600, now=NOW) == deadline - timedelta(seconds=150)
+    assert reminder_time(deadline=deadline, phase_seconds=86400, now=NOW, reminder_seconds=60) == (
+        deadline - timedelta(seconds=60)
+    )
+    assert reminder_time(deadline=deadline, phase_seconds=86400, now=NOW, reminder_seconds=0) is None
+    assert reminder_time(deadline=deadline, phase_seconds=3, now=NOW) is None  # lead under a second
+    assert reminder_time(deadline=NOW + timedelta(minutes=30), phase_seconds=86400, now=NOW) is None
+    assert reminder_time(deadline=deadline, phase_seconds=86400, now=NOW, already_reminded=True) is None
+    assert reminder_time(deadline=None, phase_seconds=86400, now=NOW) is None
+
+
+def test_reschedule_phase_keeps_the_reminder_in_step() -> None:
+    scheduler = FakeScheduler()
+    remind = NOW - timedelta(hours=1)
+    reschedule_phase(
+        "g", previous_phase=None, phase="S1901M", deadline=NOW, scheduler=scheduler, reminder=remind
+    )
+    assert scheduler.reminders == {("g", "S1901M"): remind}
+    reschedule_phase("g", previous_phase="S1901M", phase="F1901M", deadline=NOW, scheduler=scheduler)
+    assert scheduler.reminders == {}
+    reschedule_phase(
+        "g", previous_phase=None, phase="F1901M", deadline=NOW, scheduler=scheduler, reminder=remind
+    )
+    reschedule_phase("g", previous_phase=None, phase="F1901M", deadline=None, scheduler=scheduler)  # pause
+    assert scheduler.reminders == {} and scheduler.schedules == {}
+
+
+def test_a_deadline_approaching_notice_is_rendered_with_who_still_owes_orders() -> None:
+    message = OutboxMessage(
+        dedupe_key="g:S1901M:reminder",
+        kind="DEADLINE_APPROACHING",
+        game_id="g",
+        payload={
+            "phase": "S1901M", "deadline": "2030-01-01T12:00:00.000Z", "waiting_on": ["ITALY", "RUSSIA"]
+        },
+    )
+    text = render_text(message)
+    assert text == (
+        "Game g: the deadline for S1901M is 2030-01-01T12:00:00.000Z. Still waiting on: ITALY, RUSSIA."
+    )
+    targets = StaticTargets({"g": [TelegramTarget(7), DiscordTarget("https://discord.example/x")]})
+    deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
+    for _ in range(2):  # a redelivery sends nothing new
+        deliver(message, targets=targets, deliverer=deliverer, log=log)
+    assert sorted(sent[1:] for sent in deliverer.sent) == [
+        ("discord:https://discord.example/x", text), ("telegram:7", text)
+    ]
+    body = webhook_document(message, text)
+    assert body["kind"] == "DEADLINE_APPROACHING" and body["payload"]["waiting_on"] == ["ITALY", "RUSSIA"]
+

@@ -40,6 +40,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     )
     scheduler.schedule_deadline("g1", "S1901M", NOW - timedelta(seconds=1))
     scheduler.schedule_deadline("g2", "S1901M", NOW + timedelta(minutes=1))
+    scheduler.schedule_reminder("g3", "S1901M", NOW - timedelta(seconds=2))
     fired: list[dict[str, Any]] = []
     deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
     pumps = NotificationPumps(
@@ -76,7 +77,10 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
         pumps.drain_queue()
 
     # Then the due deadline fired once, the future one waits, and the notice went out once
-    assert fired == [{"game_id": "g1", "phase": "S1901M"}]
+    assert fired == [
+        {"game_id": "g3", "phase": "S1901M", "kind": "reminder"},
+        {"game_id": "g1", "phase": "S1901M"},
+    ]
     assert [d.game_id for d in scheduler.list_due(NOW + timedelta(minutes=2))] == ["g2"]
     assert [(key, target) for key, target, _ in deliverer.sent] == [("g1:S1901M:processed", "telegram:1")]
     assert "S1901M has been adjudicated; now F1901M" in deliverer.sent[0][2]

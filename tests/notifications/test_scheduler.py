@@ -122,3 +122,29 @@ def test_names_fit_the_64_character_limit_and_expressions_round_trip() -> None:
     assert parse_at_expression("rate(5 minutes)") is None
     with pytest.raises(ValueError):
         at_expression(datetime(2031, 1, 1))  # naive: ambiguous
+
+
+def test_reminders_are_a_second_schedule_per_phase_with_their_own_prefix(client: Any) -> None:
+    scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
+    now = datetime(2030, 5, 1, 12, tzinfo=UTC)
+    deadline = scheduler.schedule_deadline("g1", "S1901M", now + timedelta(hours=1))
+    first = scheduler.schedule_reminder("g1", "S1901M", now - timedelta(seconds=1))
+    reminder = scheduler.schedule_reminder("g1", "S1901M", now - timedelta(seconds=1))  # delete + create
+
+    assert reminder.startswith("rm.g1.S1901M.") and names(client) == sorted([deadline, reminder])
+    assert first != reminder
+    got = client.get_schedule(Name=reminder, GroupName=SETTINGS.group_name)
+    assert json.loads(got["Target"]["Input"]) == {"game_id": "g1", "phase": "S1901M", "kind": "reminder"}
+    assert got["ActionAfterCompletion"] == "DELETE"
+    (due,) = scheduler.list_due(now)
+    assert (due.name, due.kind, due.event()) == (
+        reminder, "reminder", {"game_id": "g1", "phase": "S1901M", "kind": "reminder"}
+    )
+    scheduler.delete_deadline("g1", "S1901M")  # the deadline pair leaves the reminder alone
+    assert names(client) == [reminder]
+    scheduler.schedule_deadline("g1", "F1901M", now)
+    scheduler.delete_reminder("g1", "S1901M")
+    scheduler.delete_reminder("g1", "S1901M")  # already gone: fine
+    scheduler.schedule_reminder("g1", "F1901M", now)
+    scheduler.delete_game_deadlines("g1")
+    assert names(client) == []
