@@ -145,6 +145,7 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         private=body.private,
         join_password=body.join_password,
         auto_process=body.auto_process,
+        reminder_seconds=body.reminder_seconds,
         notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
         allow_loopback_webhooks=services.settings.allow_loopback_webhooks,
     )

@@ -39,6 +39,13 @@ class CreateGameRequest(_Request):
     join_password: str | None = Field(default=None, min_length=1, max_length=200)
     auto_process: bool = False
     notify: list[NotifyTarget] | None = Field(default=None, max_length=5)
+    reminder_seconds: int | None = Field(
+        default=None,
+        ge=0,
+        le=7 * 86400,
+        description="How long before a deadline DEADLINE_APPROACHING goes out (default 3600; 0: none). "
+        "Capped at a quarter of the phase length.",
+    )
 
 
 class CreateGameResponse(BaseModel):

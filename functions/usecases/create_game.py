@@ -28,6 +28,7 @@ class CreateGame:
     private: bool = False
     join_password: str | None = None
     auto_process: bool = False
+    reminder_seconds: int | None = None  # DEADLINE_APPROACHING lead; None: the default (deadlines.py)
     notify: tuple[dict[str, object], ...] = ()  # delivery targets (functions/usecases/notify_targets.py)
     allow_loopback_webhooks: bool = False  # local runs and tests only
 
@@ -61,6 +62,10 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         "private": request.private,
         "auto_process": request.auto_process,
     }
+    if request.reminder_seconds is not None:
+        if int(request.reminder_seconds) < 0:
+            raise ValidationFailed("reminder_seconds must not be negative")
+        settings["reminder_seconds"] = int(request.reminder_seconds)
     if notify:
         settings["notify"] = notify
     if request.private and request.join_password:

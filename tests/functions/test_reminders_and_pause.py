@@ -176,3 +176,11 @@ def test_the_creator_may_still_process_a_paused_game_by_hand() -> None:
     resume_game(store, clock, game_id, CREATOR, scheduler=sched)  # the new phase gets its full length
     assert _deadline(store, game_id) - clock.at == timedelta(seconds=600)
     assert sched.reminders == {(game_id, "F1901M"): _deadline(store, game_id) - LEAD}
+
+
+def test_the_reminder_lead_is_a_game_setting() -> None:
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched, reminder_seconds=60)
+    assert sched.reminders == {(game_id, "S1901M"): _deadline(store, game_id) - timedelta(seconds=60)}
+    quiet = _game(store, clock, sched, reminder_seconds=0)
+    assert (quiet, "S1901M") not in sched.reminders and (quiet, "S1901M") in sched.schedules
