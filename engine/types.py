@@ -309,7 +309,6 @@ class Waive:
 
 
 Order: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
-UnitOrder: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband
 ORDER_CLASSES: tuple[type, ...] = (
     Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive,
 )

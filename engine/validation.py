@@ -78,9 +78,6 @@ class ValidationResult:
         return self.ok
 
 
-OK_RESULT = ValidationResult(True)
-
-
 def _fail(code: ErrorCode, reason: str) -> ValidationResult:
     return ValidationResult(False, code, reason)
 
