@@ -22,7 +22,6 @@ from dataclasses import replace
 
 from engine.allowance import adjustment_balance
 from engine.maps.loader import MapData
-from engine.retreats import illegal_reason
 from engine.rulebook import CivilDisorder, Rulebook
 from engine.types import (
     Build,
@@ -37,7 +36,7 @@ from engine.types import (
     UnitKind,
     Waive,
 )
-from engine.validation import ErrorCode, validate
+from engine.validation import ErrorCode, illegal_reason, validate
 
 UNREACHABLE = 10**6  # a distance larger than any path on a real map
 

@@ -38,13 +38,7 @@ from engine.types import (
     Unit,
     UnitKind,
 )
-from engine.validation import ValidationResult, validate
-
-
-def illegal_reason(check: ValidationResult) -> Reason:
-    """The VOID reason for an order ``validate`` refused: its code and its sentence."""
-    code = check.code.value if check.code is not None else "ILLEGAL"
-    return Reason("ILLEGAL", detail=f"{code}: {check.reason}")
+from engine.validation import illegal_reason, validate
 
 
 def result_sort_key(result: OrderResult) -> tuple[str, str, str, str]:

@@ -30,6 +30,7 @@ from engine.types import (
     Move,
     Order,
     PhaseType,
+    Reason,
     Retreat,
     SupportHold,
     SupportMove,
@@ -76,6 +77,13 @@ class ValidationResult:
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+def illegal_reason(check: ValidationResult) -> Reason:
+    """The reason reported with the VOID result of an order ``validate`` refused: its
+    stable code and its sentence (the same words order entry answered with)."""
+    code = check.code.value if check.code is not None else "ILLEGAL"
+    return Reason("ILLEGAL", detail=f"{code}: {check.reason}")
 
 
 def _fail(code: ErrorCode, reason: str) -> ValidationResult:

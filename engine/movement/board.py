@@ -25,7 +25,7 @@ from engine.types import (
     Unit,
     UnitKind,
 )
-from engine.validation import validate
+from engine.validation import illegal_reason, validate
 
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 
@@ -67,8 +67,7 @@ def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, ru
 def _admit(board: Board, state: GameState, order: Order) -> None:
     check = validate(order, state, board.map)
     if not check.ok or check.order is None:
-        detail = f"{check.code.value if check.code else 'ILLEGAL'}: {check.reason}"
-        board.given.append((order, None, Reason("ILLEGAL", (), detail)))
+        board.given.append((order, None, illegal_reason(check)))
         return
     effective: MovementOrder = check.order  # type: ignore[assignment]  # movement phase
     province = effective.unit.province
