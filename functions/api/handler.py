@@ -8,6 +8,7 @@ Every POST honours ``Idempotency-Key`` (functions/api/idempotency.py).
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from dataclasses import asdict
@@ -228,8 +229,10 @@ def post_orders_add(game_id: str, body: schemas.SubmitOrdersRequest) -> schemas.
             summary='Retract all orders, or with body {"units": ["A PAR"]} those units\' orders')
 def delete_orders(game_id: str) -> schemas.SubmitOrdersResponse:
     services, store = _services()
-    raw = app.current_event.body
-    body = schemas.RetractOrdersRequest.model_validate(json.loads(raw) if raw else {})
+    event = app.current_event
+    raw = base64.b64decode(event.body or "") if event.is_base64_encoded else event.body
+    # model_validate_json: a body that is not JSON (or not UTF-8) is a 422 like any other
+    body = schemas.RetractOrdersRequest.model_validate_json(raw or "{}")
     actor = _actor(store, game_id, services.settings.operator_token)
     return _submitted(retract_orders(store, services.clock, game_id, actor, body.units))
 

@@ -170,7 +170,8 @@ def retract_orders(
         else:
             state, the_map = state_of(game), game_map(game.variant)
             keyed = _keyed(game.pending_orders.get(power, []), power, state, the_map)
-            drop = {u.upper().split("/")[0].split()[-1] for u in units}
+            # "A PAR", "PAR", "F SPA/SC" -> the province; a blank entry names no unit
+            drop = {u.upper().split("/")[0].split()[-1] for u in units if u.strip()}
             remaining = [text for key, text in keyed.items() if key not in drop]
             game.pending_orders[power] = remaining
         event = add_event(game, "ORDERS_RETRACTED", {"power": power, "count": len(remaining)}, now)

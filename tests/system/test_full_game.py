@@ -114,6 +114,23 @@ def test_errors_are_stable_codes(stack: LocalStack) -> None:
     assert retracted["orders"] == []
 
 
+def test_a_malformed_retraction_is_a_422_not_a_500(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    game_id, _, tokens = _new_game(api)
+    url = f"{stack.url}/games/{game_id}/orders"
+    auth = {"Authorization": f"Bearer {tokens['FRANCE']}"}
+    # When the body is not JSON (or not UTF-8 at all)
+    for raw in (b"{not json", b"\xff\xfe"):
+        answer = api.session.delete(url, data=raw, headers=auth, timeout=30)
+        # Then it is a validation error, never INTERNAL
+        assert answer.status_code == 422, (raw, answer.text)
+        assert answer.json()["code"] == "VALIDATION_ERROR"
+    # And a blank unit names nothing: the other orders stay
+    api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"orders": ["A PAR - BUR"]})
+    kept = api.call("DELETE", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"units": ["", " "]})
+    assert kept["orders"] == ["A PAR - BUR"]
+
+
 def test_idempotency_key_replays_the_first_answer(stack: LocalStack) -> None:
     api = Api(stack.url)
     key = {"Idempotency-Key": "create-1"}
