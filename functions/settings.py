@@ -13,7 +13,6 @@ DEFAULT_IDEMPOTENCY_TABLE = "convoy-idempotency"
 class Settings:
     game_table: str
     idempotency_table: str
-    outbox_queue_url: str
     operator_token: str | None
     idempotency_ttl_seconds: int = 24 * 3600
     allow_loopback_webhooks: bool = False  # CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1: local runs and tests only
@@ -23,7 +22,6 @@ def load_settings() -> Settings:
     return Settings(
         game_table=os.environ.get("GAME_TABLE", DEFAULT_GAME_TABLE),
         idempotency_table=os.environ.get("IDEMPOTENCY_TABLE", DEFAULT_IDEMPOTENCY_TABLE),
-        outbox_queue_url=os.environ.get("OUTBOX_QUEUE_URL", ""),
         operator_token=os.environ.get("CONVOY_OPERATOR_TOKEN") or None,
         allow_loopback_webhooks=os.environ.get("CONVOY_ALLOW_LOOPBACK_WEBHOOKS", "") in ("1", "true", "yes"),
     )

@@ -41,8 +41,6 @@ from functions.usecases.deadlines import sync_schedule
 from functions.usecases.reminders import reminder_for
 from functions.usecases.submit_orders import maybe_auto_process
 
-MAX_EXTEND_SECONDS = 30 * 86400
-
 
 @dataclass(frozen=True)
 class DeadlineState:

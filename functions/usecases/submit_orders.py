@@ -114,7 +114,6 @@ def submit_orders(
     phase: str | None = None,
     client_timestamp: str | None = None,
     mode: str = "replace",
-    operator_token: str | None = None,
     scheduler: DeadlineScheduler | None = None,
 ) -> Submitted:
     power = require_player(actor)

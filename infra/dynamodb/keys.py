@@ -25,10 +25,6 @@ def game_pk(game_id: str) -> str:
     return f"GAME#{game_id}"
 
 
-def game_id_from_pk(pk: str) -> str:
-    return pk.removeprefix("GAME#")
-
-
 def phase_sk(n: int, phase: str) -> str:
     return f"{PHASE_PREFIX}{n:06d}#{phase}"
 
