@@ -149,17 +149,20 @@ def drain_once(
     failed_ids = {f["itemIdentifier"] for f in result.get("batchItemFailures", [])}
     done = [m for m in messages if m["MessageId"] not in failed_ids]
     retry = [m for m in messages if m["MessageId"] in failed_ids]
-    if done:
-        client.delete_message_batch(
-            QueueUrl=queue_url,
-            Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done)],
-        )
-    if retry:
-        client.change_message_visibility_batch(
-            QueueUrl=queue_url,
-            Entries=[
-                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"], "VisibilityTimeout": 0}
-                for i, m in enumerate(retry)
-            ],
-        )
+    try:
+        if done:
+            client.delete_message_batch(
+                QueueUrl=queue_url,
+                Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done)],
+            )
+        if retry:
+            client.change_message_visibility_batch(
+                QueueUrl=queue_url,
+                Entries=[
+                    {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"], "VisibilityTimeout": 0}
+                    for i, m in enumerate(retry)
+                ],
+            )
+    except (ClientError, BotoCoreError) as exc:  # the messages come back after their visibility timeout
+        raise QueueError(f"acknowledge on {queue_url}: {exc}") from exc
     return len(done), len(retry)

@@ -13,7 +13,7 @@ from botocore.exceptions import ClientError
 from functions.notification_ports import TelegramTarget, WebhookTarget
 from functions.notifier.handler import make_handler as make_notifier
 from functions.relay.handler import make_handler as make_relay
-from infra.queue import SqsMessageQueue, drain_once
+from infra.queue import QueueError, SqsMessageQueue, drain_once
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
 MAX_RECEIVES = 3
@@ -198,3 +198,28 @@ def test_a_malformed_message_is_reported_not_raised(sqs: Any, queues: tuple[str,
     sqs.send_message(QueueUrl=main, MessageBody="not json")
     notifier = notifier_for(RecordingDeliverer(), MemoryDeliveryLog())
     assert drain_once(sqs, main, notifier) == (0, 1)
+
+
+DENIED: Any = {"Error": {"Code": "AccessDenied", "Message": "no"}}
+
+
+class RefusingAcks(FlakySqs):
+    """The real (moto) client, except that deleting or re-showing messages is refused."""
+
+    def delete_message_batch(self, **kwargs: Any) -> Any:
+        raise ClientError(DENIED, "DeleteMessageBatch")
+
+    def change_message_visibility_batch(self, **kwargs: Any) -> Any:
+        raise ClientError(DENIED, "ChangeMessageVisibilityBatch")
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_refused_acknowledgement_is_a_queue_error_not_a_client_error(
+    sqs: Any, queues: tuple[str, str], fails: bool
+) -> None:
+    main, _ = queues
+    make_relay(lambda: SqsMessageQueue(lambda: sqs, main))({"Records": [outbox_record(1)]}, None)
+    deliverer = RecordingDeliverer(always_fail={"g1:1"} if fails else set())
+    notifier = notifier_for(deliverer, MemoryDeliveryLog())
+    with pytest.raises(QueueError):
+        drain_once(RefusingAcks(sqs, set()), main, notifier)
