@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 import engine
-from functions.errors import Conflict, Forbidden, GameNotFound, NotAPlayer, UnknownVariant
+from functions.errors import Conflict, Forbidden, GameNotActive, GameNotFound, NotAPlayer, UnknownVariant
 from functions.ports import (
     EventRecord,
     GameRecord,
@@ -125,6 +125,14 @@ def load(store: GameStore, game_id: str) -> GameRecord:
         return store.load(game_id)
     except ItemNotFound as exc:
         raise GameNotFound(f"no game {game_id!r}") from exc
+
+
+def load_active(store: GameStore, game_id: str) -> GameRecord:
+    """The game, for a change: ``GAME_NOT_FOUND`` if absent, ``GAME_NOT_ACTIVE`` once it is over."""
+    game = load(store, game_id)
+    if game.status != "ACTIVE":
+        raise GameNotActive("the game is over")
+    return game
 
 
 def iso(at: datetime) -> str:

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from datetime import timedelta
 
-from functions.errors import Forbidden, GameNotActive, NoDeadline
+from functions.errors import Forbidden, NoDeadline
 from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameRecord, GameStore
 from functions.usecases.common import (
@@ -34,6 +34,7 @@ from functions.usecases.common import (
     game_map,
     iso,
     load,
+    load_active,
     parse_iso,
     retrying,
 )
@@ -64,9 +65,7 @@ def pause_game(
     _require_controller(actor)
 
     def attempt() -> DeadlineState:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         if game.paused:
             return _state(game)
         version, now = game.version, clock.now()
@@ -88,9 +87,7 @@ def resume_game(
     _require_controller(actor)
 
     def attempt() -> DeadlineState:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         if not game.paused:
             return _state(game)
         version, now = game.version, clock.now()
@@ -125,9 +122,7 @@ def extend_deadline(
     _require_controller(actor)
 
     def attempt() -> DeadlineState:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         if game.paused or not game.deadline:
             raise NoDeadline("this phase has no running deadline (untimed, not started, or paused)")
         version, now = game.version, clock.now()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from functions.errors import BadPassword, GameFull, GameNotActive, PowerTaken, UnknownPower
+from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
 from functions.notification_ports import PLAYER_JOINED, DeadlineScheduler
 from functions.ports import Clock, GameStore
 from functions.usecases.common import (
@@ -21,7 +21,7 @@ from functions.usecases.common import (
     game_map,
     hash_token,
     iso,
-    load,
+    load_active,
     new_token,
     retrying,
 )
@@ -48,9 +48,7 @@ def join_game(
     rng = secrets.SystemRandom()
 
     def attempt() -> Joined:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         stored_password = game.settings.get("join_password")
         if stored_password and not (password and check_password(password, stored_password)):
             raise BadPassword("this game is private: a correct password is required")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from functions.errors import Forbidden, GameNotActive, GamePaused, OrdersMissing, StalePhase
+from functions.errors import Forbidden, GamePaused, OrdersMissing, StalePhase
 from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameStore, PhaseRecord
 from functions.usecases.common import (
@@ -33,7 +33,7 @@ from functions.usecases.common import (
     deadline_for,
     game_map,
     iso,
-    load,
+    load_active,
     retrying,
     state_of,
 )
@@ -75,9 +75,7 @@ def process_turn(
     seen_phase: list[str] = []
 
     def attempt() -> Processed:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         wanted = expected_phase or (seen_phase[0] if seen_phase else None)
         if wanted is not None and wanted != game.phase:
             raise StalePhase(f"{wanted} was already processed; the game is at {game.phase}", phase=game.phase)

@@ -26,6 +26,7 @@ from functions.usecases.common import (
     add_event,
     game_map,
     load,
+    load_active,
     order_key,
     parse_iso,
     require_player,
@@ -120,9 +121,7 @@ def submit_orders(
     seen_phase: list[str] = []
 
     def attempt() -> Submitted:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         if seen_phase and seen_phase[0] != game.phase:
             raise StalePhase(
                 f"the turn was processed while these orders were being stored; now {game.phase}",
@@ -158,9 +157,7 @@ def retract_orders(
     power = require_player(actor)
 
     def attempt() -> Submitted:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         version = game.version
         now = clock.now()
         if units is None:
@@ -198,9 +195,7 @@ def set_wait_flag(
     power = require_player(actor)
 
     def attempt() -> WaitSet:
-        game = load(store, game_id)
-        if game.status != "ACTIVE":
-            raise GameNotActive("the game is over")
+        game = load_active(store, game_id)
         if bool(game.wait_flags.get(power)) == wait:
             return WaitSet(game.phase, _raised(game))
         version = game.version
