@@ -135,7 +135,10 @@ class DynamoTelegramStore(_Table):
             "valid_until": _n(expiry),
             "expires_at": _n(expiry),
         }
-        self._call("put_item", Item=item, ConditionExpression="attribute_not_exists(pk)")
+        try:  # never overwrite a live code (a 40-bit code could collide)
+            self._call("put_item", Item=item, ConditionExpression="attribute_not_exists(pk)")
+        except ClientError as exc:  # only conditional failures get here
+            raise NotificationStoreError("this link code is already issued") from exc
 
     def redeem_link_code(self, code_hash: str, now: datetime) -> Any:
         """Delete-if-valid in one conditional request: two redeemers can't both win."""

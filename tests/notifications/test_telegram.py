@@ -13,7 +13,12 @@ import pytest
 from functions.notification_ports import Seat
 from functions.telegram.handler import make_handler
 from functions.usecases.telegram_bot import issue_link_code, parse_command, split_orders
-from infra.notification_store import DynamoDeliveryLog, DynamoReplyOutbox, DynamoTelegramStore
+from infra.notification_store import (
+    DynamoDeliveryLog,
+    DynamoReplyOutbox,
+    DynamoTelegramStore,
+    NotificationStoreError,
+)
 from tests.notifications.fakes import FakeGameActions, MemoryReplyOutbox, MemoryTelegramStore
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
@@ -163,6 +168,14 @@ def test_dynamo_telegram_store_claims_and_redeems_once(table: Any) -> None:
     assert store.redeem_link_code("h2", NOW) is None  # expired
     store.link_user(3, Seat("g1", "ITALY"))
     assert store.seat_of(3) == Seat("g1", "ITALY") and store.seat_of(4) is None
+
+
+def test_a_link_code_collision_is_a_store_error_not_a_client_error(table: Any) -> None:
+    store = DynamoTelegramStore(lambda: table, "games", Seat)
+    store.save_link_code("h1", Seat("g1", "ITALY"), NOW + timedelta(minutes=5))
+    with pytest.raises(NotificationStoreError):
+        store.save_link_code("h1", Seat("g2", "FRANCE"), NOW + timedelta(minutes=5))
+    assert store.redeem_link_code("h1", NOW) == Seat("g1", "ITALY")  # the first code still stands
 
 
 def test_dynamo_delivery_log_and_reply_outbox(table: Any) -> None:
