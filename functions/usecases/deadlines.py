@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from functions.notification_ports import DeadlineGames, DeadlineScheduler
+from functions.usecases.common import parse_iso
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +199,7 @@ def sync_schedule(
     """
     if scheduler is None:
         return
-    at = datetime.fromisoformat(deadline.replace("Z", "+00:00")) if deadline else None
+    at = parse_iso(deadline) if deadline else None
     try:
         reschedule_phase(
             game_id,
