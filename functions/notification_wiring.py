@@ -322,13 +322,13 @@ def telegram_store() -> TelegramStore:
 @functools.cache
 def telegram_dependencies() -> TelegramDependencies:
     from infra import aws_clients
-    from infra.notification_store import DynamoReplyOutbox, DynamoTelegramStore
+    from infra.notification_store import DynamoReplyOutbox
 
     s = settings()
     services = _game_services()
     return TelegramDependencies(
         secret=s.telegram_webhook_secret,
-        store=DynamoTelegramStore(aws_clients.dynamodb, s.game_table, Seat),
+        store=telegram_store(),
         games=StoreGameActions(services.store, services.clock, services.scheduler),
         outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
     )
