@@ -44,6 +44,10 @@ GamePaused = _error(
 )
 NoDeadline = _error("NoDeadline", "NO_DEADLINE", 409, "The phase has no running deadline to extend.")
 Conflict = _error("Conflict", "CONFLICT", 409, "Too many concurrent writers; retry.")
+StoredOrderUnreadable = _error(
+    "StoredOrderUnreadable", "STORED_ORDER_UNREADABLE", 500,
+    "An accepted order no longer parses; the turn is not processed rather than lose it.",
+)
 IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
 )

@@ -19,10 +19,12 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from boto3.dynamodb.types import TypeDeserializer
 
 from functions.notification_ports import MessageQueue, OutboxMessage
+from functions.observability import get_logger
 from functions.usecases.notifications import message_from_outbox_item, relay_outbox
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 _deserializer = TypeDeserializer()
+logger = get_logger()
 
 
 class RelayFailed(Exception):
@@ -45,7 +47,13 @@ def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         by_sequence: dict[str, OutboxMessage] = {}
         for raw in event.get("Records", []):
-            message = outbox_message(raw)
+            try:
+                message = outbox_message(raw)
+            except Exception:
+                # A malformed OUTBOX item would fail the same way on every retry and hold
+                # up every later record of its shard: log it and let the stream move on.
+                logger.exception("unreadable outbox record skipped", extra={"record": raw})
+                continue
             if message is not None:
                 by_sequence[str(raw["dynamodb"]["SequenceNumber"])] = message
         try:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from functions.errors import Forbidden, GamePaused, OrdersMissing, StalePhase
+from functions.errors import Forbidden, GamePaused, OrdersMissing, StalePhase, StoredOrderUnreadable
 from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameStore, PhaseRecord
 from functions.usecases.common import (
@@ -94,8 +94,13 @@ def process_turn(
             for text in texts:
                 try:
                     parsed.append(engine.parse_order(text, power=power, state=state, map=the_map))
-                except engine.OrderSyntaxError:
-                    continue  # validated at submission; cannot happen unless the parser changed
+                except engine.OrderSyntaxError as exc:
+                    # Accepted orders are stored in canonical text, which always parses;
+                    # if a parser change ever broke that, stop rather than drop the order.
+                    raise StoredOrderUnreadable(
+                        f"{power}'s accepted order {text!r} no longer parses ({exc.message}); "
+                        "the turn was not processed"
+                    ) from exc
             orders[power] = parsed
         after, resolution = engine.Game(map=the_map, state=state, rules=game.rules).adjudicate(orders)
         new_state = after.state

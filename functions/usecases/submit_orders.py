@@ -14,6 +14,7 @@ the request is refused with ``STALE_PHASE`` — an order is never silently dropp
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 import engine
@@ -36,6 +37,8 @@ from functions.usecases.common import (
 from functions.usecases.deadlines import ready_to_auto_process
 from functions.usecases.process_turn import process_turn
 from functions.usecases.views import powers_to_wait_on
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -222,10 +225,12 @@ def maybe_auto_process(
 ) -> bool:
     """Process at once when W10 says the table is ready.
 
-    Never while the game is paused (resume re-checks). Only the expected race outcomes
-    are swallowed: someone else processed the phase first (``STALE_PHASE``), the game
-    ended or was paused meanwhile. Anything else is a real error and propagates (the
-    orders are already saved; the deadline still applies).
+    Never while the game is paused (resume re-checks). The expected race outcomes
+    (someone else processed the phase first, the game ended or was paused meanwhile)
+    are quiet. Any other failure is logged and not raised: the caller's change is
+    already saved, so answering with an error would invite a retry that could store
+    the same orders again for the next phase; the deadline, the sweeper or the next
+    submission will process the turn.
     """
     if game.paused:
         return False
@@ -241,4 +246,7 @@ def maybe_auto_process(
         process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase, scheduler=scheduler)
     except (StalePhase, GameNotActive, GamePaused):
         return False  # someone else processed it first, or it was paused meanwhile
+    except Exception:
+        _log.exception("auto-process of %s %s failed; the saved change stands", game.game_id, game.phase)
+        return False
     return True

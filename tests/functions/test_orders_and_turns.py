@@ -157,3 +157,46 @@ def test_auto_process_when_everyone_submitted(store: object, clock: object) -> N
     ]
     assert [r.auto_processed for r in results] == [False] * 6 + [True]
     assert store.load(game_id).phase == "F1901M"  # type: ignore[attr-defined]
+
+
+def test_an_accepted_order_that_no_longer_parses_stops_the_turn_instead_of_vanishing(table: Table) -> None:
+    """'Nothing accepted is ever lost': if a stored order ever stopped parsing (a parser
+    change), process_turn refuses with a stable code and leaves the phase untouched."""
+    # Given an accepted order whose stored text has become unreadable
+    submit_orders(table.store, table.clock, table.game_id, table.player("FRANCE"), ["A PAR - BUR"])
+    game = table.store.load(table.game_id)
+    game.pending_orders["FRANCE"] = ["A PAR ~ BUR"]
+    table.store.save(game, expected_version=game.version, events=[])
+    # When the turn is processed
+    with pytest.raises(errors.StoredOrderUnreadable) as refused:
+        process_turn(table.store, table.clock, table.game_id, CREATOR)
+    # Then nothing moved and the order is still there
+    assert refused.value.code == "STORED_ORDER_UNREADABLE"
+    after = table.store.load(table.game_id)
+    assert after.phase == "S1901M" and after.pending_orders["FRANCE"] == ["A PAR ~ BUR"]
+
+
+def test_a_failing_auto_process_does_not_turn_a_saved_submission_into_an_error(
+    store: object, clock: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The orders are saved before auto-processing; a failure there is logged, and the
+    client is told what was saved (an error would invite a retry into the next phase)."""
+    from functions.usecases import submit_orders as module
+    from functions.usecases.create_game import CreateGame, create_game
+    from functions.usecases.join import join_game
+
+    game_id = create_game(store, clock, CreateGame(auto_process=True)).game_id  # type: ignore[arg-type]
+    for power in POWERS:
+        join_game(store, clock, game_id, power)  # type: ignore[arg-type]
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("storage hiccup")
+
+    monkeypatch.setattr(module, "process_turn", broken)
+    results = [
+        submit_orders(store, clock, game_id, Actor("player", p), o)  # type: ignore[arg-type]
+        for p, o in SPRING_1901.items()
+    ]
+    assert not any(r.auto_processed for r in results)
+    saved = store.load(game_id)  # type: ignore[attr-defined]
+    assert saved.phase == "S1901M" and set(saved.pending_orders) == set(SPRING_1901)

@@ -151,6 +151,17 @@ def test_non_outbox_and_non_insert_records_are_skipped(sqs: Any, queues: tuple[s
     assert queue_depth(sqs, main) == 0
 
 
+def test_an_unreadable_outbox_record_does_not_hold_up_the_rest(sqs: Any, queues: tuple[str, str]) -> None:
+    """A malformed OUTBOX item would fail identically on every stream retry and block its
+    shard; it is logged and skipped, and the good records of the batch are relayed."""
+    main, _ = queues
+    broken = outbox_record(1)
+    broken["dynamodb"]["NewImage"]["payload"] = {"Z": "not a DynamoDB type"}
+    relay = make_relay(lambda: SqsMessageQueue(lambda: sqs, main))
+    assert relay({"Records": [broken, outbox_record(2), outbox_record(3)]}, None) == {"batchItemFailures": []}
+    assert queue_depth(sqs, main) == 2
+
+
 def test_a_notifier_failing_twice_then_succeeding_delivers_once(sqs: Any, queues: tuple[str, str]) -> None:
     main, dlq = queues
     make_relay(lambda: SqsMessageQueue(lambda: sqs, main))({"Records": [outbox_record(7)]}, None)
