@@ -11,6 +11,24 @@ class StorageError(Exception):
     """A storage operation failed for a reason the caller cannot fix by retrying."""
 
 
+class StorageUnavailable(StorageError):
+    """The store could not be reached, timed out or throttled us: nothing was decided,
+    and the same request (same Idempotency-Key) may simply be sent again."""
+
+
+# Error codes AWS uses for "try again later" rather than "this request is wrong".
+RETRYABLE_CODES = frozenset({
+    "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
+    "InternalServerError", "ServiceUnavailable", "LimitExceededException",
+})
+
+
+def is_retryable(error: BaseException) -> bool:
+    """True for a botocore ClientError that means "the service is busy", not "bad request"."""
+    response = getattr(error, "response", None)
+    return isinstance(response, dict) and response.get("Error", {}).get("Code", "") in RETRYABLE_CODES
+
+
 class StaleVersion(StorageError):
     """Someone else wrote the game first: the version we read is no longer current."""
 

@@ -36,6 +36,7 @@ from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
+from infra.errors import StorageUnavailable
 
 logger = get_logger()
 app = APIGatewayHttpResolver(enable_validation=True)
@@ -117,6 +118,13 @@ def _validation_error(error: RequestValidationError) -> Response[Any]:
 @app.exception_handler(ValidationError)
 def _model_error(error: ValidationError) -> Response[Any]:
     return _json(422, {"code": "VALIDATION_ERROR", "message": str(error.errors()[0].get("msg", ""))})
+
+
+@app.exception_handler(StorageUnavailable)
+def _storage_unavailable(error: StorageUnavailable) -> Response[Any]:
+    logger.warning("storage unavailable", extra={"error": str(error)})
+    return _json(503, {"code": "STORAGE_UNAVAILABLE",
+                       "message": "the game store did not answer; send the same request again"})
 
 
 @app.exception_handler(Exception)

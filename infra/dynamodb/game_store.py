@@ -18,11 +18,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import BotoCoreError, ClientError
 
 from infra import aws_clients
 from infra.dynamodb import items, keys
-from infra.errors import AlreadyExists, ItemNotFound, StaleVersion, StorageError, is_conditional_failure
+from infra.errors import (
+    AlreadyExists,
+    ItemNotFound,
+    StaleVersion,
+    StorageError,
+    StorageUnavailable,
+    is_conditional_failure,
+    is_retryable,
+)
 from infra.records import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 
 
@@ -272,7 +280,11 @@ class DynamoGameStore:
         except ClientError as exc:
             if operation in ("put_item", "transact_write_items") and is_conditional_failure(exc):
                 raise
+            if is_retryable(exc):
+                raise StorageUnavailable(f"{operation}: {exc}") from exc
             raise StorageError(f"{operation} failed: {exc}") from exc
+        except BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
+            raise StorageUnavailable(f"{operation}: {exc}") from exc
         consumed = response.get("ConsumedCapacity")
         if not consumed and operation in ("put_item", "transact_write_items"):
             consumed = {"CapacityUnits": estimated_write_units(operation, kwargs)}
