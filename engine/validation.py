@@ -408,8 +408,17 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
     province on one of its named coasts (what a value type alone cannot know)."""
     armies, fleets, powers = map.army_provinces, map.fleet_spots, map.powers
+    units = (*state.units, *(d.unit for d in state.dislodged))
+    if all(
+        u.power in powers and (
+            (u.location.coast is None and u.province in armies) if u.kind is UnitKind.ARMY
+            else (u.province, u.location.coast) in fleets
+        )
+        for u in units
+    ) and not state.ownership.keys() - map.supply_centers:
+        return  # the common case: nothing to report, so no messages are built
     problems = []
-    for u in (*state.units, *(d.unit for d in state.dislodged)):
+    for u in units:
         coast = u.location.coast
         if u.kind is UnitKind.ARMY:
             stands = coast is None and u.province in armies

@@ -24,6 +24,9 @@ from engine.types import (
 )
 
 NO_ORDER = Reason("NO_ORDER", (), "no order: the unit held")
+NO_ARMY_MOVES_SO = Reason("NOT_MATCHED", (), "no army was ordered to make that move")
+NOT_ORDERED_SO = Reason("NOT_MATCHED", (), "the supported unit was not ordered so")
+NO_ROUTE = Reason("NO_CONVOY_ROUTE", (), "no unbroken chain of convoys")
 
 
 class Outcome:
@@ -98,6 +101,9 @@ class Outcome:
             if province in moved:  # the commonest case, settled without _judge
                 out.append(trusted_result(effective, ResultCode.OK, False, (), None))
                 continue
+            if type(effective) is Hold and province not in dislodged_by:
+                out.append(trusted_result(effective, ResultCode.OK, False, (), None))
+                continue
             code, why = self._judge(effective)
             if province in dislodged_by:
                 out.append(trusted_result(effective, code, True, retreats.get(province, ()), why))
@@ -140,7 +146,7 @@ class Outcome:
         if isinstance(order, (SupportHold, SupportMove)):
             return self._judge_support(province)
         if province in self.b.unmatched:
-            return ResultCode.VOID, Reason("NOT_MATCHED", (), "no army was ordered to make that move")
+            return ResultCode.VOID, NO_ARMY_MOVES_SO
         if province in self.dislodged_by:
             return ResultCode.DISLODGED, self._dislodged_reason(province)
         assert isinstance(order, (Hold, Convoy))
@@ -154,7 +160,7 @@ class Outcome:
         if origin in self.moved:
             return ResultCode.OK, None
         if not self.r.arrives(origin):
-            return ResultCode.NO_CONVOY, Reason("NO_CONVOY_ROUTE", (), "no unbroken chain of convoys")
+            return ResultCode.NO_CONVOY, NO_ROUTE
         r, dest = self.r, self.b.dest_of[origin]
         attack = r.attack_strength(origin)
         opponent = r.head_to_head(origin)
@@ -172,7 +178,7 @@ class Outcome:
 
     def _judge_support(self, province: str) -> tuple[ResultCode, Reason | None]:
         if province in self.b.unmatched:
-            return ResultCode.VOID, Reason("NOT_MATCHED", (), "the supported unit was not ordered so")
+            return ResultCode.VOID, NOT_ORDERED_SO
         if province in self.dislodged_by:
             return ResultCode.CUT, self._dislodged_reason(province)
         if self.r.resolve(("S", province)):
