@@ -53,7 +53,7 @@ class Board:
 
 
 def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, rules: Rulebook) -> Board:
-    board = Board(map=game_map, rules=rules, units={u.province: u for u in state.units})
+    board = Board(map=game_map, rules=rules, units=state.units_by_province)  # read-only
     for order in orders:
         _admit(board, state, order)
     for origin, move in board.moves.items():
