@@ -28,17 +28,26 @@ class Rules:
 
     def settle_obvious(self) -> None:
         """Decide up front what depends on nothing: a support nobody attacks is given; a
-        move over land into an empty province nobody else enters succeeds. (The same
-        answers the rules below would give; this only spares the resolver's bookkeeping.)"""
+        move over land into an empty province nobody else enters succeeds; an unsupported
+        land move against an unsupported unit that stays fails. (The same answers the
+        rules below would give; this only spares the resolver's bookkeeping.)"""
         b, resolved = self.b, self.resolver.resolved
         moves_into = b.moves_into
         for province in b.supporting:
             if province not in moves_into:
                 resolved[("S", province)] = True
         for origin, move in b.moves.items():
+            if origin in b.convoy_intent:
+                continue
             dest = move.dest.province
-            if dest not in b.units and len(moves_into[dest]) == 1 and origin not in b.convoy_intent:
-                resolved[("M", origin)] = True
+            if dest not in b.units:
+                if len(moves_into[dest]) == 1:
+                    resolved[("M", origin)] = True
+            elif (dest not in b.moves and dest not in b.hold_supports
+                    and origin not in b.move_supports):
+                # An unsupported attack on a unit that stays and has no support: at most
+                # 2 against 2, so it fails, whoever else comes (DATC 6.A.x basics).
+                resolved[("M", origin)] = False
 
     # --- decisions ------------------------------------------------------------------------
     def adjudicate(self, key: Decision) -> bool:
