@@ -230,6 +230,7 @@ class GameSummary(BaseModel):
     status: str
     private: bool
     players: list[str]
+    open_seats: list[str] = Field(description="Powers nobody plays yet: the game starts when this is empty")
     created_at: str
 
 

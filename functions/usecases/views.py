@@ -147,6 +147,8 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
         "status": game.status,
         "private": bool(game.settings.get("private")),
         "players": sorted(game.players),
+        # status mirrors the engine (ACTIVE/COMPLETED); a game still forming shows here
+        "open_seats": sorted(set(game_map(game.variant).power_ids) - set(game.players)),
         "created_at": game.created_at,
     }
 

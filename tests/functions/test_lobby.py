@@ -79,3 +79,15 @@ def test_listings_never_show_secrets(table: Table) -> None:
     game = table.store.load(table.game_id)
     assert "token" not in str(game_summary(game))
     assert {v["name"] for v in list_variants()} >= {"classical", "1900"}
+
+
+def test_listing_shows_which_seats_are_still_open(store: InMemoryGameStore, clock: FakeClock) -> None:
+    """A lobby needs to see games still forming: open_seats empties as powers join."""
+    game_id = create_game(store, clock, CreateGame(variant="classical")).game_id
+    join_game(store, clock, game_id, "FRANCE")
+    [summary] = list_games(store)
+    assert summary["open_seats"] == [p for p in POWERS if p != "FRANCE"]
+    for power in POWERS:
+        if power != "FRANCE":
+            join_game(store, clock, game_id, power)
+    assert list_games(store)[0]["open_seats"] == []
