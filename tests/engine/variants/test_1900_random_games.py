@@ -38,6 +38,7 @@ from engine import (
     Retreat,
     Season,
 )
+from tests.engine.test_random_games import check_ownership, check_serialization
 
 MAP = engine.load_map("1900")
 EMR = MAP.emergency_measures[0]
@@ -89,19 +90,6 @@ def check_sequence(before: GameState, after: GameState) -> None:
         assert after.year == before.year + 1 or before.season is Season.SPRING
 
 
-def check_ownership(before: GameState, after: GameState) -> None:
-    """Ownership changes only with the Fall update, to the occupier of each centre."""
-    fall_update = before.season is Season.FALL and (
-        after.season is not Season.FALL or after.status is GameStatus.COMPLETED
-    )
-    if not fall_update:
-        assert after.ownership == before.ownership, f"ownership changed after {before.phase_name}"
-        return
-    expected = dict(before.ownership)
-    expected.update({u.province: u.power for u in after.units if u.province in MAP.supply_centers})
-    assert dict(after.ownership) == expected
-
-
 def check_movement(played: PlayedPhase) -> None:
     before, after = played.state, played.next_state
     moves = {o.unit.province: o for g in played.orders.values() for o in g if isinstance(o, Move)}
@@ -151,12 +139,6 @@ def check_russian_units(state: GameState) -> None:
     assert units <= limit, f"{state.phase_name}: Russia has {units} units for {centres} centres"
 
 
-def check_serialization(played: PlayedPhase) -> None:
-    state = played.next_state
-    assert engine.state_from_json(engine.to_json(state)) == state
-    assert engine.resolution_from_dict(engine.resolution_to_dict(played.resolution)) == played.resolution
-
-
 def check_order_independence(played: PlayedPhase, rng: random.Random) -> None:
     powers = list(played.orders)
     rng.shuffle(powers)
@@ -174,7 +156,7 @@ def check_order_independence(played: PlayedPhase, rng: random.Random) -> None:
 def check_phase(played: PlayedPhase, rng: random.Random) -> None:
     check_board(played.next_state)
     check_sequence(played.state, played.next_state)
-    check_ownership(played.state, played.next_state)
+    check_ownership(played.state, played.next_state, MAP)
     check_russian_units(played.next_state)
     if played.state.phase_type is PhaseType.MOVEMENT:
         check_movement(played)
