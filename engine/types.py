@@ -538,7 +538,8 @@ class GameState:
     @cached_property
     def validation_memo(self) -> dict[Any, Any]:
         """Memo for ``engine.validate`` (a pure function of order, state and map), so an
-        order checked at entry is not checked again when the phase is adjudicated.
+        order checked at entry is not checked again when the phase is adjudicated; it
+        also keeps the convoy-route answers of this position. Entries name their map.
         Not part of the value: excluded from equality, hashing and serialization."""
         return {}
 

@@ -228,7 +228,7 @@ class MapData:
         self, src: str, fleets: frozenset[str] | set[str], memo: dict[Any, Any] | None = None
     ) -> frozenset[str]:
         """The fleet provinces a convoy from ``src`` could pass through (flood fill)."""
-        key = ("convoy_reach", src)
+        key = ("convoy_reach", self, src)  # the memo may serve several maps
         if memo is not None and key in memo:
             known: frozenset[str] = memo[key]
             return known
@@ -258,7 +258,7 @@ class MapData:
         a fleet that is only ever a detour is not convoying anything (DATC 6.G.19)."""
         if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
             return False
-        key = ("convoy_links", src, dest)
+        key = ("convoy_links", self, src, dest)
         links: frozenset[str] | None = memo.get(key) if memo is not None else None
         if links is None:
             links = frozenset(self._necessary_links(src, dest, frozenset(fleets)))
