@@ -195,6 +195,41 @@ class SystemClock:
         return datetime.now(UTC)
 
 
+# ---------------------------------------------------------------- idempotent intents
+
+IN_PROGRESS = "IN_PROGRESS"
+COMPLETED = "COMPLETED"
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    """What is remembered of one Idempotency-Key (scoped): its payload hash and, once done, the answer."""
+
+    status: str  # IN_PROGRESS or COMPLETED
+    payload_hash: str
+    outcome: Mapping[str, Any] | None = None  # {"status": int, "body": JSON} when COMPLETED
+
+
+class IdempotencyStore(Protocol):
+    """Conditional writes that let exactly one request per key apply its intent."""
+
+    def claim(
+        self, key: str, payload_hash: str, *, now: int, in_progress_until: int, expires_at: int
+    ) -> IdempotencyRecord | None:
+        """Write an IN_PROGRESS record unless a live one exists: None if this caller now holds
+        the key, else the record that is there (a record past ``expires_at``, or IN_PROGRESS
+        past ``in_progress_until``, counts as absent)."""
+        ...
+
+    def complete(self, key: str, outcome: Mapping[str, Any], *, expires_at: int) -> None:
+        """Remember the answer; later claims of ``key`` get it back."""
+        ...
+
+    def release(self, key: str) -> None:
+        """Forget the claim (the intent failed), so the same key may be sent again."""
+        ...
+
+
 # ---------------------------------------------------------------- messages
 
 

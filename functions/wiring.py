@@ -37,6 +37,7 @@ from functions.ports import (
     DeliveryLog,
     GameActions,
     GameStore,
+    IdempotencyStore,
     MessageQueue,
     ReplyOutbox,
     Seat,
@@ -136,7 +137,7 @@ class Services:
     settings: Settings
     store: GameStore
     clock: Clock
-    idempotency: Any | None  # a Powertools BasePersistenceLayer, or None to disable
+    idempotency: IdempotencyStore | None  # None: Idempotency-Key is ignored (tests)
     # EventBridge deadline schedules; None when DEADLINE_FUNCTION_ARN is unset: deadlines are
     # then kept in META only (and the sweeper's job)
     scheduler: DeadlineScheduler | None = None
@@ -144,18 +145,16 @@ class Services:
 
 @_once
 def services() -> Services:
-    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
     from infra import aws_clients
     from infra.dynamodb.game_store import DynamoGameStore
+    from infra.dynamodb.idempotency_store import DynamoIdempotencyStore
 
     s = settings()
-    client = aws_clients.dynamodb()
     return Services(
         settings=s,
-        store=DynamoGameStore(s.game_table, client=client),
+        store=DynamoGameStore(s.game_table),  # its client is built on the first call
         clock=SystemClock(),
-        idempotency=DynamoDBPersistenceLayer(table_name=s.idempotency_table, boto3_client=client),
+        idempotency=DynamoIdempotencyStore(s.idempotency_table, aws_clients.dynamodb),
         scheduler=deadline_scheduler() if s.deadline_function_arn else None,
     )
 
