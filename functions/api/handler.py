@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Annotated, Any
 
-from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
@@ -24,7 +23,7 @@ from functions.api.idempotency import run_once
 from functions.api.request_store import RequestStore
 from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
-from functions.observability import get_logger
+from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.usecases import views
@@ -388,6 +387,6 @@ def get_openapi() -> Response[Any]:
     return _json(200, openapi_document())
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, clear_state=True)
+@logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return app.resolve(event, context)
