@@ -7,11 +7,11 @@ import os
 import socket
 import threading
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 from typing import Any
 
 from local_stack import pumps
-from local_stack.http_adapter import Handler, make_server
+from local_stack.api_workers import Containers
+from local_stack.http_adapter import Handler, HttpServer
 
 LOCAL_ENV = {
     "AWS_ACCESS_KEY_ID": "local",
@@ -100,28 +100,15 @@ class Emulator:
             self._server = None
 
 
-def _routes() -> Handler:
-    """API Gateway's routing of template.yaml: the Telegram webhook has its own function."""
-    from functions.api.handler import lambda_handler
-    from functions.telegram.handler import handler as telegram_handler
-
-    def route(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        method = event["requestContext"]["http"]["method"]
-        if event.get("rawPath") == "/webhooks/telegram" and method == "POST":
-            return telegram_handler(event, context)
-        return lambda_handler(event, context)
-
-    return route
-
-
 @dataclass
 class LocalStack:
     host: str = "127.0.0.1"
     port: int = 8000
     pump_interval: float = 1.0
+    api_workers: int = 0
     emulator: Emulator = field(default_factory=Emulator)
-    _http: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
+    _http: HttpServer | None = None
+    _containers: Containers | None = None
     _loop: pumps.PumpLoop | None = None
 
     @property
@@ -134,12 +121,9 @@ class LocalStack:
         from functions import wiring
 
         wiring.reset()
-        if handler is None:
-            handler = _routes()
-        self.port = self.port or free_port(self.host)
-        self._http = make_server(self.host, self.port, handler)
-        self._thread = threading.Thread(target=self._http.serve_forever, name="convoy-http", daemon=True)
-        self._thread.start()
+        self._containers = Containers(self.api_workers if handler is None else 0, handler)
+        self._http = HttpServer(self.host, self.port, self._containers).start()
+        self.port = self._http.port
         pumps.install_all()
         self._loop = pumps.PumpLoop(self.pump_interval)
         self._loop.start()
@@ -149,6 +133,7 @@ class LocalStack:
         if self._loop is not None:
             self._loop.stop()
         if self._http is not None:
-            self._http.shutdown()
-            self._http.server_close()
+            self._http.stop()
+        if self._containers is not None:
+            self._containers.stop()
         self.emulator.stop()
