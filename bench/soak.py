@@ -94,7 +94,7 @@ def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, fl
     for _ in range(phases):
         for power in POWERS:
             view = client.call("GET", f"/games/{game_id}", tokens[power])
-            if view["status"] != "active":
+            if view["status"].upper() != "ACTIVE":
                 return
             if view["phase_type"] != "ADJUSTMENT" and view["legal_orders"]:
                 client.call("POST", f"/games/{game_id}/orders", tokens[power],
@@ -178,6 +178,8 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
     time.sleep(args.idle)
     rss_idle = rss_mb(server.pid)
     durations = [d for _, d in sorted(turns)]
+    if not durations:
+        raise SystemExit(f"no phase was processed; errors: {errors[:3]!r}")
     tenth = max(1, len(durations) // 10)
     early, late = durations[:tenth], durations[-tenth:]
     size = sum(f.stat().st_size for f in Path(data_dir).rglob("*") if f.is_file()) / 1e6
