@@ -209,14 +209,14 @@ def check_borders(geometry: Geometry, board: MapData) -> None:
     must = touching_pairs(board)
     borders = shared_borders(geometry)
     crossed = {frozenset(c.provinces) for c in geometry.crossings}
-    for pair in sorted(must, key=sorted):
-        if borders.get(pair, 0.0) <= 0.0 and pair not in crossed:
-            a, b = sorted(pair)
-            raise GeometryError(f"{a} and {b} are adjacent but neither touch nor have a drawn crossing")
     for pair, length in sorted(borders.items(), key=lambda kv: sorted(kv[0])):
         if pair not in must and length > BORDER_TOLERANCE:
             a, b = sorted(pair)
             raise GeometryError(f"{a} and {b} are not adjacent but share {length:.1f} units of border")
+    for pair in sorted(must, key=sorted):
+        if borders.get(pair, 0.0) <= 0.0 and pair not in crossed:
+            a, b = sorted(pair)
+            raise GeometryError(f"{a} and {b} are adjacent but neither touch nor have a drawn crossing")
     for crossing in geometry.crossings:
         if frozenset(crossing.provinces) not in must:
             raise GeometryError(f"crossing between {crossing.provinces} that the map does not connect")

@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import shapely
 import shapely.affinity
+import shapely.ops
 from global_land_mask import globe
 from scipy import ndimage
-from shapely.geometry import Polygon, box
 
 from render.tools import seeds as S
 
@@ -175,8 +175,16 @@ def _seeded_water(grid: Grid, board: Board, seeds: dict[str, list[S.Point]]) -> 
 
 
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-STEPS = ((-1, 0, 1.0), (1, 0, 1.0), (0, -1, 1.0), (0, 1, 1.0),
-         (-1, -1, 1.414), (-1, 1, 1.414), (1, -1, 1.414), (1, 1, 1.414))
+STEPS = (
+    (-1, 0, 1.0),
+    (1, 0, 1.0),
+    (0, -1, 1.0),
+    (0, 1, 1.0),
+    (-1, -1, 1.414),
+    (-1, 1, 1.414),
+    (1, -1, 1.414),
+    (1, 1, 1.414),
+)
 
 
 def _dijkstra(
@@ -194,7 +202,10 @@ def _dijkstra(
         for lon, lat in pts:
             r, c = grid.cell_of(lon, lat)
             if not domain[r, c]:
-                print(f"BADSEED {board.ids[pid] if pid >= 0 else pid} {lon},{lat} not on {'water' if water else 'land'}")
+                print(
+                    f"BADSEED {board.ids[pid] if pid >= 0 else pid} {lon},{lat} not on "
+                    f"{'water' if water else 'land'}"
+                )
                 continue
             heapq.heappush(heap, (0.0, pid, r, c))
     rows, cols = grid.rows, grid.cols
@@ -217,7 +228,9 @@ def _dijkstra(
             heapq.heappush(heap, (d + step, pid, rr, cc))
 
 
-def _may_take(labels: np.ndarray, r: int, c: int, pid: int, allowed: list[set[int]], rows: int, cols: int) -> bool:
+def _may_take(
+    labels: np.ndarray, r: int, c: int, pid: int, allowed: list[set[int]], rows: int, cols: int
+) -> bool:
     if pid < 0:
         return True
     for dr, dc in NEIGHBOURS:
@@ -289,7 +302,11 @@ def _simplify_chains(chains: list[Any], tolerance: float) -> list[Any]:
         for i, j in zip(left.tolist(), right.tolist(), strict=True):
             if i < j and not shapely.touches(simple[i], simple[j]):
                 bad.update((i, j))
-        bad.update(i for i, ch in enumerate(simple) if not ch.is_simple or len(ch.coords) < (4 if ch.is_closed else 2))
+        bad.update(
+            i
+            for i, ch in enumerate(simple)
+            if not ch.is_simple or len(ch.coords) < (4 if ch.is_closed else 2)
+        )
         bad = {i for i in bad if simple[i] is not chains[i]}
         if not bad:
             return simple
@@ -322,7 +339,9 @@ def rings(geom: Any) -> list[list[list[float]]]:
     return out
 
 
-def _far_point(mask: np.ndarray, avoid: list[tuple[float, float, float]], scale: float) -> tuple[float, float]:
+def _far_point(
+    mask: np.ndarray, avoid: list[tuple[float, float, float]], scale: float
+) -> tuple[float, float]:
     """The cell of ``mask`` farthest from its border and from the discs in ``avoid`` (pixel units)."""
     comps, count = ndimage.label(mask)
     if count > 1:
@@ -349,7 +368,9 @@ def anchors(labels: np.ndarray, board: Board, scale: float) -> dict[str, dict[st
         label = _far_point(mask, [(unit[0], unit[1], 13.0)], scale)
         entry: dict[str, Any] = {"unit": list(unit), "label": list(label)}
         if board.sc[pid]:
-            entry["supply_center"] = list(_far_point(mask, [(unit[0], unit[1], 12.0), (label[0], label[1], 9.0)], scale))
+            entry["supply_center"] = list(
+                _far_point(mask, [(unit[0], unit[1], 12.0), (label[0], label[1], 9.0)], scale)
+            )
         coasts = {}
         for coast in board.coasts[pid]:
             coasts[coast] = list(_coast_point(labels, mask, board, index, pid, coast, scale))
@@ -359,8 +380,15 @@ def anchors(labels: np.ndarray, board: Board, scale: float) -> dict[str, dict[st
     return out
 
 
-def _coast_point(labels: np.ndarray, mask: np.ndarray, board: Board, index: dict[str, int], pid: str,
-                 coast: str, scale: float) -> tuple[float, float]:
+def _coast_point(
+    labels: np.ndarray,
+    mask: np.ndarray,
+    board: Board,
+    index: dict[str, int],
+    pid: str,
+    coast: str,
+    scale: float,
+) -> tuple[float, float]:
     """A point on the province's shore along the waters reached from this coast."""
     seas = {index[n] for n in board.coast_neighbours[(pid, coast)] if board.kind[n] == "sea"}
     water = np.isin(labels, list(seas))
@@ -405,7 +433,7 @@ def author(map_id: str) -> dict[str, Any]:
         "provinces": provinces,
         "neutral_land": rings(geoms[NEUTRAL_LAND]) if NEUTRAL_LAND in geoms else [],
         "neutral_water": rings(geoms[NEUTRAL_WATER]) if NEUTRAL_WATER in geoms else [],
-        "crossings": _crossings(map_id, marks),
+        "crossings": _crossings(map_id, geoms, board),
     }
 
 
@@ -413,16 +441,47 @@ CROSSINGS = {
     "classical": [("DEN", "SWE")],
     "1900": [("DEN", "SWE"), ("CLY", "IRE"), ("GIB", "MOR")],
 }
-OFFMAP = {"1900": [("EGY", "MAO", "Cape route to Egypt & Hejaz"), ("HEJ", "MAO", "Cape route to Mid-Atlantic")]}
+OFFMAP = {"1900": [("EGY", "MAO", "to MAO round the Cape"), ("HEJ", "MAO", "to MAO round the Cape")]}
 
 
-def _crossings(map_id: str, marks: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _crossings(map_id: str, geoms: dict[int, Any], board: Board) -> list[dict[str, Any]]:
+    """Straits: the shortest line between the two shores. Off-board routes: a note at the
+    bottom edge of each province, where the route leaves the board."""
     out: list[dict[str, Any]] = []
+    index = {pid: i for i, pid in enumerate(board.ids)}
     for a, b in CROSSINGS[map_id]:
-        out.append({"provinces": [a, b], "kind": "strait", "points": [marks[a]["unit"], marks[b]["unit"]]})
+        pa, pb = shapely.ops.nearest_points(geoms[index[a]], geoms[index[b]])
+        (x1, y1), (x2, y2) = _stretch((pa.x, pa.y), (pb.x, pb.y), 4.0)
+        out.append(
+            {
+                "provinces": [a, b],
+                "kind": "strait",
+                "points": [[round(x1, 1), round(y1, 1)], [round(x2, 1), round(y2, 1)]],
+            }
+        )
     for a, b, text in OFFMAP.get(map_id, []):
-        out.append({"provinces": [a, b], "kind": "offmap", "label": text})
+        out.append(
+            {
+                "provinces": [a, b],
+                "kind": "offmap",
+                "label": text,
+                "points": [_bottom_point(geoms[index[a]]), _bottom_point(geoms[index[b]])],
+            }
+        )
     return out
+
+
+def _stretch(p: tuple[float, float], q: tuple[float, float], extra: float) -> tuple[tuple[float, float], ...]:
+    d = math.dist(p, q) or 1.0
+    ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
+    return (p[0] - ux * extra, p[1] - uy * extra), (q[0] + ux * extra, q[1] + uy * extra)
+
+
+def _bottom_point(geom: Any) -> list[float]:
+    """Where the province meets the bottom of the board (the middle of that stretch)."""
+    ymax = geom.bounds[3]
+    xs = [x for poly in geom.geoms for x, y in poly.exterior.coords if y >= ymax - 0.5]
+    return [round((min(xs) + max(xs)) / 2, 1), round(ymax - 7.0, 1)]
 
 
 def report(labels: np.ndarray, board: Board) -> list[str]:
@@ -432,7 +491,9 @@ def report(labels: np.ndarray, board: Board) -> list[str]:
         diff = (a != b) & (a >= 0) & (b >= 0)
         for x, y in zip(a[diff].tolist(), b[diff].tolist(), strict=True):
             pairs[(min(x, y), max(x, y))] += 1
-    joined = {frozenset(p) for p in CROSSINGS[board.map_id]} | {frozenset(p[:2]) for p in OFFMAP.get(board.map_id, [])}
+    joined = {frozenset(p) for p in CROSSINGS[board.map_id]} | {
+        frozenset(p[:2]) for p in OFFMAP.get(board.map_id, [])
+    }
     problems = []
     for a in board.ids:
         for b in sorted(board.touch[a]):
