@@ -51,3 +51,6 @@ StoredOrderUnreadable = _error(
 IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
 )
+PhaseNotFound = _error(
+    "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
+)

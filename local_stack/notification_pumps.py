@@ -112,7 +112,7 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
 
     for name, value in LOCAL_DEFAULTS.items():
         os.environ.setdefault(name, value)
-    from functions import notification_wiring
+    from functions import wiring
     from functions.deadline.handler import handler as deadline_handler
     from functions.deadline.handler import sweep_handler
     from functions.notifier.handler import handler as notifier_handler
@@ -126,8 +126,8 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
         if old in loop.PUMPS:
             loop.PUMPS.remove(old)
     _installed.clear()
-    notification_wiring.reset()
-    settings = notification_wiring.settings()
+    wiring.reset()
+    settings = wiring.settings()
     ensure_schedule_group(aws_clients.client("scheduler"), settings.scheduler_group)
     running = emulator.current()
     table = settings.game_table
@@ -135,7 +135,7 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
         dynamodb=aws_clients.dynamodb,
         streams=lambda: aws_clients.client("dynamodbstreams"),
         sqs=aws_clients.sqs,
-        scheduler=notification_wiring.deadline_scheduler(),
+        scheduler=wiring.deadline_scheduler(),
         table=table,
         queue_url=settings.queue_url,
         deadline_handler=deadline_handler,

@@ -4,29 +4,28 @@ Handlers only parse, authenticate (bearer token -> Actor), call a use case and s
 the answer. Domain errors become ``{"code", "message"}`` with their HTTP status here,
 in one place; anything else is a 500 ``INTERNAL`` with no stack trace in the body.
 Every POST honours ``Idempotency-Key`` (functions/api/idempotency.py).
+
+How to add a route: docs/api.md, "How to add a route" (decorator on ``app``, typed path and
+query parameters, a pydantic body model; ``Response``/``Query`` come from functions/api/router.py).
 """
 
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
-from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
 from functions.api.idempotency import run_once
 from functions.api.request_store import RequestStore
+from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
 from functions.observability import get_logger
+from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.usecases import views
 from functions.usecases.common import Actor, hash_token, identify, iso, load
@@ -36,10 +35,9 @@ from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
-from infra.errors import StorageUnavailable
 
 logger = get_logger()
-app = APIGatewayHttpResolver(enable_validation=True)
+app = Router()
 
 TITLE = "Convoy"
 VERSION = "1.0.0"
@@ -334,7 +332,7 @@ def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     services, store = _services()
-    from functions.notification_wiring import telegram_store  # deferred: no client at import
+    from functions.wiring import telegram_store  # deferred: no client at import
 
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
@@ -366,24 +364,77 @@ def get_events(
     return schemas.Events.model_validate(views.events_after(store, game_id, after, limit))
 
 
+# --- the board as a picture (issue 14; functions/usecases/map_view.py) ----------------------
+
+MapFormat = Annotated[Literal["svg", "png"] | None, Query()]
+MapWidth = Annotated[int, Query(ge=200, le=4000)]
+MapPalette = Annotated[Literal["standard", "colorblind"], Query()]
+MAP_RESPONSES: dict[int, Any] = {
+    200: {"description": "The picture", "content": {"image/svg+xml": {}, "image/png": {}}},
+    304: {"description": "Not modified (If-None-Match matched the ETag)"},
+    **ERRORS,
+}
+
+
+def _map(
+    game_id: str, kind: str, fmt: str | None, phase: str | None, width: int, palette: str
+) -> Response[Any]:
+    from functions.usecases.map_view import MapRequest, map_picture  # deferred: keeps cold start lean
+
+    services, store = _services()
+    headers = app.current_event.headers
+    if fmt is None:  # no ?format=: the Accept header decides; SVG unless only PNG is asked for
+        accept = headers.get("accept", "")
+        fmt = "png" if "image/png" in accept and "image/svg+xml" not in accept else "svg"
+    actor = _actor(store, game_id, services.settings.operator_token)
+    picture = map_picture(store, game_id, actor, MapRequest(kind, fmt, width, palette, phase),
+                          if_none_match=headers.get("if-none-match"))
+    cache = "public, max-age=0, must-revalidate" if picture.public else "private, max-age=0, must-revalidate"
+    answer_headers = {"ETag": picture.etag, "Cache-Control": cache, "Vary": "Accept, Authorization"}
+    if picture.body is None:
+        return Response(status_code=304, content_type=None, body=None, headers=answer_headers)
+    body: str | bytes = picture.body if fmt == "png" else picture.body.decode()
+    return Response(status_code=200, content_type=picture.content_type, body=body, headers=answer_headers)
+
+
+@app.get("/games/<game_id>/map", tags=["maps"], responses=MAP_RESPONSES,
+         summary="The board at the start of a phase (?phase=, default the current one) as SVG or PNG")
+def get_map(game_id: str, format: MapFormat = None, phase: str | None = None, width: MapWidth = 1200,
+            palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "board", format, phase, width, palette)
+
+
+@app.get("/games/<game_id>/map/orders", tags=["maps"], security=SECURITY, responses=MAP_RESPONSES,
+         summary="The board with the caller's own pending orders (all orders of an adjudicated ?phase=)")
+def get_map_orders(game_id: str, format: MapFormat = None, phase: str | None = None, width: MapWidth = 1200,
+                   palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "orders", format, phase, width, palette)
+
+
+@app.get("/games/<game_id>/map/resolution", tags=["maps"], responses=MAP_RESPONSES,
+         summary="An adjudicated phase (default the last) with its orders coloured by result")
+def get_map_resolution(game_id: str, format: MapFormat = None, phase: str | None = None,
+                       width: MapWidth = 1200, palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "resolution", format, phase, width, palette)
+
+
 @app.get("/variants", tags=["games"], summary="Variants and rulebooks")
 def get_variants() -> schemas.VariantList:
     return schemas.VariantList.model_validate({"variants": views.list_variants()})
 
 
 def openapi_document() -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(
-        app.get_openapi_json_schema(
-            title=TITLE,
-            version=VERSION,
-            description="Convoy: a serverless Diplomacy game server. See docs/api.md.",
-            security_schemes={"bearer": HTTPBearer()},
-        )
+    """Generated from the route table when asked (GET /openapi.json, the drift test), never at import."""
+    from functions.api.openapi import build_document
+
+    return build_document(
+        app.routes,
+        title=TITLE,
+        version=VERSION,
+        description="Convoy: a serverless Diplomacy game server. See docs/api.md.",
+        security_schemes={"bearer": {"type": "http", "scheme": "bearer"}},
+        extra_models=(schemas.ErrorBody,),
     )
-    schemas_ = document.setdefault("components", {}).setdefault("schemas", {})
-    schemas_.setdefault("ErrorBody", schemas.ErrorBody.model_json_schema())
-    schemas_.setdefault("CreateGameResponse", schemas.CreateGameResponse.model_json_schema())
-    return document
 
 
 @app.get("/openapi.json", include_in_schema=False)
@@ -392,5 +443,5 @@ def get_openapi() -> Response[Any]:
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, clear_state=True)
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return app.resolve(event, context)

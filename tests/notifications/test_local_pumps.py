@@ -7,8 +7,8 @@ from typing import Any
 
 import boto3
 
-from functions.notification_ports import TelegramTarget
 from functions.notifier.handler import make_handler as make_notifier
+from functions.ports import TelegramTarget
 from functions.relay.handler import make_handler as make_relay
 from infra.queue import SqsMessageQueue
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
