@@ -71,6 +71,7 @@ class Settings:
     telegram_webhook_secret: str = ""
     telegram_api_base: str = "https://api.telegram.org"
     sweep_scan_limit: int = 500
+    public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -88,6 +89,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", ""),
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
         sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
+        public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
     )
 
 
@@ -188,6 +190,7 @@ class NotifierDependencies:
     targets: TargetDirectory
     deliverer: Deliverer
     log: DeliveryLog
+    public_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,7 @@ def notifier_dependencies() -> NotifierDependencies:
         targets=StoreTargetDirectory(services().store),
         deliverer=HttpDeliverer(http),
         log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
+        public_url=s.public_url,
     )
 
 

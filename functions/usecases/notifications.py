@@ -93,14 +93,19 @@ def relay_outbox(messages: Sequence[OutboxMessage], queue: MessageQueue) -> set[
 # ---------------------------------------------------------------- rendering
 
 
-def render_text(message: OutboxMessage) -> str:
-    """One short, plain-text line per kind; the same text for every chat platform."""
+def render_text(message: OutboxMessage, public_url: str = "") -> str:
+    """One short, plain-text line per kind; the same text for every chat platform.
+
+    ``public_url`` is the API's base URL: a PHASE_PROCESSED notice links to the phase's
+    resolution map (its payload's ``map`` path, issue 14) under it."""
     p = message.payload
     game = f"Game {message.game_id}" if message.game_id else "Convoy"
     if message.kind == PHASE_PROCESSED:
         text = f"{game}: {p.get('phase', '?')} has been adjudicated; now {p.get('next_phase', '?')}."
         if p.get("deadline"):
             text += f" Orders due by {p['deadline']}."
+        if p.get("map"):
+            text += f" Map: {public_url}{p['map']}"
         return text
     if message.kind == "PHASE_STARTED":
         text = f"{game} has started: {p.get('phase', '?')}."
@@ -141,9 +146,10 @@ def deliver(
     targets: TargetDirectory,
     deliverer: Deliverer,
     log: DeliveryLog,
+    public_url: str = "",
 ) -> DeliveryReport:
     """Send `message` to every target not yet served; raise `NotificationFailed` if any failed."""
-    text = render_text(message)
+    text = render_text(message, public_url)
     chosen: Sequence[DeliveryTarget]
     if message.target is not None:
         chosen = [message.target]
