@@ -207,6 +207,13 @@ class TelegramDependencies:
     outbox: ReplyOutbox
 
 
+def _seat_board_png(picture: Mapping[str, Any]) -> bytes:
+    """The PNG a bot's /map answer names, drawn when it is delivered (functions/usecases/map_view)."""
+    from functions.usecases.map_view import seat_board_png
+
+    return seat_board_png(services().store, picture)
+
+
 @_once
 def notifier_dependencies() -> NotifierDependencies:
     from functions.adapters import HttpDeliverer, StoreTargetDirectory
@@ -224,7 +231,7 @@ def notifier_dependencies() -> NotifierDependencies:
     )
     return NotifierDependencies(
         targets=StoreTargetDirectory(services().store),
-        deliverer=HttpDeliverer(http),
+        deliverer=HttpDeliverer(http, pictures=_seat_board_png),
         log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
         public_url=s.public_url,
     )

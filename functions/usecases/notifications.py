@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from functions.ports import (
+    CHAT_PHOTO,
     CHAT_REPLY,
     DEADLINE_APPROACHING,
     GAME_ENDED,
@@ -121,7 +122,7 @@ def render_text(message: OutboxMessage, public_url: str = "") -> str:
         return f"{game} is over: {winner} wins." if winner else f"{game} is over."
     if message.kind == PLAYER_JOINED:
         return f"{game}: {p.get('power', 'a player')} has joined."
-    if message.kind == CHAT_REPLY:
+    if message.kind in (CHAT_REPLY, CHAT_PHOTO):
         return str(p.get("text", ""))
     return f"{game}: {message.kind.replace('_', ' ').lower()}."
 

@@ -213,3 +213,14 @@ def test_the_phase_processed_notice_links_to_that_phases_resolution_map(api_tabl
         dedupe_key="k", kind="PHASE_PROCESSED", game_id=api_table.game_id, payload=dict(items[0].payload)
     )
     assert f"Map: https://api.example{path}" in render_text(message, "https://api.example")
+
+
+def test_the_chat_bots_map_is_the_seats_own_orders_map(api_table: Table) -> None:
+    # /map in Telegram draws what GET /map/orders shows that seat's player, as a 1280 px PNG
+    png = map_view.seat_board_png(api_table.store, {"game_id": api_table.game_id, "power": "ITALY"})
+    assert struct.unpack(">I", png[16:20])[0] == 1280
+    query = {"format": "png", "width": "1280"}
+    answer = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["ITALY"], query)
+    assert base64.b64decode(answer["body"]) == png
+    other = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["FRANCE"], query)
+    assert base64.b64decode(other["body"]) != png
