@@ -28,7 +28,6 @@ from functions.observability import get_logger
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
 from functions.usecases import views
-from functions.usecases.backgammon_game import BACKGAMMON, play
 from functions.usecases.common import Actor, hash_token, identify, iso, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
@@ -356,6 +355,8 @@ def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
           summary="Backgammon: one MOVE [die index, source] or UNDO by the side to play")
 def post_move(game_id: str, body: backgammon_schemas.MoveRequest) -> backgammon_schemas.MoveResponse:
     services, store = _services()
+    # deferred: only backgammon games need the rules package (API cold start, issue 9)
+    from functions.usecases.backgammon_game import BACKGAMMON, play
 
     def apply() -> backgammon_schemas.MoveResponse:
         actor = _actor(store, game_id, services.settings.operator_token)

@@ -17,7 +17,7 @@ from functions.usecases.create_game import CreateGame
 from functions.usecases.game_kinds import kind_named
 from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
+from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.views import list_games
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
@@ -151,6 +151,12 @@ def test_diplomacy_calls_refuse_a_backgammon_game_and_vice_versa(
         submit_orders(store, clock, game_id, WHITE, ["A PAR H"])
     with pytest.raises(errors.WrongGameKind):
         process_turn(store, clock, game_id, Actor("operator"))
+    before = store.load(game_id)
+    with pytest.raises(errors.WrongGameKind):
+        retract_orders(store, clock, game_id, WHITE)
+    with pytest.raises(errors.WrongGameKind):
+        set_wait_flag(store, clock, game_id, WHITE, True)
+    assert store.load(game_id) == before
     diplomacy = kind_named("diplomacy").create(store, clock, CreateGame()).game_id
     join_game(store, clock, diplomacy, "FRANCE")
     with pytest.raises(errors.WrongGameKind):
