@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel, ValidationError
@@ -25,6 +25,7 @@ from functions.api.request_store import RequestStore
 from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
 from functions.observability import get_logger
+from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
 from functions.usecases import views
@@ -36,7 +37,6 @@ from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
-from infra.errors import StorageUnavailable
 
 logger = get_logger()
 app = Router()
@@ -344,7 +344,7 @@ def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     services, store = _services()
-    from functions.notification_wiring import telegram_store  # deferred: no client at import
+    from functions.wiring import telegram_store  # deferred: no client at import
 
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
@@ -394,6 +394,60 @@ def get_events(
     return schemas.Events.model_validate(views.events_after(store, game_id, after, limit))
 
 
+# --- the board as a picture (issue 14; functions/usecases/map_view.py) ----------------------
+
+MapFormat = Annotated[Literal["svg", "png"] | None, Query()]
+MapWidth = Annotated[int, Query(ge=200, le=4000)]
+MapPalette = Annotated[Literal["standard", "colorblind"], Query()]
+MAP_RESPONSES: dict[int, Any] = {
+    200: {"description": "The picture", "content": {"image/svg+xml": {}, "image/png": {}}},
+    304: {"description": "Not modified (If-None-Match matched the ETag)"},
+    **ERRORS,
+}
+
+
+def _map(
+    game_id: str, kind: str, fmt: str | None, phase: str | None, width: int, palette: str
+) -> Response[Any]:
+    from functions.usecases.map_view import MapRequest, map_picture  # deferred: keeps cold start lean
+
+    services, store = _services()
+    headers = app.current_event.headers
+    if fmt is None:  # no ?format=: the Accept header decides; SVG unless only PNG is asked for
+        accept = headers.get("accept", "")
+        fmt = "png" if "image/png" in accept and "image/svg+xml" not in accept else "svg"
+    actor = _actor(store, game_id, services.settings.operator_token)
+    picture = map_picture(store, game_id, actor, MapRequest(kind, fmt, width, palette, phase),
+                          if_none_match=headers.get("if-none-match"))
+    cache = "public, max-age=0, must-revalidate" if picture.public else "private, max-age=0, must-revalidate"
+    answer_headers = {"ETag": picture.etag, "Cache-Control": cache, "Vary": "Accept, Authorization"}
+    if picture.body is None:
+        return Response(status_code=304, content_type=None, body=None, headers=answer_headers)
+    body: str | bytes = picture.body if fmt == "png" else picture.body.decode()
+    return Response(status_code=200, content_type=picture.content_type, body=body, headers=answer_headers)
+
+
+@app.get("/games/<game_id>/map", tags=["maps"], responses=MAP_RESPONSES,
+         summary="The board at the start of a phase (?phase=, default the current one) as SVG or PNG")
+def get_map(game_id: str, format: MapFormat = None, phase: str | None = None, width: MapWidth = 1200,
+            palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "board", format, phase, width, palette)
+
+
+@app.get("/games/<game_id>/map/orders", tags=["maps"], security=SECURITY, responses=MAP_RESPONSES,
+         summary="The board with the caller's own pending orders (all orders of an adjudicated ?phase=)")
+def get_map_orders(game_id: str, format: MapFormat = None, phase: str | None = None, width: MapWidth = 1200,
+                   palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "orders", format, phase, width, palette)
+
+
+@app.get("/games/<game_id>/map/resolution", tags=["maps"], responses=MAP_RESPONSES,
+         summary="An adjudicated phase (default the last) with its orders coloured by result")
+def get_map_resolution(game_id: str, format: MapFormat = None, phase: str | None = None,
+                       width: MapWidth = 1200, palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "resolution", format, phase, width, palette)
+
+
 @app.get("/variants", tags=["games"], summary="Variants and rulebooks")
 def get_variants() -> schemas.VariantList:
     return schemas.VariantList.model_validate({"variants": views.list_variants()})
@@ -401,7 +455,10 @@ def get_variants() -> schemas.VariantList:
 
 def openapi_document() -> dict[str, Any]:
     """Generated from the route table when asked (GET /openapi.json, the drift test), never at import."""
-    return app.openapi(
+    from functions.api.openapi import build_document
+
+    return build_document(
+        app.routes,
         title=TITLE,
         version=VERSION,
         description="Convoy: a serverless Diplomacy game server. See docs/api.md.",
