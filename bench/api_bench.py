@@ -28,7 +28,7 @@ import requests  # noqa: E402
 
 from bench import cold_start  # noqa: E402
 from bench.capacity import CapacityMeter, item_size, meter  # noqa: E402
-from infra.local.stack import LocalStack  # noqa: E402
+from local_stack.stack import LocalStack  # noqa: E402
 from tests.functions.openings import FALL_1901, SPRING_1901  # noqa: E402
 
 WINTER_1901 = {"FRANCE": ["BUILD A PAR"], "GERMANY": ["BUILD A BER"], "RUSSIA": ["BUILD A MOS"],

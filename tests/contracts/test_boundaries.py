@@ -22,9 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "functions", "infra", "bench", "local_stack")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram")
-# The local stack composes everything from the top. It is moving from infra/local/ to a
-# top-level package local_stack/ (issue 9, helper "local"); both names are the same layer.
-LOCAL_STACK = ("local_stack", "infra.local")
+# The local stack composes everything from the top (a top-level package, issue 9).
+LOCAL_STACK = ("local_stack",)
 
 # layer -> (module prefixes in it, module prefixes it may import besides itself)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {

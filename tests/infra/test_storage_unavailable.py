@@ -16,7 +16,7 @@ from functions.api import handler as api
 from functions.ports import StorageError, StorageUnavailable, SystemClock
 from functions.wiring import load_settings
 from infra.dynamodb.game_store import DynamoGameStore
-from infra.local.http_adapter import LocalContext
+from local_stack.http_adapter import LocalContext
 
 
 class Unreachable:
