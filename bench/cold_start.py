@@ -139,7 +139,7 @@ def measure(runs: int = 5, names: tuple[str, ...] = ()) -> dict[str, tuple[float
     """{entry point: (median import s, median import + first request s)} on a fresh local stack."""
     import requests
 
-    from infra.local.stack import LocalStack
+    from local_stack.stack import LocalStack
 
     os.environ["TELEGRAM_WEBHOOK_SECRET"] = TELEGRAM_SECRET
     stack = LocalStack(port=0).start()

@@ -27,12 +27,12 @@ from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
-from functions.usecases import views
-from functions.usecases.common import Actor, hash_token, identify, iso, load
+from functions.usecases import lobby, views
+from functions.usecases.common import Actor, hash_token, identify, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
-from functions.usecases.game_kinds import kind_name, kind_named, kind_of
 from functions.usecases.join import join_game
+from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
@@ -179,7 +179,7 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
 @app.get("/games", tags=["games"], summary="List games (newest first)")
 def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameList:
     _, store = _services()
-    return schemas.GameList.model_validate({"games": views.list_games(store, limit)})
+    return schemas.GameList.model_validate({"games": lobby.list_games(store, limit)})
 
 
 @app.get("/games/<game_id>", tags=["games"], security=SECURITY, responses=ERRORS,
