@@ -35,7 +35,6 @@ from functions.usecases.join import join_game
 from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
-from functions.usecases.telegram_bot import link_code_for
 
 logger = get_logger()
 app = Router()
@@ -343,7 +342,9 @@ def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     services, store = _services()
-    from functions.wiring import telegram_store  # deferred: no client at import
+    # deferred: only this route needs the bot's use cases (API cold start, issue 9)
+    from functions.usecases.telegram_bot import link_code_for
+    from functions.wiring import telegram_store
 
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
