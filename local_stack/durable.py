@@ -254,9 +254,9 @@ class DurableState:
 
     def _apply(self, app: Any, record: dict[str, Any]) -> None:
         if record["kind"] == "trim":
-            from local_stack.emulator import dynamodb_backend
+            from moto.dynamodb.models import dynamodb_backends  # not via emulator: it imports us
 
-            moto_patches.trim_stream(dynamodb_backend(), record["table"], record["upto"])
+            moto_patches.trim_stream(dynamodb_backends[ACCOUNT][REGION], record["table"], record["upto"])
             return
         environ = _environ(record["request"])
         _run_pinned(record["seed"], record["at"], lambda: list(app(environ, lambda *_: None)))
