@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
-from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
@@ -255,21 +255,25 @@ def get_orders_status(game_id: str) -> schemas.OrdersStatus:
 @app.post("/games/<game_id>/process_turn", tags=["turns"], security=SECURITY, responses=ERRORS,
           summary="Adjudicate the phase (creator, operator or scheduler)")
 def post_process_turn(
-    game_id: str, require_all: Annotated[bool, Query()] = False
+    game_id: str,
+    require_all: Annotated[bool, Query()] = False,
+    body: Annotated[schemas.ProcessTurnRequest | None, Body()] = None,
 ) -> schemas.ProcessTurnResponse:
     services, store = _services()
+    phase = body.phase.upper() if body is not None and body.phase else None
 
     def apply() -> schemas.ProcessTurnResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
         done = process_turn(
-            store, services.clock, game_id, actor, require_all=require_all, scheduler=services.scheduler
+            store, services.clock, game_id, actor, require_all=require_all, expected_phase=phase,
+            scheduler=services.scheduler,
         )
         return schemas.ProcessTurnResponse.model_validate(
             {"status": "ok", "phase": done.phase, "game_status": done.game_status,
              "resolution": {"phase": done.processed_phase, **done.resolution}}
         )
 
-    return _intent("process_turn", game_id, {"require_all": require_all}, apply)  # type: ignore[return-value]
+    return _intent("process_turn", game_id, {"require_all": require_all, "phase": phase}, apply)  # type: ignore[return-value]
 
 
 def _deadline_state(state: DeadlineState) -> schemas.DeadlineState:

@@ -97,6 +97,15 @@ class SubmitOrdersRequest(_Request):
     client_timestamp: str | None = Field(default=None, max_length=40)
 
 
+class ProcessTurnRequest(_Request):
+    phase: str | None = Field(
+        default=None, max_length=10, examples=["S1901M"],
+        description="The phase the caller means to close; another phase answers 409 STALE_PHASE. "
+        "Optional for compatibility, but send it: without it a repeated call (double click, retry) "
+        "closes the next phase too.",
+    )
+
+
 class RetractOrdersRequest(_Request):
     units: list[str] | None = Field(default=None, max_length=64, examples=[["A PAR"]])
 
@@ -155,6 +164,11 @@ class PlayerView(BaseModel):
     is_active: bool
 
 
+class Owed(BaseModel):
+    builds: int
+    disbands: int
+
+
 class GameView(BaseModel):
     game_id: str
     map_name: str
@@ -186,6 +200,8 @@ class GameView(BaseModel):
     orders: dict[str, list[str]] = Field(description="The caller's own pending orders only.")
     submitted: dict[str, bool] = Field(description="Powers with a decision: have they submitted?")
     legal_orders: list[str] = Field(description="Legal orders for the caller's units.")
+    owed: Owed = Field(description="Builds or removals the caller's power owes this phase "
+                                   "(adjustment phases; zeros otherwise and for observers).")
 
 
 class OrdersStatus(BaseModel):

@@ -78,7 +78,8 @@ def process_turn(
         game = load_active(store, game_id)
         wanted = expected_phase or (seen_phase[0] if seen_phase else None)
         if wanted is not None and wanted != game.phase:
-            raise StalePhase(f"{wanted} was already processed; the game is at {game.phase}", phase=game.phase)
+            raise StalePhase(f"process_turn for {wanted}, but the game is at {game.phase}; nothing was "
+                             "processed", phase=game.phase)
         seen_phase.append(game.phase)
         if game.paused and actor.kind == "scheduler":
             raise GamePaused("the game is paused; only its creator or the operator may process it")
@@ -103,8 +104,8 @@ def process_turn(
                     ) from exc
             orders[power] = parsed
         after, resolution = engine.Game(map=the_map, state=state, rules=game.rules).adjudicate(orders)
-        new_state = after.state
-        assert new_state is not None
+        assert after.state is not None
+        new_state = engine.concluded(after.state)  # a finished game ends on W<year>A, not F<year>R
         resolved = resolution_view(resolution)
         now = clock.now()
         version = game.version
