@@ -23,6 +23,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
+from functions.api import body_guard
 from functions.api.idempotency import run_once
 from functions.api.request_store import RequestStore
 from functions.errors import DomainError
@@ -397,4 +398,7 @@ def get_openapi() -> Response[Any]:
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    refused = body_guard.refuse(event)  # size, encoding, content type, depth: before routing
+    if refused is not None:
+        return refused
     return app.resolve(event, context)

@@ -6,7 +6,7 @@ models and the routes; a test fails when the committed copy drifts.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,7 +14,11 @@ OrderText = Field(min_length=1, max_length=120)
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Request bodies are strict (issue 10): no unknown fields, and no coercion —
+    ``"true"`` is not a bool, ``"86400"`` is not an int. An explicit ``null`` is refused
+    wherever a field is documented as "omit for ..." (see ``_omit_only``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PhaseSeconds(_Request):
@@ -82,7 +86,10 @@ class LinkCodeResponse(BaseModel):
 
 
 class JoinRequest(_Request):
-    power: str | None = Field(default=None, max_length=40, description="Omit for a random free power.")
+    # ``str`` with a None default that is never validated: omitting the field means "any
+    # free power", but an explicit ``"power": null`` is refused (it used to join a random seat)
+    power: str = Field(default=None, max_length=40, validate_default=False,  # type: ignore[assignment]
+                       description="Omit for a random free power (null is refused).")
     password: str | None = Field(default=None, max_length=200)
 
 
@@ -92,7 +99,9 @@ class JoinResponse(BaseModel):
 
 
 class SubmitOrdersRequest(_Request):
-    orders: list[str] = Field(max_length=64, examples=[["A PAR - BUR", "F BRE - MAO"]])
+    orders: list[Annotated[str, Field(max_length=120)]] = Field(
+        max_length=64, examples=[["A PAR - BUR", "F BRE - MAO"]]
+    )
     phase: str | None = Field(default=None, max_length=10, examples=["S1901M"])
     client_timestamp: str | None = Field(default=None, max_length=40)
 
@@ -107,7 +116,9 @@ class ProcessTurnRequest(_Request):
 
 
 class RetractOrdersRequest(_Request):
-    units: list[str] | None = Field(default=None, max_length=64, examples=[["A PAR"]])
+    units: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, max_length=64, examples=[["A PAR"]]
+    )
 
 
 class RejectedOrder(BaseModel):
