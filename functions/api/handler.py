@@ -153,7 +153,7 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         phase_seconds={k: v for k, v in (body.phase_seconds or schemas.PhaseSeconds()).model_dump().items()
                        if v is not None},
         private=body.private,
-        join_password=body.join_password,
+        join_password=body.join_password.get_secret_value() if body.join_password else None,
         auto_process=body.auto_process,
         reminder_seconds=body.reminder_seconds,
         notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
@@ -191,7 +191,9 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
 
     def apply() -> schemas.JoinResponse:
         joined = join_game(
-            store, services.clock, game_id, body.power, body.password, scheduler=services.scheduler
+            store, services.clock, game_id, body.power,
+            body.password.get_secret_value() if body.password is not None else None,
+            scheduler=services.scheduler,
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 OrderText = Field(min_length=1, max_length=120)
 
@@ -40,7 +40,8 @@ class CreateGameRequest(_Request):
     rules: Literal["2023", "2000"] = "2023"
     phase_seconds: PhaseSeconds | None = None
     private: bool = False
-    join_password: str | None = Field(default=None, min_length=1, max_length=200)
+    # SecretStr: a repr (Powertools' DEBUG log of the route's arguments) shows "**********"
+    join_password: SecretStr | None = Field(default=None, min_length=1, max_length=200)
     auto_process: bool = False
     notify: list[NotifyTarget] | None = Field(default=None, max_length=5)
     reminder_seconds: int | None = Field(
@@ -90,7 +91,7 @@ class JoinRequest(_Request):
     # free power", but an explicit ``"power": null`` is refused (it used to join a random seat)
     power: str = Field(default=None, max_length=40, validate_default=False,  # type: ignore[assignment]
                        description="Omit for a random free power (null is refused).")
-    password: str | None = Field(default=None, max_length=200)
+    password: SecretStr | None = Field(default=None, max_length=200)
 
 
 class JoinResponse(BaseModel):
