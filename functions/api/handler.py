@@ -46,12 +46,21 @@ TITLE = "Convoy"
 VERSION = "1.0.0"
 JSON = "application/json"
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+OPTIONAL_SECURITY: list[dict[str, list[str]]] = [{"bearer": []}, {}]  # observers need no token
+ERROR_BODY = {JSON: {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
 ERRORS: dict[int, Any] = {
-    code: {"description": text, "content": {JSON: {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
-    for code, text in [
-        (400, "Bad request"), (401, "No valid token"), (403, "Forbidden"), (404, "Not found"),
-        (409, "Conflict (STALE_PHASE, POWER_TAKEN, ...)"), (422, "Validation error"),
-    ]
+    200: {"description": "OK"},  # content filled from the route's return type (removed where 201)
+    **{code: {"description": text, "content": ERROR_BODY}
+       for code, text in [
+           (400, "Bad request"), (401, "No valid token"), (403, "Forbidden"), (404, "Not found"),
+           (409, "Conflict (STALE_PHASE, POWER_TAKEN, ...)"), (422, "Validation error"),
+       ]},
+}
+# answers any route can give (functions/api/body_guard.py, storage): documented on every operation
+COMMON_ERRORS: dict[str, str] = {
+    "400": "Bad request (INVALID_ENCODING, JSON_TOO_DEEP)", "413": "PAYLOAD_TOO_LARGE",
+    "415": "UNSUPPORTED_MEDIA_TYPE", "422": "Validation error (VALIDATION_ERROR)",
+    "503": "STORAGE_UNAVAILABLE: retry",
 }
 
 
@@ -175,7 +184,7 @@ def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameLi
     return schemas.GameList.model_validate({"games": views.list_games(store, limit)})
 
 
-@app.get("/games/<game_id>", tags=["games"], security=SECURITY, responses=ERRORS,
+@app.get("/games/<game_id>", tags=["games"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The game as the caller may see it (redacted per power; observers see no orders)")
 def get_game(game_id: str) -> schemas.GameView:
     services, store = _services()
@@ -389,6 +398,16 @@ def openapi_document() -> dict[str, Any]:
     )
     schemas_ = document.setdefault("components", {}).setdefault("schemas", {})
     schemas_.setdefault("ErrorBody", schemas.ErrorBody.model_json_schema())
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            answers = operation.setdefault("responses", {})
+            if "201" in answers:
+                answers.pop("200", None)
+            for code, text in COMMON_ERRORS.items():
+                answers[code] = {"description": answers.get(code, {}).get("description", text),
+                                 "content": ERROR_BODY}
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas_.pop(unused, None)  # our 422 body is ErrorBody
     schemas_.setdefault("CreateGameResponse", schemas.CreateGameResponse.model_json_schema())
     return document
 

@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from functions.errors import Forbidden, GamePaused, OrdersMissing, StalePhase, StoredOrderUnreadable
+from functions.errors import (
+    Forbidden,
+    GamePaused,
+    NotAPlayer,
+    OrdersMissing,
+    StalePhase,
+    StoredOrderUnreadable,
+)
 from functions.notification_ports import DeadlineScheduler
 from functions.ports import Clock, GameStore, PhaseRecord
 from functions.usecases.common import (
@@ -70,6 +77,8 @@ def process_turn(
     expected_phase: str | None = None,
     scheduler: DeadlineScheduler | None = None,
 ) -> Processed:
+    if actor.kind == "anonymous":
+        raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
     if not actor.may_process:
         raise Forbidden("only the game's creator, the operator or the scheduler may process a turn")
     seen_phase: list[str] = []

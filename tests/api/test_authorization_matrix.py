@@ -21,7 +21,7 @@ from tests.notifications.fakes import MemoryTelegramStore
 
 CALLERS = ("anonymous", "other_game", "another_power", "the_power", "creator", "operator")
 PLAYERS_ONLY = (401, 401, 200, 200, 403, 403)
-CONTROLLERS_ONLY = (403, 401, 403, 403, 200, 200)
+CONTROLLERS_ONLY = (401, 401, 403, 403, 200, 200)
 EVERYONE = (200,) * 6
 VIEW = (200, 401, 200, 200, 200, 200)  # a token of another game is refused, not taken as observer
 
