@@ -11,8 +11,7 @@ import secrets
 from dataclasses import dataclass
 
 from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
-from functions.notification_ports import PLAYER_JOINED, DeadlineScheduler
-from functions.ports import Clock, GameStore
+from functions.ports import PLAYER_JOINED, Clock, DeadlineScheduler, GameStore
 from functions.usecases.common import (
     add_event,
     add_outbox,

@@ -31,8 +31,7 @@ from functions.errors import (
     StalePhase,
     StoredOrderUnreadable,
 )
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameStore, PhaseRecord
+from functions.ports import Clock, DeadlineScheduler, GameStore, PhaseRecord
 from functions.usecases.common import (
     Actor,
     add_event,

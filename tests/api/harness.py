@@ -8,14 +8,15 @@ authorization matrix and the bounded fuzz can run many requests inside ``make te
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from functions import wiring
-from functions.settings import load_settings
-from infra.local.http_adapter import LocalContext, to_event
+from functions.wiring import load_settings
+from local_stack.http_adapter import LocalContext, to_event
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 OPERATOR_TOKEN = "operator-token-for-api-tests"
@@ -74,7 +75,7 @@ def in_process_api() -> Iterator[InProcessApi]:
     """Wire the API to fresh fakes for one test, and put the real wiring back after."""
     api = InProcessApi()
     settings = load_settings()
-    settings = type(settings)(**{**settings.__dict__, "operator_token": OPERATOR_TOKEN})
+    settings = dataclasses.replace(settings, operator_token=OPERATOR_TOKEN)
     wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None))
     try:
         yield api

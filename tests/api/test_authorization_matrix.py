@@ -68,7 +68,7 @@ def _token(caller: str, creator: str, tokens: dict[str, str], other: str) -> str
 @pytest.mark.parametrize("route", sorted(MATRIX))
 def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
                        route: tuple[str, str], caller: str) -> None:
-    import functions.notification_wiring as notification_wiring
+    import functions.wiring as notification_wiring
 
     monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
     method, template = route

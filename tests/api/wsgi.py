@@ -7,7 +7,7 @@ import base64
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from infra.local.http_adapter import LocalContext, to_event
+from local_stack.http_adapter import LocalContext, to_event
 
 _REASONS = {200: "OK", 201: "Created", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
             404: "Not Found", 405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from infra.local.stack import LocalStack
+from local_stack.stack import LocalStack
 from tests.functions.openings import AFTER_1901, FALL_1901, SPRING_1901
 from tests.system.client import Api
 from tests.system.conftest import OPERATOR_TOKEN
@@ -120,7 +120,8 @@ def test_a_malformed_retraction_is_a_422_not_a_500(stack: LocalStack) -> None:
     url = f"{stack.url}/games/{game_id}/orders"
     auth = {"Authorization": f"Bearer {tokens['FRANCE']}"}
     # When the body is not JSON (or not UTF-8 at all: issue 10 gives that its own code)
-    for raw, status, code in ((b"{not json", 422, "VALIDATION_ERROR"), (b"\xff\xfe", 400, "INVALID_ENCODING")):
+    cases = ((b"{not json", 422, "VALIDATION_ERROR"), (b"\xff\xfe", 400, "INVALID_ENCODING"))
+    for raw, status, code in cases:
         answer = api.session.delete(url, data=raw, headers=auth, timeout=30)
         # Then it is a clean 4xx with a stable code, never INTERNAL
         assert answer.status_code == status, (raw, answer.text)
