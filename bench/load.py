@@ -192,10 +192,8 @@ def sweeper(stop: float, interval: float) -> None:
 def check(client: Client, games: list[Game]) -> dict[str, int]:
     lost = twice = gaps = phases = 0
     for game in games:
-        history = client.call("GET", f"/games/{game.game_id}/history", "GET history").json()["phases"]
-        names = [h["phase"] for h in history]
-        phases += len(names)
-        twice += len(names) - len(set(names))
+        # events first, then history: the deadline pump may process a phase in between, so
+        # history can only be ahead of the events read, never behind
         events: list[dict[str, Any]] = []
         after = 0
         while True:
@@ -205,9 +203,16 @@ def check(client: Client, games: list[Game]) -> dict[str, int]:
             if not page["events"]:
                 break
             after = page["events"][-1]["seq"]
+        history = client.call("GET", f"/games/{game.game_id}/history", "GET history").json()["phases"]
+        names = [h["phase"] for h in history]
+        phases += len(names)
+        processed = [e["data"]["phase"] for e in events if e["type"] == "PHASE_PROCESSED"]
+        doubled = (len(names) - len(set(names))) + (len(processed) - len(set(processed)))
+        if doubled or not set(processed) <= set(names):
+            print(f"game {game.game_id}: history {names}, PHASE_PROCESSED {processed}", file=sys.stderr)
+        twice += doubled + len(set(processed) - set(names))
         seqs = [e["seq"] for e in events]
         gaps += sum(1 for a, b in zip([0, *seqs], seqs, strict=False) if b != a + 1)
-        twice += max(0, sum(1 for e in events if e["type"] == "PHASE_PROCESSED") - len(history))
         adjudicated = {h["phase"]: h["orders"] for h in history}
         for (game_id, phase, power), orders in client.stats.accepted.items():
             if game_id != game.game_id or phase not in adjudicated:
