@@ -68,7 +68,9 @@ def _game(store: InMemoryGameStore, clock: FakeClock, **settings: Any) -> tuple[
     return created.game_id, {p: Actor("player", p) for p in POWERS}
 
 
-def _orders_in_play(store: InMemoryGameStore, clock: FakeClock, game_id: str, players: dict[str, Actor]) -> None:
+def _orders_in_play(
+    store: InMemoryGameStore, clock: FakeClock, game_id: str, players: dict[str, Actor]
+) -> None:
     for power, orders in SPRING_1901.items():
         submit_orders(store, clock, game_id, players[power], orders, phase="S1901M")
 
@@ -121,7 +123,8 @@ def test_a_scheduler_failure_after_the_commit_leaves_the_deadline_for_the_sweepe
 
     store, clock = InMemoryGameStore(), FakeClock()
     game_id, _ = _game(store, clock, phase_seconds={"MOVEMENT": 60})
-    done = process_turn(store, clock, game_id, SCHEDULER, expected_phase="S1901M", scheduler=BrokenScheduler())
+    done = process_turn(store, clock, game_id, SCHEDULER, expected_phase="S1901M",
+                        scheduler=BrokenScheduler())
     assert done.phase == "F1901M"
     game = store.load(game_id)
     assert game.deadline is not None  # in META: the sweeper finds it without the schedule
