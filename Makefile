@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install
+.PHONY: run test lint typecheck unit bench clean install fuzz load
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -36,6 +36,16 @@ unit: $(STAMP) $(TOOLS_STAMP)
 	$(BIN)/pytest -n 2
 
 test: lint typecheck unit
+
+# The long fuzz (issue 10): in process by default; FUZZ_BASE_URL=http://127.0.0.1:8000 fuzzes
+# a running `make run` instead. `make test` runs the same test with a few examples each.
+FUZZ_EXAMPLES ?= 300
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest tests/api/test_fuzz.py -q
+
+# Races, retries and triggers against a local stack on loopback (docs/reliability.md)
+load: $(STAMP)
+	$(BIN)/python bench/load.py
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]' || echo "MILA diplomacy package not installable; benchmarking Convoy alone"
