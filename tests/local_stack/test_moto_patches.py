@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from local_stack.emulator import dynamodb_backend
+from local_stack.backends import dynamodb_backend
 from tests.local_stack.conftest import make_table
 
 
