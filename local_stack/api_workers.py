@@ -5,9 +5,9 @@ more containers, each its own process with its own module globals (caches, clien
 the composition root). The local stack does the same: ``workers`` spawned processes,
 each a container importing the handlers once and serving one event at a time; the
 HTTP server hands events to whichever is free. Processes, not threads, also because
-the adjudicator is CPU-bound: on two cores two workers really run in parallel. ``workers=0`` runs the handler in the caller's
-process under a lock (one container), which in-process tests and ``bench/api_bench.py``
-use so that they can observe the handler directly.
+the adjudicator is CPU-bound: on two cores two workers really run in parallel.
+``workers=0`` runs the handler in the caller's process under a lock (one container),
+which in-process tests and ``bench/api_bench.py`` use to observe the handler directly.
 """
 
 from __future__ import annotations
