@@ -93,7 +93,7 @@ def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, fl
     game_id, creator = created["game_id"], created["token"]
     tokens = {p: client.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in POWERS}
     for _ in range(phases):
-        for power in rng.sample(POWERS, ordering):
+        for power in rng.sample(POWERS, ordering):  # ordering=0: nobody orders, every unit holds
             view = client.call("GET", f"/games/{game_id}", tokens[power])
             if view["status"].upper() != "ACTIVE":
                 return
@@ -133,8 +133,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--idle", type=float, default=300.0, help="seconds to idle after play")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ordering", type=int, default=7, choices=range(1, 8),
-                        help="powers that read their view and order each phase (the others hold)")
+    parser.add_argument("--ordering", type=int, default=7, choices=range(8),
+                        help="powers that view and order each phase (the others hold; 0: all hold)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from local_stack.emulator import free_port
