@@ -85,8 +85,8 @@ def process_turn(
             missing = missing_powers(game)
             if missing:
                 raise OrdersMissing(f"waiting on {', '.join(missing)}", waiting_on=missing)
+        state = state_of(game)  # first: another game kind is WRONG_GAME_KIND, not UNKNOWN_VARIANT
         the_map = game_map(game.variant)
-        state = state_of(game)
         orders: dict[str, list[engine.Order]] = {}
         for power, texts in sorted(game.pending_orders.items()):
             parsed = []
@@ -146,7 +146,9 @@ def process_turn(
                 game,
                 "PHASE_PROCESSED",
                 {"phase": processed, "next_phase": game.phase, "game_status": game.status,
-                 "deadline": game.deadline},
+                 "deadline": game.deadline,
+                 # the phase's resolution map (issue 14); notices put the API's base URL before it
+                 "map": f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"},
                 f"{processed}:processed",
             )
         ]
