@@ -27,10 +27,12 @@ from functions.errors import DomainError
 from functions.observability import get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
+from functions.schemas import backgammon as backgammon_schemas
 from functions.usecases import views
 from functions.usecases.common import Actor, hash_token, identify, iso, load
-from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.create_game import CreateGame
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
+from functions.usecases.game_kinds import kind_name, kind_named, kind_of
 from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
@@ -49,6 +51,12 @@ ERRORS: dict[int, Any] = {
         (400, "Bad request"), (401, "No valid token"), (403, "Forbidden"), (404, "Not found"),
         (409, "Conflict (STALE_PHASE, POWER_TAKEN, ...)"), (422, "Validation error"),
     ]
+}
+
+
+# The view model of each game kind (functions/usecases/game_kinds.py).
+VIEW_MODELS: dict[str, type[BaseModel]] = {
+    "diplomacy": schemas.GameView, "backgammon": backgammon_schemas.BackgammonView,
 }
 
 
@@ -155,10 +163,13 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         reminder_seconds=body.reminder_seconds,
         notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
         allow_loopback_webhooks=services.settings.allow_loopback_webhooks,
+        game=body.game,
+        seed=body.backgammon.seed if body.backgammon else None,
+        move_by_turn_rolls=bool(body.backgammon and body.backgammon.move_by_turn_rolls),
     )
 
     def apply() -> schemas.CreateGameResponse:
-        created = create_game(store, services.clock, request)
+        created = kind_named(body.game).create(store, services.clock, request)
         return schemas.CreateGameResponse(
             game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret
         )
@@ -174,11 +185,11 @@ def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameLi
 
 @app.get("/games/<game_id>", tags=["games"], security=SECURITY, responses=ERRORS,
          summary="The game as the caller may see it (redacted per power; observers see no orders)")
-def get_game(game_id: str) -> schemas.GameView:
+def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonView:
     services, store = _services()
     game = load(store, game_id)
     actor = identify(game, _bearer(), services.settings.operator_token)
-    return schemas.GameView.model_validate(views.game_view(game, actor))
+    return VIEW_MODELS[kind_name(game)].model_validate(kind_of(game).view(game, actor))
 
 
 @app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS,
@@ -188,7 +199,8 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
 
     def apply() -> schemas.JoinResponse:
         joined = join_game(
-            store, services.clock, game_id, body.power, body.password, scheduler=services.scheduler
+            store, services.clock, game_id, body.side or body.power, body.password,
+            scheduler=services.scheduler,
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 
@@ -337,6 +349,24 @@ def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
     return schemas.LinkCodeResponse(code=issued.code, expires_at=iso(issued.expires_at))
+
+
+@app.post("/games/<game_id>/moves", tags=["backgammon"], security=SECURITY, responses=ERRORS,
+          summary="Backgammon: one MOVE [die index, source] or UNDO by the side to play")
+def post_move(game_id: str, body: backgammon_schemas.MoveRequest) -> backgammon_schemas.MoveResponse:
+    services, store = _services()
+    # deferred: only backgammon games need the rules package (API cold start, issue 9)
+    from functions.usecases.backgammon_game import BACKGAMMON, play
+
+    def apply() -> backgammon_schemas.MoveResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        played = play(store, services.clock, game_id, actor, body.input, body.move, phase=body.phase)
+        return backgammon_schemas.MoveResponse.model_validate({
+            "view": BACKGAMMON.view(played.game, actor),
+            "events": [asdict(e) for e in played.events],
+        })
+
+    return _intent("moves", game_id, body, apply)  # type: ignore[return-value]
 
 
 @app.get("/games/<game_id>/last_resolution", tags=["turns"], responses=ERRORS,

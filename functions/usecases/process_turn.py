@@ -85,8 +85,8 @@ def process_turn(
             missing = missing_powers(game)
             if missing:
                 raise OrdersMissing(f"waiting on {', '.join(missing)}", waiting_on=missing)
+        state = state_of(game)  # first: another game kind is WRONG_GAME_KIND, not UNKNOWN_VARIANT
         the_map = game_map(game.variant)
-        state = state_of(game)
         orders: dict[str, list[engine.Order]] = {}
         for power, texts in sorted(game.pending_orders.items()):
             parsed = []
