@@ -349,71 +349,6 @@ class OrderResult:
     reason: Reason | None = None
 
 
-# --- hot-path constructors ------------------------------------------------------------------
-# The adjudicator builds thousands of these per second from values it has already checked;
-# a frozen dataclass's __init__ (one object.__setattr__ per field, then __post_init__) was a
-# measurable share of a phase. These fill the same fields directly. Engine-internal only.
-
-
-def trusted_unit(kind: UnitKind, power: str, location: Location) -> Unit:
-    unit = object.__new__(Unit)
-    fields = unit.__dict__
-    fields["kind"], fields["power"], fields["location"] = kind, power, location
-    fields["province"] = location.province
-    return unit
-
-
-def trusted_hold(power: str, unit: Location, kind: UnitKind | None) -> Hold:
-    order = object.__new__(Hold)
-    fields = order.__dict__
-    fields["power"] = power
-    fields["unit"] = unit
-    fields["kind"] = kind
-    return order
-
-
-def trusted_move(power: str, unit: Location, dest: Location, via_convoy: bool, kind: UnitKind | None) -> Move:
-    order = object.__new__(Move)
-    fields = order.__dict__
-    fields["power"] = power
-    fields["unit"] = unit
-    fields["dest"] = dest
-    fields["via_convoy"] = via_convoy
-    fields["kind"] = kind
-    return order
-
-
-def trusted_support(
-    cls: type[SupportHold] | type[SupportMove] | type[Convoy], power: str, unit: Location,
-    target: Location, dest: Location | None, kind: UnitKind | None, target_kind: UnitKind | None,
-) -> SupportHold | SupportMove | Convoy:
-    """A SupportHold (``dest`` None; ``target`` is the supported unit), a SupportMove or a
-    Convoy (``target`` is the origin of the supported or convoyed move)."""
-    order = object.__new__(cls)
-    fields = order.__dict__
-    fields["power"] = power
-    fields["unit"] = unit
-    if dest is None:
-        fields["target"] = target
-    else:
-        fields["origin"] = target
-        fields["dest"] = dest
-    fields["kind"] = kind
-    fields["target_kind"] = target_kind
-    return order
-
-
-def trusted_result(
-    order: Order, result: ResultCode, dislodged: bool = False,
-    retreat_options: tuple[Location, ...] = (), reason: Reason | None = None,
-) -> OrderResult:
-    out = object.__new__(OrderResult)
-    fields = out.__dict__
-    fields["order"], fields["result"], fields["dislodged"] = order, result, dislodged
-    fields["retreat_options"], fields["reason"] = retreat_options, reason
-    return out
-
-
 @dataclass(frozen=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
@@ -534,19 +469,6 @@ class GameState:
     def units_by_province(self) -> dict[str, Unit]:
         """Province -> unit on the board (read-only by convention; built once)."""
         return {u.province: u for u in self.units}
-
-    @cached_property
-    def validation_memo(self) -> dict[Any, Any]:
-        """Memo for ``engine.validate`` (a pure function of order, state and map), so an
-        order checked at entry is not checked again when the phase is adjudicated; it
-        also keeps the convoy-route answers of this position. Entries name their map.
-        Not part of the value: excluded from equality, hashing and serialization."""
-        return {}
-
-    @cached_property
-    def fleet_provinces(self) -> frozenset[str]:
-        """Where the fleets are: the convoy graph of this position."""
-        return frozenset(u.province for u in self.units if u.kind is UnitKind.FLEET)
 
     def unit_at(self, province: str) -> Unit | None:
         by_province = self.units_by_province

@@ -30,7 +30,6 @@ def resolve_movement(
 ) -> MovementOutcome:
     board = build_board(state, orders, map, rules)
     rules_ = Rules(board)
-    rules_.settle_obvious()
     outcome = Outcome(board, rules_)
     units = outcome.units_after(state.units)
     occupied = {u.province for u in units}

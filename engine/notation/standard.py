@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from engine.maps.loader import MapData, load_map
+from engine.maps.loader import MapData, load_map, normalize_name
 from engine.types import (
     Build,
     Convoy,
@@ -45,9 +46,6 @@ from engine.types import (
     SupportMove,
     UnitKind,
     Waive,
-    trusted_hold,
-    trusted_move,
-    trusted_support,
 )
 
 
@@ -62,7 +60,9 @@ class OrderSyntaxError(ValueError):
 
 # --- tokens ----------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"(?P<space>\s+)|(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])")
+_TOKEN = re.compile(
+    r"(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])|(?P<space>\s+)|(?P<bad>.)", re.S
+)
 
 _KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "ARMY": UnitKind.ARMY, "FLEET": UnitKind.FLEET}
 _COASTS = {"NC", "SC", "EC", "WC"}
@@ -75,32 +75,26 @@ _RETREAT = {"R", "RETREAT", "RETREATS"}
 _DISBAND = {"D", "DISBAND", "DISBANDS", "REMOVE"}
 _BUILD = {"B", "BUILD"}
 _LEADING = {"BUILD", "DISBAND", "REMOVE"}
-_MAX_NAME_TOKENS = 8
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str  # "word" | "dash" | "punct"
     text: str
     start: int
     end: int
-
-    @property
-    def upper(self) -> str:
-        return self.text.upper()
+    upper: str
 
 
 def _tokenize(text: str) -> list[_Token]:
     tokens: list[_Token] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise OrderSyntaxError(f"unexpected character {text[pos]!r} at {pos}", pos)
-        kind = m.lastgroup or "space"
-        if kind != "space":
-            tokens.append(_Token(kind, m.group(), m.start(), m.end()))
-        pos = m.end()
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "space":
+            continue
+        word, start = m.group(), m.start()
+        if kind == "bad":
+            raise OrderSyntaxError(f"unexpected character {word!r} at {start}", start)
+        tokens.append(_Token(kind or "", word, start, m.end(), word.upper()))
     return tokens
 
 
@@ -176,8 +170,9 @@ class _Parser:
             raise OrderSyntaxError(f"unknown province {start.text!r} at {start.start}", start.start)
         self.i = after
         coast = self._coast()
+        places = self.map.locations_by_text
         if coast is None:
-            return Location(province)
+            return places[province]
         name, coast_pos = coast
         known = self.map.provinces[province].coasts
         if name not in known:
@@ -185,29 +180,31 @@ class _Parser:
             raise OrderSyntaxError(
                 f"unknown coast '{province}/{name}' at {coast_pos}: {province} {has}", coast_pos
             )
-        return Location(province, name)
+        return places[f"{province}/{name}"]
 
     def _province_at(self, i: int) -> tuple[str | None, int]:
         """The longest run of words from token ``i`` that names a province (hyphens
-        inside a word, as in ``Mid-Atlantic``, count as part of it)."""
+        inside a word, as in ``Mid-Atlantic``, count as part of it). The run grows only
+        while it begins some multi-word name of the map."""
+        tokens, names, prefixes = self.tokens, self.map.names, self.map.name_prefixes
+        found: tuple[str | None, int] = (None, i)
         end = i
-        spans: list[int] = []
-        while end < len(self.tokens) and len(spans) < _MAX_NAME_TOKENS:
-            tok = self.tokens[end]
+        while end < len(tokens):
+            tok = tokens[end]
             if tok.kind == "word":
-                spans.append(end)
-            elif not (tok.kind == "dash" and tok.text == "-" and 0 < end < len(self.tokens) - 1
-                      and self.tokens[end - 1].end == tok.start
-                      and self.tokens[end + 1].start == tok.end
-                      and self.tokens[end + 1].kind == "word" and end > i):
+                raw = self.text[tokens[i].start:tok.end]
+                text = raw.lower() if raw.isalnum() else normalize_name(raw)
+                province = names.get(text)
+                if province is not None:
+                    found = (province, end + 1)
+                if text not in prefixes:
+                    break
+            elif not (tok.kind == "dash" and tok.text == "-" and i < end < len(tokens) - 1
+                      and tokens[end - 1].end == tok.start and tokens[end + 1].start == tok.end
+                      and tokens[end + 1].kind == "word"):
                 break
             end += 1
-        for last in reversed(spans):
-            text = self.text[self.tokens[i].start:self.tokens[last].end]
-            province = self.map.resolve_name(text)
-            if province is not None and province in self.map.provinces:
-                return province, last + 1
-        return None, i
+        return found
 
     def _coast(self) -> tuple[str, int] | None:
         """An optional coast after a province: ``/SC``, ``(SC)``, ``SC``, ``SOUTH COAST``."""
@@ -393,52 +390,6 @@ def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
     return Convoy(power, unit, parsed.origin, dest, parsed.kind, parsed.target_kind)
 
 
-_LETTERS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET}
-
-
-def _parse_canonical(text: str, power: str, state: GameState | None, map: MapData) -> Order | None:  # noqa: A002
-    """The canonical forms ``format_order`` writes (what clients send back), read
-    word by word without the general tokenizer; None hands the text to the full
-    parser, which gives the same answer for these forms (tested) and all errors."""
-    words = text.upper().split()
-    if len(words) < 3 or words[0] not in _LETTERS:
-        return None
-    kind = _LETTERS[words[0]]
-    known = map.locations_by_text
-    unit = known.get(words[1])
-    if unit is None:
-        return None
-    verb, rest = words[2], words[3:]
-    if verb == "H" and not rest:
-        return trusted_hold(power, unit, kind)
-    if verb == "D" and not rest:
-        return Disband(power, unit, kind)
-    if verb in ("-", "R") and rest and (len(rest) == 1 or rest[1:] == ["VIA"] and verb == "-"):
-        dest = known.get(rest[0])
-        if dest is None:
-            return None
-        via = len(rest) == 2
-        if verb == "R" or (state is not None and state.phase_type is PhaseType.RETREAT):
-            return None if via else Retreat(power, unit, dest, kind)
-        return trusted_move(power, unit, dest, via, kind)
-    if verb in ("S", "C") and len(rest) in (2, 4) and rest[0] in _LETTERS:
-        target_kind = _LETTERS[rest[0]]
-        origin = known.get(rest[1])
-        if origin is None:
-            return None
-        if len(rest) == 2:
-            if verb != "S":
-                return None
-            return trusted_support(SupportHold, power, unit, origin, None, kind, target_kind)
-        dest = known.get(rest[3]) if rest[2] == "-" else None
-        if dest is None:
-            return None
-        if verb == "S":
-            return trusted_support(SupportMove, power, unit, origin, dest, kind, target_kind)
-        return trusted_support(Convoy, power, unit, origin, dest, kind, target_kind)
-    return None
-
-
 def parse_order(
     text: str,
     power: str | None = None,
@@ -454,17 +405,8 @@ def parse_order(
     if not isinstance(text, str):
         raise OrderSyntaxError("an order must be text at 0", 0)
     game_map = map if map is not None else load_map("classical")
-    if power:
-        fast = _parse_canonical(text, power.upper(), state, game_map)
-        if fast is not None:
-            return fast
-    return _parse_general(text, power, state, game_map)
-
-
-def _parse_general(text: str, power: str | None, state: GameState | None, map: MapData) -> Order:  # noqa: A002
-    """The full grammar: names, aliases, coast spellings, missing letters, errors."""
     try:
-        parser = _Parser(text, map)
+        parser = _Parser(text, game_map)
         parsed = _parse_grammar(parser)
         return _build_order(parsed, _power_of(parsed, power, state), state)
     except OrderSyntaxError:
