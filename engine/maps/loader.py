@@ -198,7 +198,7 @@ class MapData:
     def name_prefixes(self) -> frozenset[str]:
         """The leading words of every multi-word name (``north``, ``north atlantic``), so
         a parser reading a name word by word knows when to stop."""
-        out = set()
+        out: set[str] = set()
         for name in self.names:
             words = name.split(" ")
             out.update(" ".join(words[:n]) for n in range(1, len(words)))
