@@ -30,6 +30,7 @@ from engine.types import (
     Unit,
 )
 from engine.validation import check_state
+from engine.values import quick_init
 
 
 def initial_state(map: MapData) -> GameState:  # noqa: A002
@@ -43,6 +44,7 @@ def initial_state(map: MapData) -> GameState:  # noqa: A002
     )
 
 
+@quick_init
 @dataclass(frozen=True, eq=False)
 class Game:
     """A state with its map and rulebook, plus the snapshots of phases already played."""

@@ -14,6 +14,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, TypeAlias
 
+from engine.values import quick_init
+
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
 def _state_without_hash(self: object) -> dict[str, Any]:
@@ -94,6 +96,7 @@ class ResultCode(_Word):
     WAIVE = "WAIVE"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Location:
     """A province, and for a fleet in a split-coast province, the coast it is on.
@@ -163,6 +166,7 @@ class Location:
 _INTERNED: dict[str, Location] = {}
 
 
+@quick_init
 @dataclass(frozen=True, order=True)
 class Unit:
     kind: UnitKind
@@ -193,6 +197,7 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
+@quick_init
 @dataclass(frozen=True)
 class DislodgedUnit:
     """A unit dislodged in the movement phase just played, with what its retreat needs.
@@ -216,6 +221,7 @@ class DislodgedUnit:
 # unit actually on the board.
 
 
+@quick_init
 @dataclass(frozen=True)
 class Hold:
     power: str
@@ -225,6 +231,7 @@ class Hold:
     order_type = OrderType.HOLD
 
 
+@quick_init
 @dataclass(frozen=True)
 class Move:
     power: str
@@ -236,6 +243,7 @@ class Move:
     order_type = OrderType.MOVE
 
 
+@quick_init
 @dataclass(frozen=True)
 class SupportHold:
     power: str
@@ -247,6 +255,7 @@ class SupportHold:
     order_type = OrderType.SUPPORT_HOLD
 
 
+@quick_init
 @dataclass(frozen=True)
 class SupportMove:
     power: str
@@ -259,6 +268,7 @@ class SupportMove:
     order_type = OrderType.SUPPORT_MOVE
 
 
+@quick_init
 @dataclass(frozen=True)
 class Convoy:
     power: str
@@ -271,6 +281,7 @@ class Convoy:
     order_type = OrderType.CONVOY
 
 
+@quick_init
 @dataclass(frozen=True)
 class Retreat:
     power: str
@@ -281,6 +292,7 @@ class Retreat:
     order_type = OrderType.RETREAT
 
 
+@quick_init
 @dataclass(frozen=True)
 class Disband:
     """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
@@ -292,6 +304,7 @@ class Disband:
     order_type = OrderType.DISBAND
 
 
+@quick_init
 @dataclass(frozen=True)
 class Build:
     power: str
@@ -301,6 +314,7 @@ class Build:
     order_type = OrderType.BUILD
 
 
+@quick_init
 @dataclass(frozen=True)
 class Waive:
     power: str
@@ -326,6 +340,7 @@ ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
 # --- Results -------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True)
 class Reason:
     """Why an order ended as it did, for players: a stable code and the units involved.
@@ -340,6 +355,7 @@ class Reason:
     detail: str = ""
 
 
+@quick_init
 @dataclass(frozen=True)
 class OrderResult:
     order: Order
@@ -349,6 +365,7 @@ class OrderResult:
     reason: Reason | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
@@ -424,6 +441,7 @@ SEASON_LETTER = {Season.SPRING: "S", Season.FALL: "F", Season.WINTER: "W"}
 PHASE_LETTER = {PhaseType.MOVEMENT: "M", PhaseType.RETREAT: "R", PhaseType.ADJUSTMENT: "A"}
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameState:
     """An immutable snapshot of the board between phases.

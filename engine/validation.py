@@ -39,6 +39,7 @@ from engine.types import (
     UnitKind,
     Waive,
 )
+from engine.values import quick_init
 
 
 class ErrorCode(StrEnum):
@@ -69,6 +70,7 @@ class ErrorCode(StrEnum):
     GAME_OVER = "GAME_OVER"
 
 
+@quick_init
 @dataclass(frozen=True)
 class ValidationResult:
     ok: bool

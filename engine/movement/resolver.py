@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from engine.types import Reason
+from engine.values import quick_init
 
 K = TypeVar("K", bound=Hashable)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Verdict:
     """A decision's answer: ``ok`` is the yes/no, ``reason`` why (None for a plain yes)."""

@@ -27,8 +27,7 @@ coast written for an army stays in the order (DATC 4.B.6). Any problem raises
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final
 
 from engine.maps.loader import MapData, load_map, normalize_name
 from engine.types import (
@@ -61,7 +60,7 @@ class OrderSyntaxError(ValueError):
 # --- tokens ----------------------------------------------------------------------------------
 
 _TOKEN = re.compile(
-    r"(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])|(?P<space>\s+)|(?P<bad>.)", re.S
+    r"(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])|(?P<bad>.)", re.S
 )
 
 _KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "ARMY": UnitKind.ARMY, "FLEET": UnitKind.FLEET}
@@ -77,25 +76,46 @@ _BUILD = {"B", "BUILD"}
 _LEADING = {"BUILD", "DISBAND", "REMOVE"}
 
 
-class _Token(NamedTuple):
-    kind: str  # "word" | "dash" | "punct"
-    text: str
-    start: int
-    end: int
-    upper: str
+# A token is a plain tuple (cheap to make): kind ("word" | "dash" | "punct"), text as
+# written, start and end offsets, text in upper case.
+_Token = tuple[str, str, int, int, str]
+KIND: Final = 0
+TEXT: Final = 1
+START: Final = 2
+END: Final = 3
+UPPER: Final = 4
+
+
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.'")
+_DASHES = frozenset({"->", "-", "\u2013", "\u2192"})
 
 
 def _tokenize(text: str) -> list[_Token]:
+    """Words, dashes and the punctuation ``/()``; whitespace separates. A chunk between
+    spaces that is one whole token (most are) is taken as it is; the others are cut by
+    the token pattern."""
     tokens: list[_Token] = []
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind == "space":
-            continue
-        word, start = m.group(), m.start()
+    pos = 0
+    for chunk in text.split():
+        start = text.index(chunk, pos)
+        pos = start + len(chunk)
+        if _WORD_CHARS.issuperset(chunk):
+            tokens.append(("word", chunk, start, pos, chunk.upper()))
+        elif chunk in _DASHES:
+            tokens.append(("dash", chunk, start, pos, chunk))
+        else:
+            tokens += _cut(chunk, start)
+    return tokens
+
+
+def _cut(chunk: str, offset: int) -> list[_Token]:
+    out = []
+    for m in _TOKEN.finditer(chunk):
+        kind, word, start = m.lastgroup, m.group(), m.start() + offset
         if kind == "bad":
             raise OrderSyntaxError(f"unexpected character {word!r} at {start}", start)
-        tokens.append(_Token(kind or "", word, start, m.end(), word.upper()))
-    return tokens
+        out.append((kind or "", word, start, m.end() + offset, word.upper()))
+    return out
 
 
 # --- parser ----------------------------------------------------------------------------------
@@ -115,17 +135,17 @@ class _Parser:
 
     def word(self, ahead: int = 0) -> str | None:
         tok = self.peek(ahead)
-        return tok.upper if tok is not None and tok.kind == "word" else None
+        return tok[UPPER] if tok is not None and tok[KIND] == "word" else None
 
     def position(self) -> int:
         tok = self.peek()
-        return tok.start if tok is not None else len(self.text)
+        return tok[START] if tok is not None else len(self.text)
 
     def fail(self, what: str) -> OrderSyntaxError:
         tok = self.peek()
         if tok is None:
             return OrderSyntaxError(f"{what}, but the order ends at {len(self.text)}", len(self.text))
-        return OrderSyntaxError(f"{what}, found {tok.text!r} at {tok.start}", tok.start)
+        return OrderSyntaxError(f"{what}, found {tok[TEXT]!r} at {tok[START]}", tok[START])
 
     def at_end(self) -> bool:
         return self.i >= len(self.tokens)
@@ -133,8 +153,8 @@ class _Parser:
     def expect_end(self) -> None:
         if not self.at_end():
             tok = self.tokens[self.i]
-            raise OrderSyntaxError(f"unexpected {tok.text!r} at {tok.start}: the order should end here",
-                                   tok.start)
+            raise OrderSyntaxError(f"unexpected {tok[TEXT]!r} at {tok[START]}: the order should end here",
+                                   tok[START])
 
     def take_word(self, words: set[str]) -> bool:
         if self.word() in words:
@@ -144,7 +164,7 @@ class _Parser:
 
     def take_dash(self) -> bool:
         tok = self.peek()
-        if tok is not None and (tok.kind == "dash" or tok.upper in _MOVE_WORDS):
+        if tok is not None and (tok[KIND] == "dash" or tok[UPPER] in _MOVE_WORDS):
             self.i += 1
             return True
         return False
@@ -156,18 +176,18 @@ class _Parser:
         if w is None or (strict and w not in ("A", "F")) or w not in _KINDS:
             return None
         nxt = self.peek(1)
-        if nxt is None or nxt.kind != "word":  # "A" alone, or "A -": not a unit letter
+        if nxt is None or nxt[KIND] != "word":  # "A" alone, or "A -": not a unit letter
             return None
         self.i += 1
         return _KINDS[w]
 
     def location(self, what: str = "a province") -> Location:
         start = self.peek()
-        if start is None or start.kind != "word":
+        if start is None or start[KIND] != "word":
             raise self.fail(f"expected {what}")
         province, after = self._province_at(self.i)
         if province is None:
-            raise OrderSyntaxError(f"unknown province {start.text!r} at {start.start}", start.start)
+            raise OrderSyntaxError(f"unknown province {start[TEXT]!r} at {start[START]}", start[START])
         self.i = after
         coast = self._coast()
         places = self.map.locations_by_text
@@ -191,17 +211,17 @@ class _Parser:
         end = i
         while end < len(tokens):
             tok = tokens[end]
-            if tok.kind == "word":
-                raw = self.text[tokens[i].start:tok.end]
+            if tok[KIND] == "word":
+                raw = self.text[tokens[i][START]:tok[END]]
                 text = raw.lower() if raw.isalnum() else normalize_name(raw)
                 province = names.get(text)
                 if province is not None:
                     found = (province, end + 1)
                 if text not in prefixes:
                     break
-            elif not (tok.kind == "dash" and tok.text == "-" and i < end < len(tokens) - 1
-                      and tokens[end - 1].end == tok.start and tokens[end + 1].start == tok.end
-                      and tokens[end + 1].kind == "word"):
+            elif not (tok[KIND] == "dash" and tok[TEXT] == "-" and i < end < len(tokens) - 1
+                      and tokens[end - 1][END] == tok[START] and tokens[end + 1][START] == tok[END]
+                      and tokens[end + 1][KIND] == "word"):
                 break
             end += 1
         return found
@@ -211,7 +231,7 @@ class _Parser:
         tok = self.peek()
         if tok is None:
             return None
-        if tok.kind == "punct" and tok.text in "/(":
+        if tok[KIND] == "punct" and tok[TEXT] in "/(":
             self.i += 1
             coast_pos = self.position()
             coast = self._coast_word()
@@ -219,17 +239,17 @@ class _Parser:
                 bad = self.peek()
                 if bad is None:
                     raise self.fail("expected a coast (NC, SC, EC or WC)")
-                raise OrderSyntaxError(f"unknown coast {bad.text!r} at {bad.start}", bad.start)
-            if tok.text == "(":
+                raise OrderSyntaxError(f"unknown coast {bad[TEXT]!r} at {bad[START]}", bad[START])
+            if tok[TEXT] == "(":
                 close = self.peek()
-                if close is None or close.text != ")":
+                if close is None or close[TEXT] != ")":
                     raise self.fail("expected ')' after the coast")
                 self.i += 1
             return coast, coast_pos
-        if tok.kind == "word":
+        if tok[KIND] == "word":
             coast = self._coast_word()
             if coast is not None:
-                return coast, tok.start
+                return coast, tok[START]
         return None
 
     def _coast_word(self) -> str | None:
@@ -248,16 +268,18 @@ class _Parser:
         return None
 
 
-@dataclass(frozen=True)
 class _Parsed:
-    order_class: type
-    kind: UnitKind | None = None
-    unit: Location | None = None
-    unit_pos: int = 0
-    dest: Location | None = None
-    origin: Location | None = None
-    target_kind: UnitKind | None = None
-    via_convoy: bool = False
+    """What the grammar read, before the power is known (a plain record: cheap)."""
+
+    __slots__ = ("order_class", "kind", "unit", "unit_pos", "dest", "origin", "target_kind", "via_convoy")
+
+    def __init__(
+        self, order_class: type, kind: UnitKind | None = None, unit: Location | None = None,
+        unit_pos: int = 0, *, dest: Location | None = None, origin: Location | None = None,
+        target_kind: UnitKind | None = None, via_convoy: bool = False,
+    ) -> None:
+        self.order_class, self.kind, self.unit, self.unit_pos = order_class, kind, unit, unit_pos
+        self.dest, self.origin, self.target_kind, self.via_convoy = dest, origin, target_kind, via_convoy
 
 
 def _parse_grammar(p: _Parser) -> _Parsed:
