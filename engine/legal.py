@@ -100,14 +100,16 @@ def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...
     return tuple(out)
 
 
-def _order_key(order: Order) -> tuple[str, int, str]:
+def _order_key(order: Order) -> tuple[str, int, str, str, bool]:
+    """Place (unit, or build location; waives last), order kind, then what it names."""
     if isinstance(order, Build):
-        place = str(order.location)
-    elif isinstance(order, Waive):
-        place = "~"  # after every location
-    else:
-        place = str(order.unit)
-    return (place, _TYPE_RANK[type(order)], repr(order))
+        return (str(order.location), _TYPE_RANK[Build], order.kind.value, "", False)
+    if isinstance(order, Waive):
+        return ("~", _TYPE_RANK[Waive], "", "", False)
+    aim = getattr(order, "origin", None) or getattr(order, "target", None)
+    dest = getattr(order, "dest", None)
+    return (str(order.unit), _TYPE_RANK[type(order)], "" if aim is None else str(aim),
+            "" if dest is None else str(dest), getattr(order, "via_convoy", False))
 
 
 # --- movement --------------------------------------------------------------------------------
@@ -128,24 +130,28 @@ def _unit_moves(unit: Unit, pos: Position) -> list[Move]:
 
 
 def _movement_candidates(pos: Position, power: str) -> list[Order]:
-    state, m = pos.state, pos.map
-    out: list[Order] = []
-    others_moves = {u: _unit_moves(u, pos) for u in state.units}
+    """Holds, moves, supports (of every unit's hold and every unit's candidate move the
+    supporter could reach) and convoys of ``power``'s units."""
+    units = pos.units
+    moves = {p: _unit_moves(u, pos) for p, u in units.items()}
+    into: dict[str, list[Move]] = {}  # destination province -> candidate moves there
+    for candidates in moves.values():
+        for move in candidates:
+            into.setdefault(move.dest.province, []).append(move)
     convoys = _convoys(pos, power)
-    for unit in state.units_of(power):
+    out: list[Order] = []
+    for here, unit in units.items():
+        if unit.power != power:
+            continue
         out.append(Hold(power, unit.location, unit.kind))
-        out.extend(others_moves[unit])
-        for other in sorted(state.units):
-            if other == unit:
-                continue
-            if m.can_support_into(unit, other.province):
+        out += moves[here]
+        for there in pos.map.support_reach(unit):
+            other = units.get(there)
+            if other is not None:
                 out.append(SupportHold(power, unit.location, other.location, unit.kind, other.kind))
-            for move in others_moves[other]:
-                if move.dest.province != unit.province and m.can_support_into(unit, move.dest.province):
-                    out.append(
-                        SupportMove(power, unit.location, other.location, move.dest, unit.kind, other.kind)
-                    )
-        out.extend(convoys.get(unit.province, ()))
+            out += [SupportMove(power, unit.location, move.unit, move.dest, unit.kind, move.kind)
+                    for move in into.get(there, ()) if move.unit.province != here]
+        out += convoys.get(here, ())
     return out
 
 

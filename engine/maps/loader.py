@@ -186,9 +186,23 @@ class MapData:
 
     def can_support_into(self, unit: Unit, province: str) -> bool:
         """The support-reach rule: could move there itself, coasts ignored, edge allows it."""
-        if province not in self.reachable_provinces(unit.kind, unit.location):
-            return False
-        return not self.edge(unit.province, province).no_support_across
+        return province in self.support_reach(unit)
+
+    def support_reach(self, unit: Unit) -> frozenset[str]:
+        """The provinces ``unit`` may support into (``can_support_into`` for all at once)."""
+        table = self._army_support if unit.kind is UnitKind.ARMY else self._fleet_support
+        return table.get(unit.location.province if unit.kind is UnitKind.ARMY else unit.location, frozenset())
+
+    @cached_property
+    def _army_support(self) -> dict[Location | str, frozenset[str]]:
+        return {p: self._supportable(p, near) for p, near in self.army_adjacent.items()}
+
+    @cached_property
+    def _fleet_support(self) -> dict[Location | str, frozenset[str]]:
+        return {loc: self._supportable(loc.province, near) for loc, near in self.fleet_reach.items()}
+
+    def _supportable(self, province: str, near: frozenset[str]) -> frozenset[str]:
+        return frozenset(p for p in near if not self.edge(province, p).no_support_across)
 
     def resolve_name(self, text: str) -> str | None:
         """A province id from an id, full name or alias (case and punctuation insensitive)."""

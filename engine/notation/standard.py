@@ -66,14 +66,17 @@ _TOKEN = re.compile(
 _KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "ARMY": UnitKind.ARMY, "FLEET": UnitKind.FLEET}
 _COASTS = {"NC", "SC", "EC", "WC"}
 _LONG_COASTS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
-_HOLD = {"H", "HOLD", "HOLDS"}
-_MOVE_WORDS = {"TO"}
-_SUPPORT = {"S", "SUPPORT", "SUPPORTS"}
-_CONVOY = {"C", "CONVOY", "CONVOYS"}
-_RETREAT = {"R", "RETREAT", "RETREATS"}
-_DISBAND = {"D", "DISBAND", "DISBANDS", "REMOVE"}
-_BUILD = {"B", "BUILD"}
-_LEADING = {"BUILD", "DISBAND", "REMOVE"}
+_LETTERS = frozenset({"A", "F"})
+_HOLD = frozenset({"H", "HOLD", "HOLDS"})
+_MOVE_WORDS = frozenset({"TO"})
+_SUPPORT = frozenset({"S", "SUPPORT", "SUPPORTS"})
+_CONVOY = frozenset({"C", "CONVOY", "CONVOYS"})
+_RETREAT = frozenset({"R", "RETREAT", "RETREATS"})
+_DISBAND = frozenset({"D", "DISBAND", "DISBANDS", "REMOVE"})
+_BUILD = frozenset({"B", "BUILD"})
+_LEADING = frozenset({"BUILD", "DISBAND", "REMOVE"})
+_VIA = frozenset({"VIA"})
+_CONVOY_WORD = frozenset({"CONVOY"})
 
 
 # A token is a plain tuple (cheap to make): kind ("word" | "dash" | "punct"), text as
@@ -122,75 +125,77 @@ def _cut(chunk: str, offset: int) -> list[_Token]:
 
 
 class _Parser:
+    """A cursor over the tokens. ``words[i]`` is token i's upper-case text when it is a
+    word, else None; two None sentinels end the list, so looking one ahead never fails."""
+
+    __slots__ = ("text", "map", "tokens", "words", "i")
+
     def __init__(self, text: str, map: MapData) -> None:  # noqa: A002
         self.text = text
         self.map = map
         self.tokens = _tokenize(text)
+        self.words: list[str | None] = [t[UPPER] if t[KIND] == "word" else None for t in self.tokens]
+        self.words += (None, None)
         self.i = 0
-
-    # token helpers
-    def peek(self, ahead: int = 0) -> _Token | None:
-        j = self.i + ahead
-        return self.tokens[j] if j < len(self.tokens) else None
-
-    def word(self, ahead: int = 0) -> str | None:
-        tok = self.peek(ahead)
-        return tok[UPPER] if tok is not None and tok[KIND] == "word" else None
-
-    def position(self) -> int:
-        tok = self.peek()
-        return tok[START] if tok is not None else len(self.text)
-
-    def fail(self, what: str) -> OrderSyntaxError:
-        tok = self.peek()
-        if tok is None:
-            return OrderSyntaxError(f"{what}, but the order ends at {len(self.text)}", len(self.text))
-        return OrderSyntaxError(f"{what}, found {tok[TEXT]!r} at {tok[START]}", tok[START])
 
     def at_end(self) -> bool:
         return self.i >= len(self.tokens)
 
+    def position(self) -> int:
+        return self.tokens[self.i][START] if self.i < len(self.tokens) else len(self.text)
+
+    def fail(self, what: str) -> OrderSyntaxError:
+        if self.at_end():
+            return OrderSyntaxError(f"{what}, but the order ends at {len(self.text)}", len(self.text))
+        tok = self.tokens[self.i]
+        return OrderSyntaxError(f"{what}, found {tok[TEXT]!r} at {tok[START]}", tok[START])
+
     def expect_end(self) -> None:
-        if not self.at_end():
+        if self.i < len(self.tokens):
             tok = self.tokens[self.i]
             raise OrderSyntaxError(f"unexpected {tok[TEXT]!r} at {tok[START]}: the order should end here",
                                    tok[START])
 
-    def take_word(self, words: set[str]) -> bool:
-        if self.word() in words:
+    def take(self, words: frozenset[str]) -> bool:
+        if self.words[self.i] in words:
             self.i += 1
             return True
         return False
 
     def take_dash(self) -> bool:
-        tok = self.peek()
-        if tok is not None and (tok[KIND] == "dash" or tok[UPPER] in _MOVE_WORDS):
+        i = self.i
+        if i < len(self.tokens) and (self.tokens[i][KIND] == "dash" or self.words[i] in _MOVE_WORDS):
             self.i += 1
             return True
         return False
 
     # grammar pieces
     def kind(self, *, strict: bool = False) -> UnitKind | None:
-        """An optional unit letter (``strict``: only exactly A or F, as after S and C)."""
-        w = self.word()
-        if w is None or (strict and w not in ("A", "F")) or w not in _KINDS:
-            return None
-        nxt = self.peek(1)
-        if nxt is None or nxt[KIND] != "word":  # "A" alone, or "A -": not a unit letter
+        """An optional unit letter (``strict``: only exactly A or F, as after S and C):
+        a letter alone, or before something that is not a word, is not one."""
+        w = self.words[self.i]
+        if w is None or w not in (_LETTERS if strict else _KINDS) or self.words[self.i + 1] is None:
             return None
         self.i += 1
         return _KINDS[w]
 
     def location(self, what: str = "a province") -> Location:
-        start = self.peek()
-        if start is None or start[KIND] != "word":
+        i = self.i
+        if self.words[i] is None:
             raise self.fail(f"expected {what}")
-        province, after = self._province_at(self.i)
+        province, after = self._province_at(i)
         if province is None:
-            raise OrderSyntaxError(f"unknown province {start[TEXT]!r} at {start[START]}", start[START])
+            tok = self.tokens[i]
+            raise OrderSyntaxError(f"unknown province {tok[TEXT]!r} at {tok[START]}", tok[START])
         self.i = after
-        coast = self._coast()
         places = self.map.locations_by_text
+        nxt = self.words[after]
+        if nxt is None and (after >= len(self.tokens) or self.tokens[after][TEXT] not in "/("):
+            return places[province]  # nothing after it can be a coast
+        if nxt is not None and nxt not in _LONG_COASTS and (
+                len(nxt) > 4 or nxt.replace(".", "") not in _COASTS):
+            return places[province]  # the next word cannot begin a coast (see _coast_word)
+        coast = self._coast()
         if coast is None:
             return places[province]
         name, coast_pos = coast
@@ -228,21 +233,20 @@ class _Parser:
 
     def _coast(self) -> tuple[str, int] | None:
         """An optional coast after a province: ``/SC``, ``(SC)``, ``SC``, ``SOUTH COAST``."""
-        tok = self.peek()
-        if tok is None:
+        if self.at_end():
             return None
+        tok = self.tokens[self.i]
         if tok[KIND] == "punct" and tok[TEXT] in "/(":
             self.i += 1
             coast_pos = self.position()
             coast = self._coast_word()
             if coast is None:
-                bad = self.peek()
-                if bad is None:
+                if self.at_end():
                     raise self.fail("expected a coast (NC, SC, EC or WC)")
+                bad = self.tokens[self.i]
                 raise OrderSyntaxError(f"unknown coast {bad[TEXT]!r} at {bad[START]}", bad[START])
             if tok[TEXT] == "(":
-                close = self.peek()
-                if close is None or close[TEXT] != ")":
+                if self.at_end() or self.tokens[self.i][TEXT] != ")":
                     raise self.fail("expected ')' after the coast")
                 self.i += 1
             return coast, coast_pos
@@ -253,7 +257,7 @@ class _Parser:
         return None
 
     def _coast_word(self) -> str | None:
-        w = self.word()
+        w = self.words[self.i]
         if w is None:
             return None
         if w in _COASTS:
@@ -262,7 +266,7 @@ class _Parser:
         if w.replace(".", "") in _COASTS and len(w) <= 4:  # N.C.
             self.i += 1
             return w.replace(".", "")
-        if w in _LONG_COASTS and self.word(1) == "COAST":
+        if w in _LONG_COASTS and self.words[self.i + 1] == "COAST":
             self.i += 2
             return _LONG_COASTS[w]
         return None
@@ -285,7 +289,7 @@ class _Parsed:
 def _parse_grammar(p: _Parser) -> _Parsed:
     if p.at_end():
         raise OrderSyntaxError("empty order at 0", 0)
-    first = p.word()
+    first = p.words[0]
     if first == "WAIVE":
         p.i += 1
         p.expect_end()
@@ -302,48 +306,29 @@ def _parse_grammar(p: _Parser) -> _Parsed:
     kind = p.kind()
     pos = p.position()
     unit = p.location("a province (or A/F and a province)")
-    verb = p.peek()
-    if verb is None:
+    if p.at_end():
         raise p.fail("expected an order (H, -, S, C, R, D or B)")
-    if p.take_word(_HOLD):
+    if p.take(_HOLD):
         p.expect_end()
         return _Parsed(Hold, kind, unit, pos)
     if p.take_dash():
-        dest = p.location("a destination")
-        via = False
-        if p.take_word({"VIA"}):
-            via = True
-            p.take_word({"CONVOY"})
-        elif p.word() == "BY" and p.word(1) == "CONVOY":
-            via = True
-            p.i += 2
-        p.expect_end()
-        return _Parsed(Move, kind, unit, pos, dest=dest, via_convoy=via)
-    if p.take_word(_RETREAT):
+        return _move(p, kind, unit, pos)
+    if p.take(_RETREAT):
         p.take_dash()
         dest = p.location("a province to retreat to")
         p.expect_end()
         return _Parsed(Retreat, kind, unit, pos, dest=dest)
-    if p.take_word(_DISBAND):
+    if p.take(_DISBAND):
         p.expect_end()
         return _Parsed(Disband, kind, unit, pos)
-    if p.take_word(_BUILD):
+    if p.take(_BUILD):
         if kind is None:
             raise OrderSyntaxError(f"a build needs the unit type (A or F) at {pos}", pos)
         p.expect_end()
         return _Parsed(Build, kind, unit, pos)
-    if p.take_word(_SUPPORT):
-        target_kind = p.kind(strict=True)
-        origin = p.location("the supported unit's province")
-        if p.at_end() or p.take_word(_HOLD):
-            p.expect_end()
-            return _Parsed(SupportHold, kind, unit, pos, origin=origin, target_kind=target_kind)
-        if not p.take_dash():
-            raise p.fail("expected '-' or H after the supported unit")
-        dest = p.location("the supported move's destination")
-        p.expect_end()
-        return _Parsed(SupportMove, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
-    if p.take_word(_CONVOY):
+    if p.take(_SUPPORT):
+        return _support(p, kind, unit, pos)
+    if p.take(_CONVOY):
         target_kind = p.kind(strict=True)
         origin = p.location("the convoyed army's province")
         if not p.take_dash():
@@ -352,6 +337,32 @@ def _parse_grammar(p: _Parser) -> _Parsed:
         p.expect_end()
         return _Parsed(Convoy, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
     raise p.fail("expected an order (H, -, S, C, R, D or B)")
+
+
+def _move(p: _Parser, kind: UnitKind | None, unit: Location, pos: int) -> _Parsed:
+    dest = p.location("a destination")
+    via = False
+    if p.take(_VIA):
+        via = True
+        p.take(_CONVOY_WORD)
+    elif p.words[p.i] == "BY" and p.words[p.i + 1] == "CONVOY":
+        via = True
+        p.i += 2
+    p.expect_end()
+    return _Parsed(Move, kind, unit, pos, dest=dest, via_convoy=via)
+
+
+def _support(p: _Parser, kind: UnitKind | None, unit: Location, pos: int) -> _Parsed:
+    target_kind = p.kind(strict=True)
+    origin = p.location("the supported unit's province")
+    if p.at_end() or p.take(_HOLD):
+        p.expect_end()
+        return _Parsed(SupportHold, kind, unit, pos, origin=origin, target_kind=target_kind)
+    if not p.take_dash():
+        raise p.fail("expected '-' or H after the supported unit")
+    dest = p.location("the supported move's destination")
+    p.expect_end()
+    return _Parsed(SupportMove, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
 
 
 def _power_of(parsed: _Parsed, power: str | None, state: GameState | None) -> str:
