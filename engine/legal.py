@@ -25,8 +25,6 @@ Menu conventions (why they are this way):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from engine.allowance import adjustment_balance, build_sites
 from engine.maps.loader import MapData
 from engine.position import Position
@@ -59,24 +57,28 @@ _TYPE_RANK = {
 def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
     """Every legal order ``power`` may give now, without duplicates, in a fixed order.
 
-    Sorted by the ordered unit's location (build location for builds), then
-    order kind, then the order's fields, so menus are stable between calls.
+    Ordered by the unit's province (build location for builds), then order kind
+    (hold, moves, supports to hold, supports to move, convoys), then what the order
+    names, so menus are stable between calls.
     """
     if state.status is not GameStatus.ACTIVE or power not in map.powers:
         return []  # validate() would refuse everything anyway; skip building candidates
     pos = Position(state, map)
-    if state.phase_type is PhaseType.MOVEMENT:
-        candidates: Iterable[Order] = _movement_candidates(pos, power)
-    elif state.phase_type is PhaseType.RETREAT:
+    if state.phase_type is PhaseType.MOVEMENT:  # generated in menu order, each once
+        return [order for order in _movement_candidates(pos, power) if _legal(order, pos)]
+    if state.phase_type is PhaseType.RETREAT:
         candidates = _retreat_candidates(state, power)
     else:
         candidates = _adjustment_candidates(state, map, power)
-    legal: set[Order] = set()
-    for order in candidates:
-        legality = check(order, pos)
-        if legality.ok and legality.order is not None:
-            legal.add(legality.order)
+    legal = {order for order in candidates if _legal(order, pos)}
     return sorted(legal, key=_order_key)
+
+
+def _legal(order: Order, pos: Position) -> bool:
+    """Does the one legality check accept the candidate exactly as it is? (Candidates
+    are built in their normalised form, so one that it would rewrite is a bug.)"""
+    legality = check(order, pos)
+    return legality.ok and legality.order == order
 
 
 def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...]:  # noqa: A002
@@ -115,44 +117,48 @@ def _order_key(order: Order) -> tuple[str, int, str, str, bool]:
 # --- movement --------------------------------------------------------------------------------
 
 
-def _unit_moves(unit: Unit, pos: Position) -> list[Move]:
-    """Candidate moves of ``unit``: adjacent ones, plus VIA moves for armies."""
+def _targets(unit: Unit, pos: Position) -> list[tuple[Location, bool]]:
+    """Where ``unit`` could be ordered to move, sorted: (destination, by convoy)."""
     m = pos.map
     if unit.kind is UnitKind.FLEET:
-        return [Move(unit.power, unit.location, dest, kind=unit.kind)
-                for dest in sorted(m.fleet_adjacent.get(unit.location, ()))]
+        return [(dest, False) for dest in m.fleet_targets[unit.location]]
     places = m.locations_by_text
-    moves = [Move(unit.power, unit.location, places[p], kind=unit.kind)
-             for p in sorted(m.army_adjacent.get(unit.province, ()))]
-    moves += [Move(unit.power, unit.location, places[p], via_convoy=True, kind=unit.kind)
-              for p in sorted(pos.convoy_destinations(unit.province))]
-    return moves
+    return [(places[p], False) for p in m.army_targets[unit.province]] + [
+        (places[p], True) for p in sorted(pos.convoy_destinations(unit.province))]
 
 
 def _movement_candidates(pos: Position, power: str) -> list[Order]:
-    """Holds, moves, supports (of every unit's hold and every unit's candidate move the
-    supporter could reach) and convoys of ``power``'s units."""
+    """Per unit of ``power``, in province order: its hold, its moves, its supports (of
+    every unit's hold and every unit's candidate move it could reach into), its convoys."""
     units = pos.units
-    moves = {p: _unit_moves(u, pos) for p, u in units.items()}
-    into: dict[str, list[Move]] = {}  # destination province -> candidate moves there
-    for candidates in moves.values():
-        for move in candidates:
-            into.setdefault(move.dest.province, []).append(move)
+    into: dict[str, list[tuple[Unit, Location]]] = {}  # province -> (unit, dest) moves there
+    targets: dict[str, list[tuple[Location, bool]]] = {}
+    for here, unit in units.items():
+        targets[here] = _targets(unit, pos)
+        for dest, via in targets[here]:
+            if not via or dest.province not in pos.map.army_adjacent[here]:
+                into.setdefault(dest.province, []).append((unit, dest))
     convoys = _convoys(pos, power)
     out: list[Order] = []
-    for here, unit in units.items():
+    for here in sorted(units):
+        unit = units[here]
         if unit.power != power:
             continue
-        out.append(Hold(power, unit.location, unit.kind))
-        out += moves[here]
-        for there in pos.map.support_reach(unit):
-            other = units.get(there)
-            if other is not None:
-                out.append(SupportHold(power, unit.location, other.location, unit.kind, other.kind))
-            out += [SupportMove(power, unit.location, move.unit, move.dest, unit.kind, move.kind)
-                    for move in into.get(there, ()) if move.unit.province != here]
+        at, kind = unit.location, unit.kind
+        out.append(Hold(power, at, kind))
+        out += [Move(power, at, dest, via, kind) for dest, via in targets[here]]
+        reach = sorted(pos.map.support_reach(unit) - {here})
+        out += [SupportHold(power, at, units[p].location, kind, units[p].kind) for p in reach if p in units]
+        supports = [SupportMove(power, at, other.location, dest, kind, other.kind)
+                    for p in reach for other, dest in into.get(p, ()) if other.province != here]
+        supports.sort(key=_support_key)
+        out += supports
         out += convoys.get(here, ())
     return out
+
+
+def _support_key(order: SupportMove) -> tuple[str, str, str]:
+    return (order.origin.province, order.dest.province, order.dest.coast or "")
 
 
 def _convoys(pos: Position, power: str) -> dict[str, list[Order]]:
@@ -163,7 +169,7 @@ def _convoys(pos: Position, power: str) -> dict[str, list[Order]]:
     if not fleets:
         return out
     places = pos.map.locations_by_text
-    for army in sorted(pos.state.units):
+    for _, army in sorted(pos.units.items()):
         if army.kind is not UnitKind.ARMY:
             continue
         for dest in sorted(pos.convoy_destinations(army.province)):

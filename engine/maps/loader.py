@@ -148,6 +148,16 @@ class MapData:
         return out
 
     @cached_property
+    def army_targets(self) -> dict[str, tuple[str, ...]]:
+        """For each province, where an army there may move over land, sorted."""
+        return {p: tuple(sorted(near)) for p, near in self.army_adjacent.items()}
+
+    @cached_property
+    def fleet_targets(self) -> dict[Location, tuple[Location, ...]]:
+        """For each fleet location, the exact locations it may move to, sorted."""
+        return {src: tuple(sorted(dests)) for src, dests in self.fleet_adjacent.items()}
+
+    @cached_property
     def army_spots(self) -> frozenset[Location]:
         """Where an army may stand (fleets: the keys of ``fleet_adjacent``)."""
         return frozenset(_loc(p.id) for p in self.provinces.values() if not p.is_sea)
