@@ -13,8 +13,10 @@ convoy is ordered): that is adjudication.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from operator import attrgetter
 
 from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
@@ -126,8 +128,7 @@ def check(order: Order, pos: Position) -> ValidationResult:
     if order.power not in map.powers:
         return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
     provinces = map.provinces
-    for name in _LOCATION_FIELDS[cls]:
-        province = getattr(order, name).province
+    for province in _PROVINCES_NAMED[cls](order):
         if province not in provinces:
             return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {province}")
     if state.phase_type is PhaseType.MOVEMENT:
@@ -137,10 +138,18 @@ def check(order: Order, pos: Position) -> ValidationResult:
     return _validate_adjustment(order, state, map)
 
 
-_LOCATION_FIELDS: dict[type, tuple[str, ...]] = {
-    Hold: ("unit",), Move: ("unit", "dest"), SupportHold: ("unit", "target"),
-    SupportMove: ("unit", "origin", "dest"), Convoy: ("unit", "origin", "dest"),
-    Retreat: ("unit", "dest"), Disband: ("unit",), Build: ("location",), Waive: (),
+# The provinces each kind of order names, read in one C call (a field named twice
+# makes a one-field getter return a tuple too).
+_PROVINCES_NAMED: dict[type, Callable[[Order], tuple[str, ...]]] = {
+    Hold: attrgetter("unit.province", "unit.province"),
+    Move: attrgetter("unit.province", "dest.province"),
+    SupportHold: attrgetter("unit.province", "target.province"),
+    SupportMove: attrgetter("unit.province", "origin.province", "dest.province"),
+    Convoy: attrgetter("unit.province", "origin.province", "dest.province"),
+    Retreat: attrgetter("unit.province", "dest.province"),
+    Disband: attrgetter("unit.province", "unit.province"),
+    Build: attrgetter("location.province", "location.province"),
+    Waive: lambda order: (),
 }
 
 
@@ -164,31 +173,31 @@ def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
 
 def _validate_movement(order: Order, pos: Position) -> ValidationResult:
     assert isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy))
-    unit = _own_unit(order, pos.state)
-    if isinstance(unit, ValidationResult):
-        return unit
-    # The engine acts on the unit on the board, whatever letter or coast was written:
+    unit = pos.units.get(order.unit.province)
+    if unit is None:
+        return _fail(ErrorCode.NO_SUCH_UNIT, f"there is no unit in {order.unit.province}")
+    if unit.power != order.power:
+        return _fail(ErrorCode.NOT_YOUR_UNIT, f"the unit in {unit.province} belongs to {unit.power}, "
+                     f"not {order.power}")
+    # The engine acts on the unit on the board, whatever letter or coast was written: an
+    # order that names the unit exactly as it stands is carried out as given, otherwise
     # each branch builds the order it will carry out from the unit itself.
+    exact = order.kind is unit.kind and (order.unit is unit.location or order.unit == unit.location)
     cls = type(order)
     if cls is Move:
-        return _validate_move(order, unit, pos)  # type: ignore[arg-type]
+        return _validate_move(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is Hold:
-        return _ok(order if _is_unit(order, unit) else Hold(order.power, unit.location, unit.kind))
+        return _ok(order if exact else Hold(order.power, unit.location, unit.kind))
     if cls is SupportHold:
-        return _validate_support_hold(order, unit, pos)  # type: ignore[arg-type]
+        return _validate_support_hold(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is SupportMove:
-        return _validate_support_move(order, unit, pos)  # type: ignore[arg-type]
-    return _validate_convoy(order, unit, pos)  # type: ignore[arg-type]
+        return _validate_support_move(order, unit, exact, pos)  # type: ignore[arg-type]
+    return _validate_convoy(order, unit, exact, pos)  # type: ignore[arg-type]
 
 
-def _same(a: Location, b: Location) -> bool:
-    return a is b or a == b
-
-
-def _is_unit(order: Hold | Move | SupportHold | SupportMove | Convoy, unit: Unit) -> bool:
-    """Does the order already name the unit exactly as it stands (letter and coast)?
-    Then it is carried out as given; otherwise a corrected copy is made."""
-    return order.kind is unit.kind and _same(order.unit, unit.location)
+def _names(given: Location, unit: Unit, kind: UnitKind | None) -> bool:
+    """Does an order name this other unit exactly (letter and location)?"""
+    return kind is unit.kind and (given is unit.location or given == unit.location)
 
 
 def fleet_destination(
@@ -231,91 +240,80 @@ def army_can_move(unit: Unit, dest: str, pos: Position) -> ValidationResult | No
     )
 
 
-def _validate_move(order: Move, unit: Unit, pos: Position) -> ValidationResult:
+def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
     if order.dest.province == unit.province:
         return _fail(ErrorCode.MOVE_TO_SELF, "a unit cannot move to the province it is in")
     if unit.kind is UnitKind.ARMY:
         problem = army_can_move(unit, order.dest.province, pos)
         if problem is not None:
             return problem
-        if order.dest.coast is None and _is_unit(order, unit):
-            return _ok(order)
+        if order.dest.coast is None and exact:
+            return ValidationResult(True, None, "", order)
         return _ok(Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind))
     if order.via_convoy:
         return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
     dest = fleet_destination(unit, order.dest, pos.map)
     if isinstance(dest, ValidationResult):
         return dest
-    if dest is order.dest and _is_unit(order, unit):
-        return _ok(order)
+    if dest is order.dest and exact:
+        return ValidationResult(True, None, "", order)
     return _ok(Move(order.power, unit.location, dest, False, unit.kind))
 
 
-def _supported_unit(target: Location, state: GameState) -> Unit | ValidationResult:
-    unit = state.unit_at(target.province)
-    if unit is None:
-        return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {target.province} to support")
-    return unit
-
-
-def _validate_support_hold(order: SupportHold, unit: Unit, pos: Position) -> ValidationResult:
-    if order.target.province == unit.province:
+def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+    there = order.target.province
+    if there == unit.province:
         return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support itself")
-    target = _supported_unit(order.target, pos.state)
-    if isinstance(target, ValidationResult):
-        return target
-    if not pos.map.can_support_into(unit, target.province):
-        return _fail(
-            ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {target.province}, so cannot support there"
-        )
-    if _is_unit(order, unit) and order.target_kind is target.kind and _same(order.target, target.location):
-        return _ok(order)
+    target = pos.units.get(there)
+    if target is None:
+        return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {there} to support")
+    if there not in pos.map.support_reach(unit):
+        return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {there}, so cannot support there")
+    if exact and _names(order.target, target, order.target_kind):
+        return ValidationResult(True, None, "", order)
     return _ok(SupportHold(order.power, unit.location, target.location, unit.kind, target.kind))
 
 
-def _validate_support_move(order: SupportMove, unit: Unit, pos: Position) -> ValidationResult:
-    if order.origin.province == unit.province:
+def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+    origin, into = order.origin.province, order.dest.province
+    if origin == unit.province:
         return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support its own move")
-    if order.dest.province == unit.province:
+    if into == unit.province:
         return _fail(ErrorCode.CANNOT_SUPPORT, "a unit cannot support a move into its own province")
-    if order.origin.province == order.dest.province:
+    if origin == into:
         return _fail(ErrorCode.MOVE_TO_SELF, "the supported move goes nowhere")
-    target = _supported_unit(order.origin, pos.state)
-    if isinstance(target, ValidationResult):
-        return target
-    if not pos.map.can_support_into(unit, order.dest.province):
-        return _fail(
-            ErrorCode.CANNOT_SUPPORT,
-            f"{unit} cannot reach {order.dest.province}, so cannot support a move there",
-        )
+    target = pos.units.get(origin)
+    if target is None:
+        return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {origin} to support")
+    if into not in pos.map.support_reach(unit):
+        return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {into}, so cannot support a move there")
     # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
     dest = order.dest if target.kind is UnitKind.FLEET else order.dest.bare
-    if (dest is order.dest and _is_unit(order, unit) and order.target_kind is target.kind
-            and _same(order.origin, target.location)):
-        return _ok(order)
+    if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
+        return ValidationResult(True, None, "", order)
     return _ok(SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
 
 
-def _validate_convoy(order: Convoy, unit: Unit, pos: Position) -> ValidationResult:
+def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
     map = pos.map  # noqa: A001
     if unit.kind is not UnitKind.FLEET or not map.is_convoy_node(unit.province):
         return _fail(ErrorCode.CANNOT_CONVOY, f"{unit} cannot convoy: only fleets at sea convoy")
-    target = pos.state.unit_at(order.origin.province)
+    target = pos.units.get(order.origin.province)
     if target is None or target.kind is not UnitKind.ARMY:
         return _fail(
             ErrorCode.NOTHING_TO_CONVOY, f"there is no army in {order.origin.province} to convoy"
         )
-    if not map.can_be_convoyed(order.dest.province) or order.dest.province == target.province:
-        return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {order.dest.province}")
-    if unit.province not in pos.necessary_links(target.province, order.dest.province):
+    into = order.dest.province
+    if into not in map.convoy_shores or into == target.province:
+        return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {into}")
+    if unit.province not in pos.necessary_links(target.province, into):
         return _fail(
             ErrorCode.NO_CONVOY_ROUTE,
-            f"{unit} cannot be part of any chain of fleets from {target.province} to {order.dest.province}",
+            f"{unit} cannot be part of any chain of fleets from {target.province} to {into}",
         )
     dest = order.dest.bare
-    if (dest is order.dest and _is_unit(order, unit) and order.target_kind is UnitKind.ARMY
-            and _same(order.origin, target.location)):
-        return _ok(order)
+    if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
+        return ValidationResult(True, None, "", order)
     return _ok(Convoy(order.power, unit.location, target.location, dest, unit.kind, UnitKind.ARMY))
 
 
