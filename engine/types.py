@@ -197,6 +197,13 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
+def unit_order(unit: Unit) -> tuple[str, str, str, str]:
+    """The sort key of ``Unit``'s order (kind, power, location) as plain strings, so a
+    sort compares in C instead of through the generated comparison methods."""
+    location = unit.location
+    return (unit.kind, unit.power, location.province, location.coast or "")
+
+
 @quick_init
 @dataclass(frozen=True)
 class DislodgedUnit:
@@ -510,7 +517,7 @@ class GameState:
         return counts
 
     def units_of(self, power: str) -> tuple[Unit, ...]:
-        return tuple(sorted(u for u in self.units if u.power == power))
+        return tuple(sorted((u for u in self.units if u.power == power), key=unit_order))
 
     def centers_of(self, power: str) -> tuple[str, ...]:
         return tuple(p for p, owner in self.ownership.items() if owner == power)
