@@ -102,7 +102,7 @@ def _tokenize(text: str) -> list[_Token]:
     for chunk in text.split():
         start = text.index(chunk, pos)
         pos = start + len(chunk)
-        if _WORD_CHARS.issuperset(chunk):
+        if (chunk.isalnum() and chunk.isascii()) or _WORD_CHARS.issuperset(chunk):
             tokens.append(("word", chunk, start, pos, chunk.upper()))
         elif chunk in _DASHES:
             tokens.append(("dash", chunk, start, pos, chunk))
