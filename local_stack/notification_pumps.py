@@ -1,0 +1,150 @@
+"""Local stand-ins for what AWS triggers by itself in issue 5: Scheduler, the table stream, SQS.
+
+Three pumps, run by the local stack's pump loop (`local_stack.pumps`):
+- `fire_due_deadlines`: reads due one-time schedules from the emulator, invokes the
+  deadline handler with their ``{game_id, phase}`` input (reminders add
+  ``"kind": "reminder"``), then deletes them (what
+  ActionAfterCompletion=DELETE does on AWS). Every `sweep_every` runs it also calls the
+  sweeper, as the rate schedule would.
+- `relay_outbox`: the table's DynamoDB stream, read by `local_stack.stream_relay`
+  exactly as the event source mapping of template.yaml feeds the relay on AWS (same
+  filter, batch size, event shape and partial-failure retry). One GetRecords a run.
+- `drain_queue`: receives from the outbox queue into the notifier handler
+  (`infra.queue.drain_once`), deleting what was delivered.
+
+Handlers are passed in, so this module imports nothing from `functions/` itself;
+`install()` (called by the stack) wires the real ones.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from infra.queue import drain_once
+from infra.scheduler import EventBridgeDeadlineScheduler
+from local_stack.stream_relay import StreamRelay
+
+Handler = Callable[[dict[str, Any], Any], Any]
+log = logging.getLogger("convoy.local.notifications")
+
+LOCAL_DEFAULTS = {
+    "SCHEDULER_GROUP": "convoy-deadlines",
+    "DEADLINE_FUNCTION_ARN": "arn:aws:lambda:us-east-1:123456789012:function:convoy-deadline",
+    "SCHEDULER_ROLE_ARN": "arn:aws:iam::123456789012:role/convoy-scheduler",
+    "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
+}
+
+
+class NotificationPumps:
+    def __init__(
+        self,
+        *,
+        dynamodb: Callable[[], Any],
+        streams: Callable[[], Any],
+        sqs: Callable[[], Any],
+        scheduler: EventBridgeDeadlineScheduler,
+        table: str,
+        queue_url: str,
+        deadline_handler: Handler,
+        sweep_handler: Handler,
+        relay_handler: Handler,
+        notifier_handler: Handler,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        sweep_every: int = 30,
+        forget: Callable[[int], None] | None = None,
+    ) -> None:
+        self._sqs = sqs
+        self._scheduler = scheduler
+        self._queue_url = queue_url
+        self._deadline = deadline_handler
+        self._sweep = sweep_handler
+        self._notifier = notifier_handler
+        self._now = now
+        self._sweep_every = sweep_every
+        self._runs = 0
+        self._stream = StreamRelay(dynamodb=dynamodb, streams=streams, table=table,
+                                   handler=relay_handler, forget=forget)
+
+    def fire_due_deadlines(self) -> int:
+        """Fire every due schedule once; returns how many fired."""
+        fired = 0
+        for due in self._scheduler.list_due(self._now()):
+            self._deadline(due.event(), None)  # reminders carry "kind": "reminder"
+            self._scheduler.complete(due.name)
+            fired += 1
+        self._runs += 1
+        if self._runs % self._sweep_every == 0:
+            self._sweep({}, None)
+        return fired
+
+    def relay_outbox(self) -> int:
+        """Relay the next batch of the table's stream; returns how many records were read."""
+        return self._stream()
+
+    def drain_queue(self) -> int:
+        delivered, _ = drain_once(self._sqs(), self._queue_url, self._notifier)
+        return delivered
+
+
+def ensure_schedule_group(client: Any, name: str) -> None:
+    """The template creates the group on AWS; the emulator needs it made here."""
+    try:
+        client.create_schedule_group(Name=name)
+    except Exception as exc:  # already there (ConflictException) is the normal case
+        if "Conflict" not in str(exc):
+            raise
+
+
+_installed: list[Callable[[], Any]] = []
+
+
+def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> NotificationPumps:
+    """Wire the real handlers and register the three pumps with the stack's loop.
+
+    Called by the local stack at start (``local_stack.pumps.PUMP_MODULES``); a second
+    call (a new stack in the same process) replaces the pumps of the first.
+    """
+    from local_stack import pumps as loop
+
+    for name, value in LOCAL_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+    from functions import wiring
+    from functions.deadline.handler import handler as deadline_handler
+    from functions.deadline.handler import sweep_handler
+    from functions.notifier.handler import handler as notifier_handler
+    from functions.relay.handler import handler as relay_handler
+    from infra import aws_clients
+    from local_stack import emulator
+
+    if register is None:
+        register = loop.register
+    for old in _installed:
+        if old in loop.PUMPS:
+            loop.PUMPS.remove(old)
+    _installed.clear()
+    wiring.reset()
+    settings = wiring.settings()
+    ensure_schedule_group(aws_clients.client("scheduler"), settings.scheduler_group)
+    running = emulator.current()
+    table = settings.game_table
+    pumps = NotificationPumps(
+        dynamodb=aws_clients.dynamodb,
+        streams=lambda: aws_clients.client("dynamodbstreams"),
+        sqs=aws_clients.sqs,
+        scheduler=wiring.deadline_scheduler(),
+        table=table,
+        queue_url=settings.queue_url,
+        deadline_handler=deadline_handler,
+        sweep_handler=sweep_handler,
+        relay_handler=relay_handler,
+        notifier_handler=notifier_handler,
+        forget=(lambda upto: running.trim_stream(table, upto)) if running else None,
+    )
+    for pump in (pumps.fire_due_deadlines, pumps.relay_outbox, pumps.drain_queue):
+        register(pump)
+        _installed.append(pump)
+    return pumps

@@ -1,0 +1,55 @@
+"""Start and stop the whole local stack in-process (used by ``make run``, tests, the bench)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from local_stack import emulator as emulators
+from local_stack import pumps
+from local_stack.api_workers import Containers
+from local_stack.emulator import LOCAL_ENV, Emulator, free_port
+from local_stack.http_adapter import Handler, HttpServer
+
+__all__ = ["LOCAL_ENV", "Emulator", "LocalStack", "free_port"]
+
+
+@dataclass
+class LocalStack:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    pump_interval: float = 1.0
+    api_workers: int = 0
+    emulator: Emulator = field(default_factory=Emulator)
+    _http: HttpServer | None = None
+    _containers: Containers | None = None
+    _loop: pumps.PumpLoop | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self, handler: Handler | None = None) -> LocalStack:
+        self.emulator.start()
+        emulators.set_current(self.emulator)
+        os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "convoy")
+        from functions import wiring
+
+        wiring.reset()
+        self._containers = Containers(self.api_workers if handler is None else 0, handler)
+        self._http = HttpServer(self.host, self.port, self._containers).start()
+        self.port = self._http.port
+        pumps.install_all()
+        self._loop = pumps.PumpLoop(self.pump_interval)
+        self._loop.start()
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.stop()
+        if self._http is not None:
+            self._http.stop()
+        if self._containers is not None:
+            self._containers.stop()
+        self.emulator.stop()
+        emulators.set_current(None)
