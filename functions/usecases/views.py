@@ -13,6 +13,7 @@ from typing import Any
 import engine
 from functions.ports import GameRecord, GameStore
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
+from functions.usecases.order_entry import owed
 
 
 def powers_to_wait_on(game: GameRecord) -> list[str]:
@@ -88,6 +89,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS) -> dict[str, Any]:
         "orders": orders,
         "submitted": {p: p in game.pending_orders for p in waiting},
         "legal_orders": legal,
+        "owed": owed(state, the_map, power) if game.status == "ACTIVE" else owed(state, the_map, None),
     }
 
 

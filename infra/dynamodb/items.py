@@ -71,8 +71,13 @@ def from_item(item: Item) -> dict[str, Any]:
 
 
 def game_item(game: GameRecord) -> Item:
+    """META, plus the index attributes: the listing's own fields (``seated``,
+    ``is_private``) and, while a deadline runs, ``due_bucket``/``due_at``."""
     attrs = asdict(game)
-    attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND)
+    attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND,
+                 seated=sorted(game.players), is_private=bool(game.settings.get("private")))
+    if game.status == "ACTIVE" and not game.paused and game.deadline:
+        attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
     return to_item(attrs)
 
 
@@ -80,6 +85,19 @@ def game_from_item(item: Item) -> GameRecord:
     attrs = from_item(item)
     names = {f.name for f in fields(GameRecord)}
     return GameRecord(**{k: v for k, v in attrs.items() if k in names})
+
+
+def listing_from_item(item: Item) -> GameRecord:
+    """A listing record from the ``by_kind`` projection: the listing's fields only
+    (``players`` holds the seated powers with no data, ``settings`` only ``private``)."""
+    attrs = from_item(item)
+    return GameRecord(
+        game_id=attrs["game_id"], variant=attrs["variant"], rules=attrs["rules"],
+        created_at=attrs["created_at"], creator_token_hash="", state={}, phase=attrs["phase"],
+        phase_started_at="", status=attrs["status"],
+        players={p: {} for p in attrs.get("seated", [])},
+        settings={"private": bool(attrs.get("is_private"))},
+    )
 
 
 def phase_item(game_id: str, phase: PhaseRecord) -> Item:
