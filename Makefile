@@ -12,7 +12,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# Tools with pins of their own (checkov) live in a second virtualenv.
+TOOLS := .venv-tools
+TOOLS_STAMP := $(TOOLS)/.installed
+
+$(TOOLS_STAMP): requirements-tools.txt
+	$(PY) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet -r requirements-tools.txt
+	touch $(TOOLS_STAMP)
+
+install: $(STAMP) $(TOOLS_STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m local_stack $(if $(filter-out 0,$(FRESH)),--fresh)
@@ -23,7 +32,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(TOOLS_STAMP)
 	$(BIN)/pytest -n 2
 
 test: lint typecheck unit
@@ -43,4 +52,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
@@ -25,19 +24,18 @@ from functions.api.idempotency import run_once
 from functions.api.request_store import RequestStore
 from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
-from functions.observability import get_logger
+from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
-from functions.usecases import views
-from functions.usecases.common import Actor, hash_token, identify, iso, load
+from functions.usecases import lobby, views
+from functions.usecases.common import Actor, hash_token, identify, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
-from functions.usecases.game_kinds import kind_name, kind_named, kind_of
 from functions.usecases.join import join_game
+from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
-from functions.usecases.telegram_bot import link_code_for
 
 logger = get_logger()
 app = Router()
@@ -189,7 +187,7 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
 @app.get("/games", tags=["games"], summary="List games (newest first)")
 def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameList:
     _, store = _services()
-    return schemas.GameList.model_validate({"games": views.list_games(store, limit)})
+    return schemas.GameList.model_validate({"games": lobby.list_games(store, limit)})
 
 
 @app.get("/games/<game_id>", tags=["games"], security=OPTIONAL_SECURITY, responses=ERRORS,
@@ -358,7 +356,9 @@ def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     services, store = _services()
-    from functions.wiring import telegram_store  # deferred: no client at import
+    # deferred: only this route needs the bot's use cases (API cold start, issue 9)
+    from functions.usecases.telegram_bot import link_code_for
+    from functions.wiring import telegram_store
 
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
@@ -498,7 +498,7 @@ def get_openapi() -> Response[Any]:
     return _json(200, openapi_document())
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, clear_state=True)
+@logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     refused = body_guard.refuse(event)  # size, encoding, content type, depth: before routing
     if refused is not None:

@@ -8,7 +8,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel as PydanticModel
+from pydantic import ConfigDict, Field, SecretStr
+
+
+class BaseModel(PydanticModel):
+    """The base of every API model here: its validator is built when first used, not at import.
+
+    pydantic builds a model's core schema and validator when the class is defined; for ~35
+    models that is tens of ms of every Lambda cold start, though a request uses a few
+    (issue 9). ``defer_build`` builds each model once, on its first validation or schema.
+    """
+
+    model_config = ConfigDict(defer_build=True)
+
 
 OrderText = Field(min_length=1, max_length=120)
 

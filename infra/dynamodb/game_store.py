@@ -226,7 +226,7 @@ class DynamoGameStore:
         ]
 
     def _transact(self, actions: list[dict[str, Any]]) -> None:
-        game_id = items.plain(actions[0]["Put"]["Item"]["game_id"]["S"])
+        game_id = actions[0]["Put"]["Item"]["game_id"]["S"]
         expected = -1
         if len(actions) == 1:
             put = dict(actions[0]["Put"])
