@@ -448,7 +448,7 @@ def get_map(game_id: str, format: MapFormat = None, phase: str | None = None, wi
     return _map(game_id, "board", format, phase, width, palette)
 
 
-@app.get("/games/<game_id>/map/orders", tags=["maps"], security=SECURITY, responses=MAP_RESPONSES,
+@app.get("/games/<game_id>/map/orders", tags=["maps"], security=OPTIONAL_SECURITY, responses=MAP_RESPONSES,
          summary="The board with the caller's own pending orders (all orders of an adjudicated ?phase=)")
 def get_map_orders(game_id: str, format: MapFormat = None, phase: str | None = None, width: MapWidth = 1200,
                    palette: MapPalette = "standard") -> Response[Any]:
