@@ -29,10 +29,10 @@ from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
 from functions.usecases import views
-from functions.usecases.common import Actor, hash_token, identify, iso, load
+from functions.usecases.common import Actor, hash_token, identify, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
-from functions.usecases.game_kinds import kind_name, kind_named, kind_of
+from functions.usecases.game_kinds import kind_named, kind_of
 from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders

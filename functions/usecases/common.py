@@ -33,7 +33,6 @@ from functions.ports import (
     OutboxRecord,
     StaleVersion,
 )
-from functions.usecases.game_kinds import DIPLOMACY, kind_name
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -114,6 +113,22 @@ def game_map(variant: str) -> engine.MapData:
         return engine.load_map(variant)
     except (KeyError, FileNotFoundError, engine.MapDataError, ValueError) as exc:
         raise UnknownVariant(f"unknown variant {variant!r}") from exc
+
+
+DIPLOMACY = "diplomacy"
+
+
+def kind_name(game: GameRecord) -> str:
+    """The game's kind (functions/usecases/game_kinds.py): ``settings["game"]``; records without
+    it are Diplomacy (every game stored before backgammon existed)."""
+    return str(game.settings.get("game") or DIPLOMACY)
+
+
+def seats_of(game: GameRecord) -> list[str]:
+    """The seats a player may join as, sorted: stored by the kind at creation (backgammon's
+    sides), else the Diplomacy map's powers."""
+    stored = game.settings.get("seats")
+    return sorted(str(s) for s in stored) if stored else sorted(game_map(game.variant).power_ids)
 
 
 def state_of(game: GameRecord) -> engine.GameState:

@@ -35,9 +35,9 @@ from functions.usecases.common import (
     load_active,
     parse_iso,
     retrying,
+    seats_of,
 )
 from functions.usecases.deadlines import sync_schedule
-from functions.usecases.game_kinds import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.submit_orders import maybe_auto_process
 
@@ -90,7 +90,7 @@ def resume_game(
         if not game.paused:
             return _state(game)
         version, now = game.version, clock.now()
-        started = len(game.players) == len(kind_of(game).seats(game))
+        started = len(game.players) == len(seats_of(game))
         if game.paused_remaining:
             game.deadline = iso(now + timedelta(seconds=game.paused_remaining))
         elif started:
