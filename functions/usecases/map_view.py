@@ -21,7 +21,9 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 import render
@@ -77,6 +79,15 @@ def map_picture(
         body = _draw(game, scene, request)
         _CACHE.put(etag, body)
     return MapPicture(etag, content_type, body, scene.phase, public)
+
+
+def seat_board_png(store: GameStore, picture: Mapping[str, Any], width: int = 1280) -> bytes:
+    """The chat bot's ``/map``: the live board with the seat's own pending orders, as PNG."""
+    actor = Actor("player", str(picture["power"]))
+    request = MapRequest("orders", "png", width, "standard")
+    body = map_picture(store, str(picture["game_id"]), actor, request).body
+    assert body is not None  # no If-None-Match was given
+    return body
 
 
 def _scene(store: GameStore, game: GameRecord, actor: Actor, request: MapRequest) -> _Scene:

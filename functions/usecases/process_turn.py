@@ -146,7 +146,9 @@ def process_turn(
                 game,
                 "PHASE_PROCESSED",
                 {"phase": processed, "next_phase": game.phase, "game_status": game.status,
-                 "deadline": game.deadline},
+                 "deadline": game.deadline,
+                 # the phase's resolution map (issue 14); notices put the API's base URL before it
+                 "map": f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"},
                 f"{processed}:processed",
             )
         ]

@@ -359,13 +359,15 @@ def _far_point(
     return round(float(px[r, c]), 1), round(float(py[r, c]), 1)
 
 
-def anchors(labels: np.ndarray, board: Board, scale: float) -> dict[str, dict[str, Any]]:
+def anchors(
+    labels: np.ndarray, board: Board, scale: float, label_at: dict[str, tuple[float, float]]
+) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     index = {pid: i for i, pid in enumerate(board.ids)}
     for pid in board.ids:
         mask = labels == index[pid]
         unit = _far_point(mask, [], scale)
-        label = _far_point(mask, [(unit[0], unit[1], 13.0)], scale)
+        label = label_at.get(pid) or _far_point(mask, [(unit[0], unit[1], 13.0)], scale)
         entry: dict[str, Any] = {"unit": list(unit), "label": list(label)}
         if board.sc[pid]:
             entry["supply_center"] = list(
@@ -416,7 +418,11 @@ def author(map_id: str) -> dict[str, Any]:
         print("MISSING", map_id, line)
     scale = WIDTH / grid.cols
     geoms = polygons(labels, scale)
-    marks = anchors(labels, board, scale)
+    label_at = {}
+    for pid, (lon, lat) in S.LABEL_AT.get(map_id, {}).items():
+        r, c = grid.cell_of(lon, lat)
+        label_at[pid] = (round((c + 0.5) * scale, 1), round((r + 0.5) * scale, 1))
+    marks = anchors(labels, board, scale, label_at)
     provinces = {}
     for i, pid in enumerate(board.ids):
         if i not in geoms:

@@ -175,3 +175,6 @@ EXTENT: dict[str, list[Point]] = {
     ],
     "1900": [(-24.0, 66.0), (-20.0, 33.0), (53.0, 70.0), (47.0, 23.0), (-8.0, 27.0), (30.0, 23.0)],
 }
+
+# Labels placed by hand where the farthest-from-border point would sit under the legend box.
+LABEL_AT: dict[str, dict[str, Point]] = {"classical": {"NAO": (-17.0, 53.5)}}

@@ -193,3 +193,34 @@ def test_no_resolution_before_the_first_adjudication(table: Table) -> None:
     finally:
         wiring.reset()
     assert answer["statusCode"] == 404 and '"PHASE_NOT_FOUND"' in answer["body"]
+
+
+def test_the_phase_processed_notice_links_to_that_phases_resolution_map(api_table: Table) -> None:
+    # Given Spring 1901 adjudicated (by the fixture): its PHASE_PROCESSED outbox item
+    from functions.ports import OutboxMessage
+    from functions.usecases.notifications import render_text
+
+    items = [o for o in api_table.store.outbox[api_table.game_id] if o.kind == "PHASE_PROCESSED"]
+    assert len(items) == 1
+    path = items[0].payload["map"]
+    assert path == f"/games/{api_table.game_id}/map/resolution?phase=S1901M&format=png"
+    # Then the link answers with that phase's resolution as a PNG
+    route, _, query = str(path).partition("?")
+    answer = _get(route, query=dict(q.split("=") for q in query.split("&")))
+    assert answer["statusCode"] == 200 and answer["headers"]["Content-Type"] == "image/png"
+    # And the notice's text (Discord, webhook "text") carries the full link
+    message = OutboxMessage(
+        dedupe_key="k", kind="PHASE_PROCESSED", game_id=api_table.game_id, payload=dict(items[0].payload)
+    )
+    assert f"Map: https://api.example{path}" in render_text(message, "https://api.example")
+
+
+def test_the_chat_bots_map_is_the_seats_own_orders_map(api_table: Table) -> None:
+    # /map in Telegram draws what GET /map/orders shows that seat's player, as a 1280 px PNG
+    png = map_view.seat_board_png(api_table.store, {"game_id": api_table.game_id, "power": "ITALY"})
+    assert struct.unpack(">I", png[16:20])[0] == 1280
+    query = {"format": "png", "width": "1280"}
+    answer = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["ITALY"], query)
+    assert base64.b64decode(answer["body"]) == png
+    other = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["FRANCE"], query)
+    assert base64.b64decode(other["body"]) != png
