@@ -135,7 +135,6 @@ class Backgammon:
         state, outputs = bg.new_game(request.move_by_turn_rolls)
         settings: dict[str, object] = {
             "game": NAME,
-            "seats": SIDES,
             "private": request.private,
             "move_by_turn_rolls": request.move_by_turn_rolls,
             "seeded": request.seed is not None,  # a known seed makes the dice predictable
@@ -157,6 +156,9 @@ class Backgammon:
         created = add_event(game, "GAME_CREATED", {"game": NAME, "private": request.private}, now)
         store.create(game, [created, *_events(game, outputs, now)])
         return Created(game_id=game.game_id, token=token)
+
+    def seats(self, game: GameRecord) -> list[str]:
+        return list(SIDES)
 
     def on_start(self, game: GameRecord, now: datetime) -> list[EventRecord]:
         """Both sides are seated: the turn-deciding roll (and the first move's) happen now,

@@ -107,28 +107,19 @@ def require_player(actor: Actor) -> str:
 # --- engine bridge -------------------------------------------------------------------------
 
 
+DIPLOMACY = "diplomacy"  # the kind of a record without settings["game"] (usecases/game_kinds.py)
+
+
+def kind_name(game: GameRecord) -> str:
+    return str(game.settings.get("game") or DIPLOMACY)
+
+
 @lru_cache(maxsize=8)
 def game_map(variant: str) -> engine.MapData:
     try:
         return engine.load_map(variant)
     except (KeyError, FileNotFoundError, engine.MapDataError, ValueError) as exc:
         raise UnknownVariant(f"unknown variant {variant!r}") from exc
-
-
-DIPLOMACY = "diplomacy"
-
-
-def kind_name(game: GameRecord) -> str:
-    """The game's kind (functions/usecases/game_kinds.py): ``settings["game"]``; records without
-    it are Diplomacy (every game stored before backgammon existed)."""
-    return str(game.settings.get("game") or DIPLOMACY)
-
-
-def seats_of(game: GameRecord) -> list[str]:
-    """The seats a player may join as, sorted: stored by the kind at creation (backgammon's
-    sides), else the Diplomacy map's powers."""
-    stored = game.settings.get("seats")
-    return sorted(str(s) for s in stored) if stored else sorted(game_map(game.variant).power_ids)
 
 
 def state_of(game: GameRecord) -> engine.GameState:

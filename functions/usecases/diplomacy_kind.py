@@ -8,7 +8,7 @@ from typing import Any
 from functions.errors import ValidationFailed
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
 from functions.usecases import views
-from functions.usecases.common import DIPLOMACY, Actor
+from functions.usecases.common import DIPLOMACY, Actor, game_map
 from functions.usecases.create_game import Created, CreateGame, create_game
 
 
@@ -19,6 +19,9 @@ class Diplomacy:
         if request.seed is not None or request.move_by_turn_rolls:
             raise ValidationFailed("backgammon settings are not for Diplomacy (it has no dice)")
         return create_game(store, clock, request)
+
+    def seats(self, game: GameRecord) -> list[str]:
+        return sorted(game_map(game.variant).power_ids)
 
     def on_start(self, game: GameRecord, now: datetime) -> list[EventRecord]:
         return []  # join starts the first deadline for every kind; Diplomacy needs nothing more

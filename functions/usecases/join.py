@@ -22,10 +22,9 @@ from functions.usecases.common import (
     load_active,
     new_token,
     retrying,
-    seats_of,
 )
 from functions.usecases.deadlines import sync_schedule
-from functions.usecases.game_kinds import kind_of
+from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 
 
@@ -53,7 +52,7 @@ def join_game(
         if stored_password and not (password and check_password(password, stored_password)):
             raise BadPassword("this game is private: a correct password is required")
         kind = kind_of(game)
-        powers = seats_of(game)
+        powers = kind.seats(game)
         free = [p for p in powers if p not in game.players]
         if power is not None:
             wanted = power.upper()
