@@ -51,6 +51,10 @@ StoredOrderUnreadable = _error(
 IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
 )
+IdempotentReplaySecret = _error(
+    "IdempotentReplaySecret", "IDEMPOTENT_REPLAY_SECRET", 409,
+    "The first answer to this Idempotency-Key carried a secret, which is never sent twice.",
+)
 PhaseNotFound = _error(
     "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
 )

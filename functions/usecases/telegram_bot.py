@@ -137,7 +137,10 @@ def handle_update(
     if not store.claim_update(update_id):
         return UpdateOutcome("duplicate", command.name)
     try:
-        answer = _answer(command, user_id=user_id, store=store, games=games, now=now)
+        if command.name in PRIVATE_ONLY and not _is_private(message):
+            answer: str | PhotoAnswer = PRIVATE_ONLY_TEXT.format(command=command.name)
+        else:
+            answer = _answer(command, user_id=user_id, store=store, games=games, now=now)
         if isinstance(answer, PhotoAnswer):
             picture = {"game_id": answer.seat.game_id, "power": answer.seat.power}
             outbox.reply_photo(chat_id, answer.caption, picture, f"tg:{update_id}")
@@ -147,6 +150,21 @@ def handle_update(
         store.release_update(update_id)
         raise
     return UpdateOutcome("handled", command.name)
+
+
+# Commands whose answers show a power's pending orders (issue 11: never in a group chat,
+# where other players read along). /orders echoes what was accepted, /map draws it.
+PRIVATE_ONLY = frozenset({"orders", "myorders", "map"})
+PRIVATE_ONLY_TEXT = (
+    "/{command} shows your pending orders, so it works only in a private chat with me: "
+    "open a chat with the bot and send it there. Nothing was submitted or shown here."
+)
+
+
+def _is_private(message: Mapping[str, Any]) -> bool:
+    """A one-to-one chat with the sender: Telegram's ``private`` chat type (group,
+    supergroup and channel chats are read by others)."""
+    return (message.get("chat") or {}).get("type") == "private"
 
 
 def _answer(
