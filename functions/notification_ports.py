@@ -250,6 +250,14 @@ class TelegramStore(Protocol):
 
     def seat_of(self, user_id: int) -> Seat | None: ...
 
+    def link_chat(self, user_id: int, seat: Seat, chat_id: int | str) -> None:
+        """The chat the user linked from: the seat's press is relayed there (issue 13)."""
+        ...
+
+    def chats_of(self, game_id: str, power: str) -> list[int | str]:
+        """Chats of users who still play this seat (functions.ports.PowerChats)."""
+        ...
+
 
 class GameActions(Protocol):
     """What a player can do through the bot (the same use cases as the REST API)."""
@@ -261,6 +269,12 @@ class GameActions(Protocol):
     def orders_status(self, seat: Seat) -> tuple[str, Mapping[str, bool]]: ...
 
     def last_resolution(self, seat: Seat) -> Sequence[str]: ...
+
+    def send_message(
+        self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
+    ) -> tuple[str, int]:
+        """Press from the bot (``/msg``): the channel and seq; a repeated ``dedupe_key`` sends once."""
+        ...
 
 
 class ReplyOutbox(Protocol):

@@ -192,6 +192,19 @@ class StoreGameActions:
         results = last_resolution(self._store, seat.game_id).get("results", [])
         return [f"{r.get('order_str', '?')}: {r.get('result', '?')}" for r in results]
 
+    def send_message(
+        self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
+    ) -> tuple[str, int]:
+        from functions.usecases.common import Actor
+        from functions.usecases.press import send_message
+        from functions.wiring import services
+
+        sent = send_message(
+            self._store, services().press_store, self._clock, seat.game_id, Actor("player", seat.power),
+            to, text, dedupe_key=dedupe_key, chats=telegram_store(),
+        )
+        return sent.channel, sent.seq
+
 
 # ---------------------------------------------------------------- settings and builders
 

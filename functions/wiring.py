@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameStore, SystemClock
+from functions.ports import Clock, GameStore, PressStore, SystemClock
 from functions.settings import Settings, load_settings
 
 
@@ -26,6 +26,16 @@ class Services:
     # EventBridge deadline schedules (functions.notification_ports.DeadlineScheduler); None when
     # DEADLINE_FUNCTION_ARN is unset: deadlines are then kept in META only (and the sweeper's job)
     scheduler: DeadlineScheduler | None = None
+    # press (issue 13): messages, channels and ledgers in the same table; None: built on first use
+    press: PressStore | None = None
+
+    @property
+    def press_store(self) -> PressStore:
+        if self.press is None:
+            from infra.dynamodb.press_store import DynamoPressStore
+
+            self.press = DynamoPressStore(self.settings.game_table)
+        return self.press
 
 
 _lock = threading.Lock()
@@ -46,6 +56,7 @@ def _build() -> Services:
 
     from infra import aws_clients
     from infra.dynamodb.game_store import DynamoGameStore
+    from infra.dynamodb.press_store import DynamoPressStore
 
     settings = load_settings()
     client = aws_clients.dynamodb()
@@ -60,6 +71,7 @@ def _build() -> Services:
         clock=SystemClock(),
         idempotency=DynamoDBPersistenceLayer(table_name=settings.idempotency_table, boto3_client=client),
         scheduler=scheduler,
+        press=DynamoPressStore(settings.game_table, client=client),
     )
 
 

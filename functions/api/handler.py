@@ -28,7 +28,8 @@ from functions.api.request_store import RequestStore
 from functions.errors import DomainError
 from functions.observability import get_logger
 from functions.schemas import api as schemas
-from functions.usecases import views
+from functions.schemas import press as press_schemas
+from functions.usecases import press, views
 from functions.usecases.common import Actor, hash_token, identify, iso, load
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
@@ -103,6 +104,9 @@ def _intent(route: str, game_id: str | None, body: BaseModel | dict[str, Any] | 
 @app.exception_handler(DomainError)
 def _domain_error(error: DomainError) -> Response[Any]:
     logger.info("rejected", extra={"code": error.code, "status": error.status})
+    if "retry_after" in error.extra:  # 429 RATE_LIMITED (press)
+        return Response(status_code=error.status, content_type=JSON, body=error.body(),
+                        headers={"Retry-After": str(error.extra["retry_after"])})
     return _json(error.status, error.body())
 
 
@@ -157,6 +161,8 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         reminder_seconds=body.reminder_seconds,
         notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
         allow_loopback_webhooks=services.settings.allow_loopback_webhooks,
+        press=body.press,
+        anonymous=body.anonymous,
     )
 
     def apply() -> schemas.CreateGameResponse:
@@ -180,7 +186,8 @@ def get_game(game_id: str) -> schemas.GameView:
     services, store = _services()
     game = load(store, game_id)
     actor = identify(game, _bearer(), services.settings.operator_token)
-    return schemas.GameView.model_validate(views.game_view(game, actor))
+    unread = press.unread_total(services.press_store, game_id, actor)
+    return schemas.GameView.model_validate(views.game_view(game, actor, unread=unread))
 
 
 @app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS,
@@ -341,6 +348,73 @@ def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     return schemas.LinkCodeResponse(code=issued.code, expires_at=iso(issued.expires_at))
 
 
+# --- press (issue 13; functions/usecases/press.py) ----------------------------------------
+
+
+def _chats() -> Any:
+    from functions.notification_wiring import telegram_store  # deferred: no client at import
+
+    return telegram_store()
+
+
+@app.post("/games/<game_id>/messages", tags=["press"], security=SECURITY, responses={
+    201: {"description": "Sent", "content": {JSON: {"schema": {"$ref": "#/components/schemas/SentMessage"}}}},
+    429: {"description": "RATE_LIMITED (Retry-After header)"}, **ERRORS},
+    summary='Send press: "to" a list of powers (a channel with the sender) or "ALL"')
+def post_message(game_id: str, body: press_schemas.SendMessageRequest) -> Response[press_schemas.SentMessage]:
+    services, store = _services()
+
+    def apply() -> press_schemas.SentMessage:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        sent = press.send_message(
+            store, services.press_store, services.clock, game_id, actor, body.to, body.text,
+            client_timestamp=body.client_timestamp, chats=_chats(),
+        )
+        return press_schemas.SentMessage(**asdict(sent))
+
+    return _intent("message", game_id, body, apply, status=201)
+
+
+@app.get("/games/<game_id>/messages", tags=["press"], security=SECURITY, responses=ERRORS,
+         summary="The caller's messages after a cursor, oldest first (observers: public press)")
+def get_messages(
+    game_id: str,
+    after: Annotated[int, Query(ge=0)] = 0,
+    channel: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=press.MAX_READ)] = 50,
+) -> press_schemas.MessageList:
+    services, store = _services()
+    actor = _actor(store, game_id, services.settings.operator_token)
+    found = press.read_messages(store, services.press_store, game_id, actor, after=after, channel=channel,
+                                limit=limit)
+    return press_schemas.MessageList.model_validate(found)
+
+
+@app.get("/games/<game_id>/channels", tags=["press"], security=SECURITY, responses=ERRORS,
+         summary="The caller's channels: members, last message, unread count")
+def get_channels(game_id: str) -> press_schemas.ChannelList:
+    services, store = _services()
+    actor = _actor(store, game_id, services.settings.operator_token)
+    return press_schemas.ChannelList.model_validate(
+        press.list_channels(store, services.press_store, game_id, actor)
+    )
+
+
+@app.post("/games/<game_id>/channels/<channel>/read", tags=["press"], security=SECURITY, responses=ERRORS,
+          summary="Mark a channel read up to a seq")
+def post_channel_read(
+    game_id: str, channel: str, body: press_schemas.MarkReadRequest
+) -> press_schemas.MarkReadResponse:
+    services, store = _services()
+
+    def apply() -> press_schemas.MarkReadResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = press.mark_read(store, services.press_store, game_id, actor, channel, body.upto)
+        return press_schemas.MarkReadResponse(**done)
+
+    return _intent(f"read:{channel}", game_id, body, apply)  # type: ignore[return-value]
+
+
 @app.get("/games/<game_id>/last_resolution", tags=["turns"], responses=ERRORS,
          summary="The resolution of the last adjudicated phase ({results: []} before the first)")
 def get_last_resolution(game_id: str) -> schemas.Resolution:
@@ -383,6 +457,7 @@ def openapi_document() -> dict[str, Any]:
     schemas_ = document.setdefault("components", {}).setdefault("schemas", {})
     schemas_.setdefault("ErrorBody", schemas.ErrorBody.model_json_schema())
     schemas_.setdefault("CreateGameResponse", schemas.CreateGameResponse.model_json_schema())
+    schemas_.setdefault("SentMessage", press_schemas.SentMessage.model_json_schema())
     return document
 
 

@@ -46,6 +46,10 @@ class CreateGameRequest(_Request):
         description="How long before a deadline DEADLINE_APPROACHING goes out (default 3600; 0: none). "
         "Capped at a quarter of the phase length.",
     )
+    press: Literal["full", "public_only", "none", "rulebook"] = Field(
+        default="full", description="Who may talk when (docs/api.md, Press)."
+    )
+    anonymous: bool = Field(default=False, description="Nothing ties a power to a seat's identity.")
 
 
 class CreateGameResponse(BaseModel):
@@ -186,6 +190,9 @@ class GameView(BaseModel):
     orders: dict[str, list[str]] = Field(description="The caller's own pending orders only.")
     submitted: dict[str, bool] = Field(description="Powers with a decision: have they submitted?")
     legal_orders: list[str] = Field(description="Legal orders for the caller's units.")
+    press: str = Field(default="full", description="The game's press rule.")
+    anonymous: bool = False
+    unread: int = Field(default=0, description="The caller's unread press messages, over all its channels.")
 
 
 class OrdersStatus(BaseModel):

@@ -7,6 +7,9 @@ Commands (a leading ``/cmd@BotName`` also works):
 - ``/myorders``    this power's pending orders
 - ``/status``      who has submitted for the current phase
 - ``/last``        the last phase's resolution
+- ``/msg POWER[,POWER] text``, ``/msg ALL text``   send press (issue 13); recipients' linked
+                   chats get it through the outbox. Its dedupe key is the update id, so an
+                   update handled twice (a retry after a failure) still sends once.
 - ``/help``, ``/start``
 
 Why the update id is claimed first: Telegram re-sends an update until it gets a 2xx,
@@ -40,7 +43,8 @@ HELP_TEXT = (
     "/orders A PAR - BUR; F BRE - MAO - submit your orders (one per line or ';'-separated)\n"
     "/myorders - your pending orders\n"
     "/status - who has submitted\n"
-    "/last - the last resolution"
+    "/last - the last resolution\n"
+    "/msg ENGLAND,GERMANY text - press to those powers (/msg ALL text: public press)"
 )
 
 
@@ -126,7 +130,8 @@ def handle_update(
     if not store.claim_update(update_id):
         return UpdateOutcome("duplicate", command.name)
     try:
-        answer = _answer(command, user_id=user_id, store=store, games=games, now=now)
+        answer = _answer(command, user_id=user_id, store=store, games=games, now=now,
+                         chat_id=chat_id, update_id=update_id)
         outbox.reply(chat_id, answer, f"tg:{update_id}")
     except Exception:
         store.release_update(update_id)
@@ -135,7 +140,8 @@ def handle_update(
 
 
 def _answer(
-    command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime
+    command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime,
+    chat_id: int | str, update_id: int,
 ) -> str:
     if command.name in ("start", "help"):
         return HELP_TEXT
@@ -146,12 +152,14 @@ def _answer(
         if seat is None:
             return "That link code is unknown, used or expired. Ask the API for a new one."
         store.link_user(user_id, seat)
+        store.link_chat(user_id, seat, chat_id)
         return f"Linked: you play {seat.power} in game {seat.game_id}."
     handlers: dict[str, Callable[[Seat, str], str]] = {
         "orders": lambda seat, arg: _submit(games, seat, arg),
         "myorders": lambda seat, _: _my_orders(games, seat),
         "status": lambda seat, _: _status(games, seat),
         "last": lambda seat, _: _last(games, seat),
+        "msg": lambda seat, arg: _press(games, seat, arg, f"tg:{update_id}"),
     }
     handler = handlers.get(command.name)
     if handler is None:
@@ -177,6 +185,16 @@ def _submit(games: GameActions, seat: Seat, argument: str) -> str:
     lines += [f"  ok  {o}" for o in outcome.accepted]
     lines += [f"  NO  {o}: {why}" for o, why in outcome.rejected]
     return "\n".join(lines)
+
+
+def _press(games: GameActions, seat: Seat, argument: str, dedupe_key: str) -> str:
+    """``/msg ENGLAND,GERMANY text`` or ``/msg ALL text``."""
+    head, _, text = argument.strip().partition(" ")
+    if not head or not text.strip():
+        return "Usage: /msg ENGLAND,GERMANY text  (or /msg ALL text)"
+    to: str | list[str] = "ALL" if head.upper() == "ALL" else [p for p in head.split(",") if p]
+    channel, seq = games.send_message(seat, to, text, dedupe_key)
+    return f"Sent to {channel} (#{seq})."
 
 
 def _my_orders(games: GameActions, seat: Seat) -> str:
