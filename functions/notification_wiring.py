@@ -44,7 +44,7 @@ from functions.notification_ports import (
     WebhookTarget,
     target_from_dict,
 )
-from functions.ports import Clock, GameStore
+from functions.ports import Clock, GameStore, PowerChats, PressStore
 from functions.usecases.notifications import webhook_document
 from infra.webhooks import HttpDelivery, HttpSettings
 
@@ -154,10 +154,15 @@ def _info(game: Any) -> DeadlineInfo:
 class StoreGameActions:
     """`GameActions` for the bot: the same use cases the REST API calls."""
 
-    def __init__(self, store: GameStore, clock: Clock, scheduler: DeadlineScheduler | None = None) -> None:
+    def __init__(
+        self, store: GameStore, clock: Clock, scheduler: DeadlineScheduler | None = None,
+        press: PressStore | None = None, chats: PowerChats | None = None,
+    ) -> None:
         self._store = store
         self._clock = clock
         self._scheduler = scheduler
+        self._press = press  # None: the API's press store and the bot's chat links (built lazily)
+        self._chats = chats
 
     def submit_orders(self, seat: Seat, orders: Sequence[str]) -> SubmitOutcome:
         from functions.usecases.common import Actor
@@ -200,8 +205,9 @@ class StoreGameActions:
         from functions.wiring import services
 
         sent = send_message(
-            self._store, services().press_store, self._clock, seat.game_id, Actor("player", seat.power),
-            to, text, dedupe_key=dedupe_key, chats=telegram_store(),
+            self._store, self._press or services().press_store, self._clock, seat.game_id,
+            Actor("player", seat.power), to, text, dedupe_key=dedupe_key,
+            chats=self._chats or telegram_store(),
         )
         return sent.channel, sent.seq
 
