@@ -254,8 +254,8 @@ class TelegramStore(Protocol):
         """The chat the user linked from: the seat's press is relayed there (issue 13)."""
         ...
 
-    def chats_of(self, game_id: str, power: str) -> list[int | str]:
-        """Chats of users who still play this seat (functions.ports.PowerChats)."""
+    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
+        """Chats of users who still play this seat, linked since its player joined (ports.PowerChats)."""
         ...
 
 

@@ -110,7 +110,9 @@ class PressStore(Protocol):
 class PowerChats(Protocol):
     """Where a power's own notices go: the chats its player linked (Telegram ``/link``)."""
 
-    def chats_of(self, game_id: str, power: str) -> list[int | str]: ...
+    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
+        """Chats linked since ``linked_since`` (epoch seconds: when the seat's player joined)."""
+        ...
 
 
 class Clock(Protocol):

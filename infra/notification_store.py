@@ -179,11 +179,13 @@ class DynamoTelegramStore(_Table):
             "sk": _s(f"CHAT#{chat_id}"),
             "chat_id": _s(str(chat_id)),
             "user_id": _n(user_id),
+            "linked_at": _n(int(self._clock())),
         }
         self._call("put_item", Item=item)
 
-    def chats_of(self, game_id: str, power: str) -> list[int | str]:
-        """Chats linked to the seat whose user still plays it (a user re-linked elsewhere drops out)."""
+    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
+        """Chats linked to the seat since ``linked_since`` (epoch s: the current player's joining)
+        whose user still plays it (a user re-linked elsewhere drops out)."""
         answer = self._call(
             "query",
             KeyConditionExpression="pk = :pk",
@@ -192,6 +194,8 @@ class DynamoTelegramStore(_Table):
         )
         chats: list[int | str] = []
         for item in answer.get("Items", []):
+            if int(item.get("linked_at", {}).get("N", "0")) < int(linked_since):
+                continue  # linked by an earlier holder of the seat
             seat = self.seat_of(int(item["user_id"]["N"]))
             if seat is not None and (seat.game_id, seat.power) == (game_id, power):
                 raw = item["chat_id"]["S"]

@@ -33,7 +33,16 @@ from functions.ports import (
     PressStore,
 )
 from functions.press_errors import ChannelNotFound, RateLimited, TooManyChannels
-from functions.usecases.common import Actor, game_map, iso, load, load_active, require_player, retrying
+from functions.usecases.common import (
+    Actor,
+    game_map,
+    iso,
+    load,
+    load_active,
+    parse_iso,
+    require_player,
+    retrying,
+)
 from functions.usecases.press_rules import (
     PUBLIC,
     check_may_send,
@@ -146,11 +155,17 @@ def notices_for(game: GameRecord, message: MessageRecord, chats: PowerChats | No
     for power in message.members:
         if power == message.sender or chats is None:
             continue
-        for chat in chats.chats_of(game.game_id, power):
+        for chat in chats.chats_of(game.game_id, power, linked_since=_joined(game, power)):
             payload = {**notice, "from": message.sender, "text": message.text, "to": power}
             target = {"type": "telegram", "chat_id": chat}
             found.append(PressNotice(MESSAGE, f"{base}:{power}:{chat}", payload, target))
     return found
+
+
+def _joined(game: GameRecord, power: str) -> float:
+    """When the seat's current player joined (epoch s): chats linked before belong to someone else."""
+    joined = (game.players.get(power) or {}).get("joined_at")
+    return parse_iso(str(joined)).timestamp() if joined else 0.0
 
 
 # --- read ----------------------------------------------------------------------------------

@@ -168,7 +168,7 @@ class MemoryTelegramStore:
         self.chats[(seat.game_id, seat.power)] = {**self.chats.get((seat.game_id, seat.power), {}),
                                                   chat_id: user_id}
 
-    def chats_of(self, game_id: str, power: str) -> list[int | str]:
+    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
         linked = self.chats.get((game_id, power), {})
         return sorted((c for c, u in linked.items() if self.users.get(u) == Seat(game_id, power)), key=str)
 

@@ -192,7 +192,7 @@ def test_a_dedupe_key_sends_once(table: Press) -> None:
 
 
 class Chats:
-    def chats_of(self, game_id: str, power: str) -> list[int | str]:
+    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
         return {"ENGLAND": [101], "GERMANY": [102, 103]}.get(power, [])
 
 

@@ -3,6 +3,7 @@ Telegram delivers the update twice or a failed attempt is retried."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -85,11 +86,12 @@ def test_msg_reaches_the_recipients_chat_once(table: Press) -> None:
     assert [e.message.text for e in inbox] == ["Meet me in the Channel?", "Peace!"]
 
 
-def test_a_chat_relinked_to_another_seat_no_longer_gets_that_seats_press(table: Press) -> None:
+def test_a_chat_relinked_elsewhere_or_linked_by_an_earlier_holder_gets_no_press(table: Press) -> None:
     client = boto3.client("dynamodb", region_name="us-east-1")
     bot_store = DynamoTelegramStore(lambda: client, table.store.table_name, Seat)
     bot_store.link_user(GERMANY_USER, Seat(table.game_id, "GERMANY"))
     bot_store.link_chat(GERMANY_USER, Seat(table.game_id, "GERMANY"), 30)
     assert bot_store.chats_of(table.game_id, "GERMANY") == [30]
+    assert bot_store.chats_of(table.game_id, "GERMANY", linked_since=time.time() + 5) == []  # a new holder
     bot_store.link_user(GERMANY_USER, Seat("another-game", "ITALY"))
     assert bot_store.chats_of(table.game_id, "GERMANY") == []
