@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from infra.dynamodb import game_store
+from bench.capacity import CapacityMeter
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 OTHERS = [p for p in POWERS if p != "ENGLAND"]
@@ -59,9 +59,9 @@ def _older_press(gid: str, count: int, clock: SteppingClock) -> int:
     inbox position after them (its cursor).
     """
     from functions import wiring
+    from functions.ports import MessageRecord
     from infra.dynamodb import items, keys
     from infra.dynamodb.press_store import INBOX, MSG, POWER, inbox_sk, msg_sk
-    from infra.press_records import MessageRecord
 
     services = wiring.services()
     table, client = services.settings.game_table, services.press_store.client  # type: ignore[attr-defined]
@@ -112,7 +112,9 @@ def _filled_game(total: int, new_for_england: int = 50) -> tuple[str, str, int]:
     return gid, tokens["ENGLAND"], cursor
 
 
-def read_cost(base: str, sizes: tuple[int, ...] = (50, 5000), runs: int = 20) -> list[dict[str, Any]]:
+def read_cost(
+    base: str, units_meter: CapacityMeter, sizes: tuple[int, ...] = (50, 5000), runs: int = 20
+) -> list[dict[str, Any]]:
     """Per game size: median latency, capacity units and messages of GET /messages?after=cursor."""
     import requests
 
@@ -124,12 +126,12 @@ def read_cost(base: str, sizes: tuple[int, ...] = (50, 5000), runs: int = 20) ->
         fill_seconds = time.perf_counter() - started
         latencies, units, returned = [], [], 0
         for _ in range(runs):
-            before = game_store.CAPACITY.read()
+            before = units_meter.read()
             t = time.perf_counter()
             response = session.get(f"{base}/games/{gid}/messages", params={"after": cursor, "limit": 50},
                                    headers={"Authorization": f"Bearer {token}"}, timeout=30)
             latencies.append(time.perf_counter() - t)
-            units.append(game_store.CAPACITY.read() - before)
+            units.append(units_meter.read() - before)
             response.raise_for_status()
             returned = len(response.json()["messages"])
         rows.append({"total": total, "returned": returned, "median_ms": statistics.median(latencies) * 1000,

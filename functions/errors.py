@@ -51,3 +51,48 @@ StoredOrderUnreadable = _error(
 IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
 )
+PhaseNotFound = _error(
+    "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
+)
+
+# --- game kinds (functions/usecases/game_kinds.py; backgammon: docs/backgammon.md) -----------
+UnknownGame = _error("UnknownGame", "UNKNOWN_GAME", 400, "No such game kind (diplomacy, backgammon).")
+WrongGameKind = _error("WrongGameKind", "WRONG_GAME_KIND", 409, "This call is for another kind of game.")
+GameNotStarted = _error("GameNotStarted", "GAME_NOT_STARTED", 409, "Waiting for every seat to be taken.")
+NotYourTurn = _error("NotYourTurn", "NOT_YOUR_TURN", 409, "The other side is to play.")
+
+
+class InvalidMove(DomainError):
+    """A backgammon input the rules refuse: ``code`` is the seed's InvalidMoveCode name."""
+
+    status = 422
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message, **extra)
+        self.code = code
+
+# --- press (issue 13; functions/usecases/press.py, docs/api.md "Press") ---
+
+PressDisabled = _error("PressDisabled", "PRESS_DISABLED", 409, "This game has no press (press: none).")
+PrivatePressDisabled = _error(
+    "PrivatePressDisabled", "PRIVATE_PRESS_DISABLED", 409, "This game allows public press only."
+)
+PressClosed = _error(
+    "PressClosed", "PRESS_CLOSED", 409, "press: rulebook - press is open during movement phases only."
+)
+PowerCannotTalk = _error(
+    "PowerCannotTalk", "POWER_NOT_ACTIVE", 403, "Only seated, active powers may send press."
+)
+RateLimited = _error("RateLimited", "RATE_LIMITED", 429, "Too many messages; wait for Retry-After seconds.")
+TooManyChannels = _error(
+    "TooManyChannels", "TOO_MANY_CHANNELS", 409, "This power has opened as many channels as a game allows."
+)
+ChannelNotFound = _error("ChannelNotFound", "CHANNEL_NOT_FOUND", 404, "No such channel among the caller's.")
+BadRecipients = _error("BadRecipients", "BAD_RECIPIENTS", 422, "Recipients must be powers of this game.")
+MessageEmpty = _error("MessageEmpty", "MESSAGE_EMPTY", 422, "The text is empty once trimmed.")
+MessageTooLong = _error(
+    "MessageTooLong", "MESSAGE_TOO_LONG", 422, "The text is longer than 4,000 characters."
+)
+MessageNotPrintable = _error(
+    "MessageNotPrintable", "MESSAGE_NOT_PRINTABLE", 422, "The text holds control or unassigned characters."
+)

@@ -15,21 +15,23 @@ from typing import Any
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from functions.notification_ports import OutboxMessage
+from functions.ports import OutboxMessage
 from functions.usecases.notifications import deliver
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 
 def make_handler(dependencies: Callable[[], Any]) -> LambdaHandler:
-    """A handler over `dependencies()` -> an object with .targets, .deliverer, .log (built lazily)."""
+    """A handler over `dependencies()` -> an object with .targets, .deliverer, .log and optionally
+    .public_url (the base of the map links in notices); built lazily."""
     # Every record fails -> report them all rather than raise: same retry, clearer logs.
     processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
     def record_handler(record: SQSRecord) -> None:
         deps = dependencies()
         message = OutboxMessage.from_json(record.body)
-        deliver(message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log)
+        deliver(message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log,
+                public_url=getattr(deps, "public_url", ""))
 
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return dict(
@@ -42,7 +44,7 @@ def make_handler(dependencies: Callable[[], Any]) -> LambdaHandler:
 
 
 def _default_dependencies() -> Any:
-    from functions.notification_wiring import notifier_dependencies  # deferred: no clients at import
+    from functions.wiring import notifier_dependencies  # deferred: no clients at import
 
     return notifier_dependencies()
 

@@ -16,7 +16,15 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 import engine
-from functions.errors import Conflict, Forbidden, GameNotActive, GameNotFound, NotAPlayer, UnknownVariant
+from functions.errors import (
+    Conflict,
+    Forbidden,
+    GameNotActive,
+    GameNotFound,
+    NotAPlayer,
+    UnknownVariant,
+    WrongGameKind,
+)
 from functions.ports import (
     EventRecord,
     GameRecord,
@@ -25,6 +33,7 @@ from functions.ports import (
     OutboxRecord,
     StaleVersion,
 )
+from functions.usecases.game_kinds import DIPLOMACY, kind_name
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -108,6 +117,10 @@ def game_map(variant: str) -> engine.MapData:
 
 
 def state_of(game: GameRecord) -> engine.GameState:
+    """The Diplomacy state of ``game``; another kind of game is ``WRONG_GAME_KIND`` (409), so every
+    Diplomacy-only call (orders, process_turn, ...) refuses, say, a backgammon game cleanly."""
+    if kind_name(game) != DIPLOMACY:
+        raise WrongGameKind(f"game {game.game_id} is {kind_name(game)}: this call is for Diplomacy games")
     return engine.state_from_dict(game.state)
 
 

@@ -34,6 +34,9 @@ class CreateGame:
     allow_loopback_webhooks: bool = False  # local runs and tests only
     press: str = "full"  # full | public_only | none | rulebook (functions/usecases/press_rules.py)
     anonymous: bool = False  # nothing ties a power to a seat's identity
+    game: str = "diplomacy"  # the game kind (functions/usecases/game_kinds.py)
+    seed: int | None = None  # backgammon: seeds the dice so the game replays
+    move_by_turn_rolls: bool = False  # backgammon: the opening roll is the first move
 
 
 @dataclass(frozen=True)

@@ -24,14 +24,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from functions.errors import Forbidden, NoDeadline
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameRecord, GameStore
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.common import (
     Actor,
     add_event,
     add_outbox,
     deadline_for,
-    game_map,
     iso,
     load,
     load_active,
@@ -39,6 +37,7 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.game_kinds import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.submit_orders import maybe_auto_process
 
@@ -91,7 +90,7 @@ def resume_game(
         if not game.paused:
             return _state(game)
         version, now = game.version, clock.now()
-        started = len(game.players) == len(game_map(game.variant).power_ids)
+        started = len(game.players) == len(kind_of(game).seats(game))
         if game.paused_remaining:
             game.deadline = iso(now + timedelta(seconds=game.paused_remaining))
         elif started:

@@ -11,14 +11,12 @@ import secrets
 from dataclasses import dataclass
 
 from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
-from functions.notification_ports import PLAYER_JOINED, DeadlineScheduler
-from functions.ports import Clock, GameStore
+from functions.ports import PLAYER_JOINED, Clock, DeadlineScheduler, GameStore
 from functions.usecases.common import (
     add_event,
     add_outbox,
     check_password,
     deadline_for,
-    game_map,
     hash_token,
     iso,
     load_active,
@@ -26,6 +24,7 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.game_kinds import kind_of
 from functions.usecases.reminders import reminder_for
 
 
@@ -52,7 +51,8 @@ def join_game(
         stored_password = game.settings.get("join_password")
         if stored_password and not (password and check_password(password, stored_password)):
             raise BadPassword("this game is private: a correct password is required")
-        powers = sorted(game_map(game.variant).power_ids)
+        kind = kind_of(game)
+        powers = kind.seats(game)
         free = [p for p in powers if p not in game.players]
         if power is not None:
             wanted = power.upper()
@@ -84,6 +84,7 @@ def join_game(
                     f"{game.phase}:started",
                 )
             )
+            events += kind.on_start(game, now)
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
             sync_schedule(

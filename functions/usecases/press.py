@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from functions.errors import ChannelNotFound, PressDisabled, RateLimited, TooManyChannels
 from functions.ports import (
     ChannelRecord,
     Clock,
@@ -32,7 +33,6 @@ from functions.ports import (
     PressNotice,
     PressStore,
 )
-from functions.press_errors import ChannelNotFound, RateLimited, TooManyChannels
 from functions.usecases.common import (
     Actor,
     game_map,
@@ -43,6 +43,7 @@ from functions.usecases.common import (
     require_player,
     retrying,
 )
+from functions.usecases.game_kinds import DIPLOMACY, kind_name
 from functions.usecases.press_rules import (
     PUBLIC,
     check_may_send,
@@ -57,6 +58,11 @@ RATE_LIMIT = 30  # messages per power per window
 RATE_WINDOW_SECONDS = 60
 MAX_OPENED_CHANNELS = 20  # channels one power may open in one game
 MAX_READ = 200
+
+
+def has_press(game: GameRecord) -> bool:
+    """Press is Diplomacy's: other game kinds (backgammon) have none."""
+    return kind_name(game) == DIPLOMACY
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,8 @@ def send_message(
 
     def attempt() -> Sent:
         game = load_active(store, game_id)
+        if not has_press(game):
+            raise PressDisabled("this game has no press")
         powers = sorted(game_map(game.variant).power_ids)
         channel, members = recipients(to, sender, powers)
         check_may_send(game, sender, channel)
@@ -195,6 +203,8 @@ def _reader(actor: Actor) -> str | None:
 
 
 def _member_channel(game: GameRecord, channel: str, power: str | None) -> str:
+    if not has_press(game):
+        raise ChannelNotFound("this game has no press")
     name, members = parse_channel(channel, sorted(game_map(game.variant).power_ids))
     if name != PUBLIC and (power is None or power not in members):
         raise ChannelNotFound(f"no channel {channel!r} among yours")
@@ -213,6 +223,8 @@ def read_messages(
     game = load(store, game_id)
     power = _reader(actor)
     limit = max(1, min(limit, MAX_READ))
+    if not has_press(game):
+        return {"messages": [], "next_after": after, "more": False}
     if channel is None and power is not None:
         entries = press.inbox(game_id, power, after, limit + 1)
         found = [(e.n, e.message) for e in entries]
@@ -231,6 +243,8 @@ def list_channels(store: GameStore, press: PressStore, game_id: str, actor: Acto
     """The caller's channels (members, last message, unread); observers: the public one."""
     game = load(store, game_id)
     power = _reader(actor)
+    if not has_press(game):
+        return {"channels": [], "unread_total": 0}
     ledger = press.ledger(game_id, power) if power else PowerPress(power="")
     names = sorted(ledger.channels) if power else [PUBLIC]
     out = []
@@ -268,7 +282,12 @@ def mark_read(
     return retrying(attempt)
 
 
-def unread_total(press: PressStore, game_id: str, actor: Actor) -> int:
+def unread_total(press: PressStore, game: GameRecord, actor: Actor) -> int:
     """The caller's unread messages over all its channels (0 for anyone not seated): one read."""
     power = _reader(actor)
-    return press.ledger(game_id, power).unread_total() if power else 0
+    return press.ledger(game.game_id, power).unread_total() if power and has_press(game) else 0
+
+
+def with_unread(view: dict[str, Any], press: PressStore, game: GameRecord, actor: Actor) -> dict[str, Any]:
+    """The game view with the caller's unread total (games without press are left as they are)."""
+    return {**view, "unread": unread_total(press, game, actor)} if has_press(game) else view

@@ -11,9 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from functions.errors import ValidationFailed
-from functions.ports import GameRecord
-from functions.press_errors import (
+from functions.errors import (
     BadRecipients,
     MessageEmpty,
     MessageNotPrintable,
@@ -22,7 +20,9 @@ from functions.press_errors import (
     PressClosed,
     PressDisabled,
     PrivatePressDisabled,
+    ValidationFailed,
 )
+from functions.ports import GameRecord
 
 PUBLIC = "ALL"
 PRESS_MODES = ("full", "public_only", "none", "rulebook")

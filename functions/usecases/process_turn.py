@@ -24,8 +24,7 @@ from typing import Any
 
 import engine
 from functions.errors import Forbidden, GamePaused, OrdersMissing, StalePhase, StoredOrderUnreadable
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameStore, PhaseRecord
+from functions.ports import Clock, DeadlineScheduler, GameStore, PhaseRecord
 from functions.usecases.common import (
     Actor,
     add_event,
@@ -86,8 +85,8 @@ def process_turn(
             missing = missing_powers(game)
             if missing:
                 raise OrdersMissing(f"waiting on {', '.join(missing)}", waiting_on=missing)
+        state = state_of(game)  # first: another game kind is WRONG_GAME_KIND, not UNKNOWN_VARIANT
         the_map = game_map(game.variant)
-        state = state_of(game)
         orders: dict[str, list[engine.Order]] = {}
         for power, texts in sorted(game.pending_orders.items()):
             parsed = []
@@ -147,7 +146,9 @@ def process_turn(
                 game,
                 "PHASE_PROCESSED",
                 {"phase": processed, "next_phase": game.phase, "game_status": game.status,
-                 "deadline": game.deadline},
+                 "deadline": game.deadline,
+                 # the phase's resolution map (issue 14); notices put the API's base URL before it
+                 "map": f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"},
                 f"{processed}:processed",
             )
         ]

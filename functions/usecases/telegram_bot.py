@@ -7,6 +7,8 @@ Commands (a leading ``/cmd@BotName`` also works):
 - ``/myorders``    this power's pending orders
 - ``/status``      who has submitted for the current phase
 - ``/last``        the last phase's resolution
+- ``/map``         the board as a picture (Telegram ``sendPhoto``), with this power's own
+                   pending orders drawn on it (nobody else's: issue 14's redaction rule)
 - ``/msg POWER[,POWER] text``, ``/msg ALL text``   send press (issue 13); recipients' linked
                    chats get it through the outbox. Its dedupe key is the update id, so an
                    update handled twice (a retry after a failure) still sends once.
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from functions.notification_ports import GameActions, ReplyOutbox, Seat, TelegramStore
+from functions.ports import GameActions, ReplyOutbox, Seat, TelegramStore
 from functions.usecases.common import Actor, require_player
 
 LINK_CODE_TTL = timedelta(minutes=30)
@@ -44,6 +46,7 @@ HELP_TEXT = (
     "/myorders - your pending orders\n"
     "/status - who has submitted\n"
     "/last - the last resolution\n"
+    "/map - the board as a picture, with your pending orders\n"
     "/msg ENGLAND,GERMANY text - press to those powers (/msg ALL text: public press)"
 )
 
@@ -52,6 +55,14 @@ HELP_TEXT = (
 class Command:
     name: str
     argument: str
+
+
+@dataclass(frozen=True)
+class PhotoAnswer:
+    """An answer that is a picture of ``seat``'s board; drawn by the notifier at delivery."""
+
+    seat: Seat
+    caption: str
 
 
 @dataclass(frozen=True)
@@ -132,7 +143,11 @@ def handle_update(
     try:
         answer = _answer(command, user_id=user_id, store=store, games=games, now=now,
                          chat_id=chat_id, update_id=update_id)
-        outbox.reply(chat_id, answer, f"tg:{update_id}")
+        if isinstance(answer, PhotoAnswer):
+            picture = {"game_id": answer.seat.game_id, "power": answer.seat.power}
+            outbox.reply_photo(chat_id, answer.caption, picture, f"tg:{update_id}")
+        else:
+            outbox.reply(chat_id, answer, f"tg:{update_id}")
     except Exception:
         store.release_update(update_id)
         raise
@@ -142,7 +157,7 @@ def handle_update(
 def _answer(
     command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime,
     chat_id: int | str, update_id: int,
-) -> str:
+) -> str | PhotoAnswer:
     if command.name in ("start", "help"):
         return HELP_TEXT
     if command.name == "link":
@@ -154,11 +169,12 @@ def _answer(
         store.link_user(user_id, seat)
         store.link_chat(user_id, seat, chat_id)
         return f"Linked: you play {seat.power} in game {seat.game_id}."
-    handlers: dict[str, Callable[[Seat, str], str]] = {
+    handlers: dict[str, Callable[[Seat, str], str | PhotoAnswer]] = {
         "orders": lambda seat, arg: _submit(games, seat, arg),
         "myorders": lambda seat, _: _my_orders(games, seat),
         "status": lambda seat, _: _status(games, seat),
         "last": lambda seat, _: _last(games, seat),
+        "map": lambda seat, _: _map(games, seat),
         "msg": lambda seat, arg: _press(games, seat, arg, f"tg:{update_id}"),
     }
     handler = handlers.get(command.name)
@@ -219,3 +235,9 @@ def _last(games: GameActions, seat: Seat) -> str:
         if results
         else "Nothing adjudicated yet."
     )
+
+
+def _map(games: GameActions, seat: Seat) -> PhotoAnswer:
+    phase, orders = games.my_orders(seat)  # also refuses a seat whose game is gone
+    mine = f"your {len(orders)} pending order(s)" if orders else "no orders from you yet"
+    return PhotoAnswer(seat, f"Game {seat.game_id}, {phase}: {seat.power}, {mine}.")

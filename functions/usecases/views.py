@@ -13,6 +13,7 @@ from typing import Any
 import engine
 from functions.ports import GameRecord, GameStore
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
+from functions.usecases.game_kinds import kind_name, kind_of
 
 
 def powers_to_wait_on(game: GameRecord) -> list[str]:
@@ -153,7 +154,8 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
         "private": bool(game.settings.get("private")),
         "players": sorted(game.players),
         # status mirrors the engine (ACTIVE/COMPLETED); a game still forming shows here
-        "open_seats": sorted(set(game_map(game.variant).power_ids) - set(game.players)),
+        "open_seats": sorted(set(kind_of(game).seats(game)) - set(game.players)),
+        "game": kind_name(game),
         "created_at": game.created_at,
     }
 

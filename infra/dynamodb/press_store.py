@@ -29,10 +29,18 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from functions.ports import (
+    ChannelRecord,
+    InboxEntry,
+    MessageRecord,
+    PowerPress,
+    PressNotice,
+    StaleVersion,
+    StorageError,
+)
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
-from infra.errors import StaleVersion, StorageError, is_conditional_failure
-from infra.press_records import ChannelRecord, InboxEntry, MessageRecord, PowerPress, PressNotice
+from infra.errors import is_conditional_failure
 
 CHAN = "PRESS#CHAN#"
 MSG = "PRESS#MSG#"

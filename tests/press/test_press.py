@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from functions.errors import DomainError, Forbidden
-from functions.press_errors import (
+from functions.errors import (
     BadRecipients,
     ChannelNotFound,
+    DomainError,
+    Forbidden,
     MessageEmpty,
     MessageNotPrintable,
     MessageTooLong,
@@ -82,8 +83,9 @@ def test_a_channel_filter_reads_by_channel_seq_and_refuses_non_members(table: Pr
 def test_unread_goes_up_with_others_messages_and_down_when_read(table: Press) -> None:
     send(table, "FRANCE", ["ENGLAND"], "one")
     send(table, "FRANCE", ["ENGLAND"], "two")
-    assert press.unread_total(table.press, table.game_id, player("ENGLAND")) == 2
-    assert press.unread_total(table.press, table.game_id, player("FRANCE")) == 0  # own messages are read
+    game = table.store.load(table.game_id)
+    assert press.unread_total(table.press, game, player("ENGLAND")) == 2
+    assert press.unread_total(table.press, game, player("FRANCE")) == 0  # own messages are read
     done = press.mark_read(table.store, table.press, table.game_id, player("ENGLAND"), "ENGLAND,FRANCE", 1)
     assert (done["unread"], done["unread_total"]) == (1, 1)
     # marks never move back and never past the last message

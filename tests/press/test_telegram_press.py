@@ -10,8 +10,8 @@ from typing import Any
 import boto3
 import pytest
 
-from functions.notification_ports import Seat
-from functions.notification_wiring import StoreGameActions, StoreTargetDirectory
+from functions.adapters import StoreGameActions, StoreTargetDirectory
+from functions.ports import Seat
 from functions.usecases.notifications import deliver, message_from_outbox_item
 from functions.usecases.telegram_bot import handle_update, issue_link_code
 from infra.dynamodb import items
