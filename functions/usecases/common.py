@@ -33,7 +33,6 @@ from functions.ports import (
     OutboxRecord,
     StaleVersion,
 )
-from functions.usecases.game_kinds import DIPLOMACY, kind_name
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -106,6 +105,13 @@ def require_player(actor: Actor) -> str:
 
 
 # --- engine bridge -------------------------------------------------------------------------
+
+
+DIPLOMACY = "diplomacy"  # the kind of a record without settings["game"] (usecases/game_kinds.py)
+
+
+def kind_name(game: GameRecord) -> str:
+    return str(game.settings.get("game") or DIPLOMACY)
 
 
 @lru_cache(maxsize=8)

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from datetime import timedelta
 
-from functions.errors import Forbidden, NoDeadline
+from functions.errors import Forbidden, NoDeadline, NotAPlayer
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.common import (
     Actor,
@@ -37,7 +37,7 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
-from functions.usecases.game_kinds import kind_of
+from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.submit_orders import maybe_auto_process
 
@@ -50,6 +50,8 @@ class DeadlineState:
 
 
 def _require_controller(actor: Actor) -> None:
+    if actor.kind == "anonymous":
+        raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
     if actor.kind not in ("creator", "operator"):
         raise Forbidden("only the game's creator or the operator may pause, resume or extend a game")
 

@@ -24,7 +24,7 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
-from functions.usecases.game_kinds import kind_of
+from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 
 

@@ -34,16 +34,17 @@ from functions.ports import (
     PressStore,
 )
 from functions.usecases.common import (
+    DIPLOMACY,
     Actor,
     game_map,
     iso,
+    kind_name,
     load,
     load_active,
     parse_iso,
     require_player,
     retrying,
 )
-from functions.usecases.game_kinds import DIPLOMACY, kind_name
 from functions.usecases.press_rules import (
     PUBLIC,
     check_may_send,

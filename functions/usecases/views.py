@@ -13,7 +13,7 @@ from typing import Any
 import engine
 from functions.ports import GameRecord, GameStore
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
-from functions.usecases.game_kinds import kind_name, kind_of
+from functions.usecases.order_entry import owed
 
 
 def powers_to_wait_on(game: GameRecord) -> list[str]:
@@ -91,6 +91,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
         "orders": orders,
         "submitted": {p: p in game.pending_orders for p in waiting},
         "legal_orders": legal,
+        "owed": owed(state, the_map, power) if game.status == "ACTIVE" else owed(state, the_map, None),
         "press": str(game.settings.get("press") or "full"),
         "anonymous": anonymous,
         "unread": unread,
@@ -142,26 +143,6 @@ def events_after(store: GameStore, game_id: str, after: int, limit: int = 100) -
         ],
         "last_seq": game.event_seq,
     }
-
-
-def game_summary(game: GameRecord) -> dict[str, Any]:
-    return {
-        "game_id": game.game_id,
-        "variant": game.variant,
-        "rules": game.rules,
-        "phase": game.phase,
-        "status": game.status,
-        "private": bool(game.settings.get("private")),
-        "players": sorted(game.players),
-        # status mirrors the engine (ACTIVE/COMPLETED); a game still forming shows here
-        "open_seats": sorted(set(kind_of(game).seats(game)) - set(game.players)),
-        "game": kind_name(game),
-        "created_at": game.created_at,
-    }
-
-
-def list_games(store: GameStore, limit: int = 50) -> list[dict[str, Any]]:
-    return [game_summary(g) for g in store.list_games(limit)]
 
 
 def list_variants() -> list[dict[str, Any]]:
