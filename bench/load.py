@@ -24,7 +24,9 @@ are then left to the stack's own pump).
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import secrets
 import sys
 import threading
 import time
@@ -150,8 +152,9 @@ def player(client: Client, game: Game, power: str, phases: int, stop: float, see
         done.add(phase)
 
 
-def racer(client: Client, game: Game, phases: int, stop: float, seed: int) -> None:
-    """Three simultaneous manual process_turn calls for the current phase, now and then."""
+def racer(client: Client, game: Game, phases: int, stop: float, seed: int, operator: str) -> None:
+    """Three simultaneous manual process_turn calls for the current phase, now and then, with the
+    operator token: the creator may not process a timed phase before its deadline (issue 11)."""
     rng = random.Random(seed)
     seen = 0
     while time.monotonic() < stop and seen < phases:
@@ -163,7 +166,7 @@ def racer(client: Client, game: Game, phases: int, stop: float, seed: int) -> No
 
         def fire(phase: str = phase) -> None:
             answer = client.call("POST", f"/games/{game.game_id}/process_turn", "POST process_turn",
-                                 {"phase": phase}, game.creator)
+                                 {"phase": phase}, operator)
             with client.stats.lock:
                 if answer.status_code == 200:
                     client.stats.process_ok += 1
@@ -264,14 +267,18 @@ def main() -> int:
     parser.add_argument("--phase-seconds", type=int, default=4)
     parser.add_argument("--base-url", default=None)
     parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--operator-token", default=os.environ.get("CONVOY_OPERATOR_TOKEN"),
+                        help="the stack's operator token (the racer's; default $CONVOY_OPERATOR_TOKEN)")
     args = parser.parse_args()
     stack = None
     if args.base_url is None:
-        import os
-
         from local_stack.stack import LocalStack
 
         os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
+        args.operator_token = args.operator_token or secrets.token_urlsafe(24)
+        os.environ["CONVOY_OPERATOR_TOKEN"] = args.operator_token
+    if not args.operator_token:
+        parser.error("--base-url needs --operator-token (or $CONVOY_OPERATOR_TOKEN) for the racers")
         stack = LocalStack(port=0, pump_interval=0.5).start()
     base = args.base_url or stack.url  # type: ignore[union-attr]
     stats = Stats()
@@ -285,7 +292,8 @@ def main() -> int:
                                                          args.seed + i * 10 + j))
                    for i, g in enumerate(games) for j, p in enumerate(POWERS)]
         threads += [threading.Thread(target=racer,
-                                     args=(Client(base, stats), g, args.phases, stop, args.seed + i))
+                                     args=(Client(base, stats), g, args.phases, stop, args.seed + i,
+                                           args.operator_token))
                     for i, g in enumerate(games)]
         if stack is not None:
             threads.append(threading.Thread(target=sweeper, args=(stop, 1.0), daemon=True))

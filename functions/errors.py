@@ -42,6 +42,13 @@ ValidationFailed = _error("ValidationFailed", "VALIDATION_ERROR", 422, "The requ
 GamePaused = _error(
     "GamePaused", "GAME_PAUSED", 409, "The game is paused: deadlines and auto-processing wait for resume."
 )
+GameNotFull = _error(
+    "GameNotFull", "GAME_NOT_FULL", 409, "The creator may not process a turn before every power has a player."
+)
+DeadlineNotReached = _error(
+    "DeadlineNotReached", "DEADLINE_NOT_REACHED", 409,
+    "The creator may not process before the deadline unless every power has submitted.",
+)
 NoDeadline = _error("NoDeadline", "NO_DEADLINE", 409, "The phase has no running deadline to extend.")
 Conflict = _error("Conflict", "CONFLICT", 409, "Too many concurrent writers; retry.")
 StoredOrderUnreadable = _error(

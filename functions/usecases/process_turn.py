@@ -1,6 +1,8 @@
 """Process a turn: adjudicate the pending orders with the engine and commit atomically.
 
-Allowed to the game's creator, the operator token and the deadline scheduler.
+Allowed to the game's creator, the operator token and the deadline scheduler; the creator
+only once the game is full and, in a timed game, after the deadline or once every power has
+submitted (``GAME_NOT_FULL`` / ``DEADLINE_NOT_REACHED``; functions/usecases/fairness.py).
 A paused game is processed only by hand (creator or operator): the scheduler actor
 (deadline firing, sweeper, auto-process) gets ``GAME_PAUSED``, also when the pause
 committed between its read and this one.
@@ -44,6 +46,7 @@ from functions.usecases.common import (
     state_of,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.fairness import check_creator_may_process
 from functions.usecases.reminders import reminder_for
 from functions.usecases.views import missing_powers
 
@@ -96,6 +99,7 @@ def process_turn(
             if missing:
                 raise OrdersMissing(f"waiting on {', '.join(missing)}", waiting_on=missing)
         state = state_of(game)  # first: another game kind is WRONG_GAME_KIND, not UNKNOWN_VARIANT
+        check_creator_may_process(game, actor, clock.now())  # issue 11: no cutting opponents off
         the_map = game_map(game.variant)
         orders: dict[str, list[engine.Order]] = {}
         for power, texts in sorted(game.pending_orders.items()):

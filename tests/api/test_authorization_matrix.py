@@ -35,7 +35,8 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/games/{game_id}/orders/add"): ({"orders": ["A PAR - BUR"]}, PLAYERS_ONLY),
     ("DELETE", "/games/{game_id}/orders"): (None, PLAYERS_ONLY),
     ("GET", "/games/{game_id}/orders_status"): (None, EVERYONE),
-    ("POST", "/games/{game_id}/process_turn"): ({"phase": "S1901M"}, CONTROLLERS_ONLY),
+    # a timed game before its deadline: the creator may not cut players off (issue 11), the operator may
+    ("POST", "/games/{game_id}/process_turn"): ({"phase": "S1901M"}, (401, 401, 403, 403, 409, 200)),
     ("POST", "/games/{game_id}/pause"): (None, CONTROLLERS_ONLY),
     ("POST", "/games/{game_id}/resume"): (None, CONTROLLERS_ONLY),
     ("POST", "/games/{game_id}/extend"): ({"seconds": 60}, CONTROLLERS_ONLY),

@@ -33,6 +33,13 @@ def test_game_table_shape() -> None:
     }
 
 
+def test_issue11_game_table_expires_items_by_expires_at() -> None:
+    """Delivery logs, Telegram updates, link codes and bot replies set ``expires_at``; without
+    a TTL on the game table they would grow forever (issue 11, "unbounded growth")."""
+    game = resources_of(load_template(), "AWS::DynamoDB::Table")["GameTable"]
+    assert game["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+
+
 def test_api_function_is_least_privilege() -> None:
     template = load_template()
     api = template["Resources"]["ApiFunction"]["Properties"]

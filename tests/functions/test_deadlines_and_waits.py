@@ -21,6 +21,7 @@ from tests.functions.openings import SPRING_1901
 
 POWERS = sorted(SPRING_1901)
 CREATOR = Actor("creator")
+OPERATOR = Actor("operator")  # processes a timed game by hand before its deadline (issue 11)
 PHASES = {"MOVEMENT": 600, "RETREAT": 300, "ADJUSTMENT": 300}
 
 
@@ -66,7 +67,7 @@ def test_the_last_join_schedules_the_first_deadline_and_each_process_moves_it() 
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
     game_id = _game(store, clock, sched)
     assert sched.schedules == {(game_id, "S1901M"): _deadline(store, game_id)}
-    process_turn(store, clock, game_id, CREATOR, scheduler=sched)
+    process_turn(store, clock, game_id, OPERATOR, scheduler=sched)
     assert sched.schedules == {(game_id, "F1901M"): _deadline(store, game_id)}
     assert ("delete", game_id, "S1901M") in sched.calls
 
@@ -87,7 +88,7 @@ def test_a_deadline_firing_twice_or_after_a_manual_process_adjudicates_once() ->
     # the next phase was scheduled by the firing's own process_turn
     assert (game_id, "F1901M") in sched.schedules
     # a manual process first, then the (late) firing: still one adjudication of F1901M
-    process_turn(store, clock, game_id, CREATOR, scheduler=sched)
+    process_turn(store, clock, game_id, OPERATOR, scheduler=sched)
     clock.at += timedelta(hours=1)
     late = fire_deadline(game_id, "F1901M", now=clock.now(), games=games, scheduler=sched)
     assert late == FireOutcome.STALE
@@ -111,7 +112,7 @@ def test_wait_flags_hold_auto_processing_and_are_cleared_each_phase() -> None:
     assert lowered.auto_processed and lowered.phase == "F1901M" and lowered.wait_flags == []
     assert (game_id, "F1901M") in sched.schedules
     set_wait_flag(store, clock, game_id, Actor("player", "ITALY"), True)
-    process_turn(store, clock, game_id, CREATOR)
+    process_turn(store, clock, game_id, OPERATOR)
     assert store.load(game_id).wait_flags == {}
     with pytest.raises(Forbidden):
         set_wait_flag(store, clock, game_id, CREATOR, True)

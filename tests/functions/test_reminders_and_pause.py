@@ -19,7 +19,7 @@ from functions.usecases.reminders import RemindOutcome, send_reminder
 from functions.usecases.submit_orders import submit_orders
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 from tests.functions.openings import SPRING_1901
-from tests.functions.test_deadlines_and_waits import CREATOR, RecordingScheduler, _deadline, _game
+from tests.functions.test_deadlines_and_waits import CREATOR, OPERATOR, RecordingScheduler, _deadline, _game
 
 LEAD = timedelta(seconds=150)  # min(1 hour, 600 s // 4)
 
@@ -39,7 +39,7 @@ def test_every_deadline_schedule_comes_with_a_reminder_schedule_that_follows_it(
     clock.at += timedelta(days=1)
     resume_game(store, clock, game_id, CREATOR, scheduler=sched)
     assert sched.reminders == {(game_id, "S1901M"): _deadline(store, game_id) - LEAD}
-    process_turn(store, clock, game_id, CREATOR, scheduler=sched)
+    process_turn(store, clock, game_id, OPERATOR, scheduler=sched)
     assert sched.reminders == {(game_id, "F1901M"): _deadline(store, game_id) - LEAD}
 
 
@@ -97,7 +97,7 @@ def test_no_reminder_after_the_phase_was_processed_or_while_paused_or_when_nobod
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
     game_id = _game(store, clock, sched)
     reminder_at = sched.reminders[(game_id, "S1901M")]
-    process_turn(store, clock, game_id, CREATOR, scheduler=sched)
+    process_turn(store, clock, game_id, OPERATOR, scheduler=sched)
     clock.at = reminder_at
     assert send_reminder(store, clock, game_id, "S1901M") == RemindOutcome.STALE
     clock.at = sched.reminders[(game_id, "F1901M")]
@@ -166,9 +166,12 @@ def test_a_paused_game_accepts_orders_but_does_not_auto_process_until_resumed() 
 
 
 def test_the_creator_may_still_process_a_paused_game_by_hand() -> None:
+    """Once every power has submitted (issue 11: before that, the time left is the players')."""
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
     game_id = _game(store, clock, sched)
     pause_game(store, clock, game_id, CREATOR, scheduler=sched)
+    for power, orders in SPRING_1901.items():
+        submit_orders(store, clock, game_id, Actor("player", power), orders, scheduler=sched)
     done = process_turn(store, clock, game_id, CREATOR, scheduler=sched)
     game = store.load(game_id)
     assert done.phase == "F1901M" and game.paused and game.deadline is None

@@ -51,7 +51,7 @@ def test_a_firing_after_a_manual_process_does_nothing(
 
     store, clock, game_id, _ = started
     games = StoreDeadlineGames(store, clock)
-    process_turn(store, clock, game_id, Actor("creator"))
+    process_turn(store, clock, game_id, Actor("operator"))  # by hand, before the deadline (issue 11)
     assert games.process_if_in_phase(game_id, "S1901M") is False  # lost the race: no second adjudication
     info = games.deadline_info(game_id)
     assert info is not None and info.deadline is not None

@@ -1,0 +1,92 @@
+"""Issue 11, item 6 (fairness): the creator may not process a turn that cuts opponents off.
+
+The creator is refused before the game is full (``GAME_NOT_FULL``) and, in a timed game, before
+the deadline unless every power has submitted (``DEADLINE_NOT_REACHED``); the operator token and
+the scheduler actor keep their powers (functions/usecases/fairness.py).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from functions import errors
+from functions.usecases.common import SCHEDULER, Actor, parse_iso
+from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.game_control import pause_game
+from functions.usecases.join import join_game
+from functions.usecases.process_turn import process_turn
+from functions.usecases.submit_orders import submit_orders
+from tests.functions.conftest import POWERS
+from tests.functions.fakes import FakeClock, InMemoryGameStore
+from tests.functions.openings import SPRING_1901
+
+CREATOR, OPERATOR = Actor("creator"), Actor("operator")
+TIMED = {"MOVEMENT": 3600, "RETREAT": 600, "ADJUSTMENT": 600}
+
+
+def _game(store: InMemoryGameStore, clock: FakeClock, seated: list[str], **options: object) -> str:
+    game_id = create_game(store, clock, CreateGame(**options)).game_id  # type: ignore[arg-type]
+    for power in seated:
+        join_game(store, clock, game_id, power)
+    return game_id
+
+
+def test_issue11_creator_is_refused_before_the_game_is_full() -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = _game(store, clock, POWERS[:6])
+    with pytest.raises(errors.GameNotFull) as refused:
+        process_turn(store, clock, game_id, CREATOR)
+    assert refused.value.status == 409 and refused.value.extra["open_seats"] == ["TURKEY"]
+    assert store.load(game_id).phase == "S1901M" and store.commits == 0
+
+
+@pytest.mark.parametrize("actor", [OPERATOR, SCHEDULER])
+def test_issue11_operator_and_scheduler_process_a_game_that_is_not_full(actor: Actor) -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = _game(store, clock, [])
+    assert process_turn(store, clock, game_id, actor).processed_phase == "S1901M"
+
+
+def test_issue11_creator_is_refused_before_a_running_deadline() -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = _game(store, clock, POWERS, phase_seconds=TIMED)
+    assert store.load(game_id).deadline is not None
+    submit_orders(store, clock, game_id, Actor("player", "FRANCE"), SPRING_1901["FRANCE"])
+    with pytest.raises(errors.DeadlineNotReached) as refused:
+        process_turn(store, clock, game_id, CREATOR)
+    assert refused.value.status == 409 and "FRANCE" not in refused.value.extra["waiting_on"]
+    assert store.load(game_id).phase == "S1901M" and store.load(game_id).pending_orders
+
+
+def test_issue11_creator_processes_early_once_every_power_has_submitted() -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = _game(store, clock, POWERS, phase_seconds=TIMED)
+    for power in POWERS:
+        submit_orders(store, clock, game_id, Actor("player", power), SPRING_1901[power])
+    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
+
+
+def test_issue11_creator_processes_once_the_deadline_has_passed() -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = _game(store, clock, POWERS, phase_seconds=TIMED)
+    deadline = store.load(game_id).deadline
+    assert deadline is not None
+    clock.at = parse_iso(deadline) + timedelta(seconds=1)
+    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
+
+
+def test_issue11_pausing_does_not_let_the_creator_skip_the_time_left() -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = _game(store, clock, POWERS, phase_seconds=TIMED)
+    pause_game(store, clock, game_id, CREATOR)
+    with pytest.raises(errors.DeadlineNotReached):
+        process_turn(store, clock, game_id, CREATOR)
+    assert process_turn(store, clock, game_id, OPERATOR).processed_phase == "S1901M"
+
+
+def test_issue11_untimed_full_game_keeps_the_creators_hand_processing() -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = _game(store, clock, POWERS)
+    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
