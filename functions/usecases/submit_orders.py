@@ -126,6 +126,10 @@ def submit_orders(
         if not accepted and not explicit_empty:
             # nothing accepted: nothing changes, no event (issue 10)
             return Submitted(game.phase, [], rejected, list(game.pending_orders.get(power, [])))
+        stored = game.pending_orders.get(power)
+        if stored is not None and sorted(stored) == sorted(pending):
+            # the same set again (a retry, a resent message): nothing changes, no event
+            return Submitted(game.phase, accepted, rejected, list(stored))
         version = game.version
         now = clock.now()
         game.pending_orders[power] = pending

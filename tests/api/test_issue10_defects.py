@@ -194,6 +194,15 @@ def test_a_fully_rejected_orders_add_writes_no_event(api: InProcessApi) -> None:
     assert _events(api, game_id, "ORDERS_SUBMITTED") == []
 
 
+def test_resubmitting_the_same_orders_writes_no_event(api: InProcessApi) -> None:
+    game_id, _, tokens = api.new_game()
+    _orders(api, game_id, tokens["FRANCE"], SPRING_1901["FRANCE"])
+    before = api.store.load(game_id).event_seq
+    again = _orders(api, game_id, tokens["FRANCE"], list(reversed(SPRING_1901["FRANCE"])))
+    assert again.status == 200 and again.body["accepted"]
+    assert api.store.load(game_id).event_seq == before
+
+
 def test_deleting_another_powers_orders_writes_no_event(api: InProcessApi) -> None:
     game_id, _, tokens = api.new_game()
     _orders(api, game_id, tokens["GERMANY"], SPRING_1901["GERMANY"])
