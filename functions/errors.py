@@ -51,3 +51,5 @@ StoredOrderUnreadable = _error(
 IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
 )
+NotStarted = _error("NotStarted", "GAME_NOT_STARTED", 409, "Not before every seat has been taken once.")
+BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malformed or does not replay.")

@@ -33,9 +33,13 @@ from functions.usecases.common import Actor, hash_token, identify, iso, load
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
 from functions.usecases.join import join_game
+from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
+from functions.usecases.results import with_scores
+from functions.usecases.seats import SeatChanged, leave_game, open_seat
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
+from functions.usecases.votes import cast_vote
 from infra.errors import StorageUnavailable
 
 logger = get_logger()
@@ -157,12 +161,19 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         reminder_seconds=body.reminder_seconds,
         notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
         allow_loopback_webhooks=services.settings.allow_loopback_webhooks,
+        lifecycle=LifecycleSettings(
+            draw_votes=body.draw_votes, max_year=body.max_year, nmr_extensions=body.nmr_extensions,
+            civil_disorder_after=body.civil_disorder_after, dummy_powers=tuple(body.dummy_powers or ()),
+            demo=body.demo, demo_power=body.demo_power,
+            deadline_at=body.deadline_at.model_dump(exclude_none=True) if body.deadline_at else None,
+        ),
     )
 
     def apply() -> schemas.CreateGameResponse:
         created = create_game(store, services.clock, request)
         return schemas.CreateGameResponse(
-            game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret
+            game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret,
+            power=created.power, player_token=created.player_token,
         )
 
     return _intent("create", None, body, apply, status=201)
@@ -330,6 +341,48 @@ def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
     return _intent("wait", game_id, body, apply)  # type: ignore[return-value]
 
 
+@app.post("/games/<game_id>/votes", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Vote for a draw (DIAS) and/or concede; the game ends when the votes carry")
+def post_votes(game_id: str, body: schemas.VoteRequest) -> schemas.VoteResponse:
+    services, store = _services()
+
+    def apply() -> schemas.VoteResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = cast_vote(store, services.clock, game_id, actor, draw=body.draw, concede=body.concede,
+                         scheduler=services.scheduler)
+        return schemas.VoteResponse.model_validate(asdict(done))
+
+    return _intent("votes", game_id, body, apply)  # type: ignore[return-value]
+
+
+def _seat(changed: SeatChanged) -> schemas.SeatChange:
+    return schemas.SeatChange(power=changed.power, status=changed.status, open_seats=changed.open_seats)
+
+
+@app.post("/games/<game_id>/leave", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Give up the caller's seat: the token stops working and the seat opens for join")
+def post_leave(game_id: str) -> schemas.SeatChange:
+    services, store = _services()
+
+    def apply() -> schemas.SeatChange:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        return _seat(leave_game(store, services.clock, game_id, actor, scheduler=services.scheduler))
+
+    return _intent("leave", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/seats/<power>/open", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Open a seated power's seat (creator or operator): its player's token stops working")
+def post_open_seat(game_id: str, power: str) -> schemas.SeatChange:
+    services, store = _services()
+
+    def apply() -> schemas.SeatChange:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        return _seat(open_seat(store, services.clock, game_id, actor, power, scheduler=services.scheduler))
+
+    return _intent(f"open_seat:{power.upper()}", game_id, {}, apply)  # type: ignore[return-value]
+
+
 @app.post("/games/<game_id>/telegram/link_code", tags=["notifications"], security=SECURITY,
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
@@ -352,7 +405,9 @@ def get_last_resolution(game_id: str) -> schemas.Resolution:
          summary="Every adjudicated phase: state before, all orders, resolution")
 def get_history(game_id: str) -> schemas.History:
     _, store = _services()
-    return schemas.History.model_validate({"phases": views.history(store, game_id)})
+    phases = views.history(store, game_id)
+    result = with_scores(load(store, game_id).result)
+    return schemas.History.model_validate({"phases": phases, "result": result})
 
 
 @app.get("/games/<game_id>/events", tags=["games"], responses=ERRORS,

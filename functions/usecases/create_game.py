@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 import engine
 from functions.errors import UnknownVariant, ValidationFailed
 from functions.ports import Clock, GameRecord, GameStore
-from functions.usecases.common import add_event, game_map, hash_password, hash_token, iso, new_token
+from functions.usecases.common import (
+    add_event,
+    deadline_for,
+    game_map,
+    hash_password,
+    hash_token,
+    iso,
+    new_token,
+)
+from functions.usecases.lifecycle_settings import LifecycleSettings, settings_for
 from functions.usecases.notify_targets import validate_targets
 
 PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
@@ -31,6 +40,7 @@ class CreateGame:
     reminder_seconds: int | None = None  # DEADLINE_APPROACHING lead; None: the default (deadlines.py)
     notify: tuple[dict[str, object], ...] = ()  # delivery targets (functions/usecases/notify_targets.py)
     allow_loopback_webhooks: bool = False  # local runs and tests only
+    lifecycle: LifecycleSettings = LifecycleSettings()  # votes, NMR, dummies, demo, deadline_at
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,8 @@ class Created:
     game_id: str
     token: str
     webhook_secret: str | None = None  # signs generic webhooks; shown once
+    power: str | None = None  # a demo game seats its creator at once: the power ...
+    player_token: str | None = None  # ... and its player token (shown once)
 
 
 def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
@@ -70,6 +82,8 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         settings["notify"] = notify
     if request.private and request.join_password:
         settings["join_password"] = hash_password(request.join_password)
+    more, demo_power = settings_for(request.lifecycle, the_map)
+    settings.update(more)
     game = GameRecord(
         game_id=secrets.token_hex(6),
         variant=request.variant,
@@ -87,5 +101,11 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         {"variant": request.variant, "rules": request.rules, "private": request.private},
         now,
     )
+    player_token = new_token() if demo_power else None
+    if demo_power and player_token:
+        game.players[demo_power] = {"token_hash": hash_token(player_token), "joined_at": iso(now)}
+        game.started_at = iso(now)
+        game.deadline = deadline_for(game, str(state.phase_type), now)
     store.create(game, [event])
-    return Created(game_id=game.game_id, token=token, webhook_secret=webhook_secret)
+    return Created(game_id=game.game_id, token=token, webhook_secret=webhook_secret,
+                   power=demo_power, player_token=player_token)

@@ -31,7 +31,6 @@ from functions.usecases.common import (
     add_event,
     add_outbox,
     deadline_for,
-    game_map,
     iso,
     load,
     load_active,
@@ -40,6 +39,7 @@ from functions.usecases.common import (
 )
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.reminders import reminder_for
+from functions.usecases.roster import has_started
 from functions.usecases.submit_orders import maybe_auto_process
 
 
@@ -91,7 +91,7 @@ def resume_game(
         if not game.paused:
             return _state(game)
         version, now = game.version, clock.now()
-        started = len(game.players) == len(game_map(game.variant).power_ids)
+        started = has_started(game)
         if game.paused_remaining:
             game.deadline = iso(now + timedelta(seconds=game.paused_remaining))
         elif started:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
-from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
+from functions.errors import BadPassword, Forbidden, GameFull, PowerTaken, UnknownPower
 from functions.notification_ports import PLAYER_JOINED, DeadlineScheduler
-from functions.ports import Clock, GameStore
+from functions.ports import Clock, EventRecord, GameRecord, GameStore, OutboxRecord
 from functions.usecases.common import (
     add_event,
     add_outbox,
@@ -27,6 +28,7 @@ from functions.usecases.common import (
 )
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.reminders import reminder_for
+from functions.usecases.roster import dummy_powers, open_seats
 
 
 @dataclass(frozen=True)
@@ -53,11 +55,15 @@ def join_game(
         if stored_password and not (password and check_password(password, stored_password)):
             raise BadPassword("this game is private: a correct password is required")
         powers = sorted(game_map(game.variant).power_ids)
-        free = [p for p in powers if p not in game.players]
+        free = open_seats(game)
+        if game.settings.get("demo"):
+            raise Forbidden("a demo game has one seat, its creator's, taken when it was created")
         if power is not None:
             wanted = power.upper()
             if wanted not in powers:
                 raise UnknownPower(f"no power {power!r} in {game.variant}; powers: {', '.join(powers)}")
+            if wanted in dummy_powers(game):
+                raise PowerTaken(f"{wanted} is a dummy power: nobody may join it")
             if wanted not in free:
                 raise PowerTaken(f"{wanted} is already taken")
             chosen = wanted
@@ -68,10 +74,10 @@ def join_game(
         now = clock.now()
         version = game.version
         game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
-        events = [add_event(game, "PLAYER_JOINED", {"power": chosen}, now)]
-        outbox = [add_outbox(game, PLAYER_JOINED, {"power": chosen}, f"joined:{chosen}")]
-        started = len(game.players) == len(powers)
+        events, outbox = take_over(game, chosen, now)
+        started = game.started_at is None and not open_seats(game)
         if started:
+            game.started_at = iso(now)
             game.phase_started_at = iso(now)
             phase_type = str(game.state.get("phase_type", ""))
             game.deadline = None if game.paused else deadline_for(game, phase_type, now)
@@ -93,3 +99,18 @@ def join_game(
         return Joined(power=chosen, token=token)
 
     return retrying(attempt)
+
+
+def take_over(game: GameRecord, power: str, now: datetime) -> tuple[list[EventRecord], list[OutboxRecord]]:
+    """PLAYER_JOINED, and PLAYER_REPLACED when the seat was left, opened or in civil disorder
+    (issue 12): the seat's NMR counts start afresh; the old token is gone with the old entry."""
+    previous = game.seats.pop(power, None)
+    data = {"power": power}
+    key = f"joined:{power}" if previous is None else f"joined:{power}:{game.event_seq + 1}"
+    events = [add_event(game, "PLAYER_JOINED", data, now)]
+    outbox = [add_outbox(game, PLAYER_JOINED, data, key)]
+    if previous is not None and previous.get("status"):
+        taken = {"power": power, "was": str(previous.get("status"))}
+        events.append(add_event(game, "PLAYER_REPLACED", taken, now))
+        outbox.append(add_outbox(game, "PLAYER_REPLACED", taken, f"replaced:{power}:{game.event_seq}"))
+    return events, outbox

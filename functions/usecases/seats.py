@@ -1,0 +1,84 @@
+"""Seats that open: ``POST /games/{id}/leave`` (the player) and
+``POST /games/{id}/seats/{power}/open`` (the creator or operator, e.g. to boot an absent player).
+
+Either way the player's entry goes, and with it the only hash its token matched, so
+the old token is refused from then on; the power's pending orders, vote and wait flag
+go too. The seat shows open in the view and the lobby, and ``join`` takes it over
+with a fresh token (functions/usecases/join.py ``take_over``). While the seat is open
+the power is played as in civil disorder: not waited on, no vote, units hold.
+Each is a ``SEAT_OPENED`` event and notification. Leaving a game still forming
+simply frees the seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from functions.errors import Forbidden, PowerTaken, UnknownPower
+from functions.notification_ports import DeadlineScheduler
+from functions.ports import Clock, GameRecord, GameStore
+from functions.usecases.common import (
+    Actor,
+    add_event,
+    add_outbox,
+    load_active,
+    require_player,
+    retrying,
+)
+from functions.usecases.roster import OPEN, all_powers, dummy_powers, open_seats, seat_status
+from functions.usecases.submit_orders import maybe_auto_process
+
+
+@dataclass(frozen=True)
+class SeatChanged:
+    power: str
+    status: str
+    open_seats: list[str]
+
+
+def _open(game: GameRecord, power: str, reason: str, now: datetime) -> SeatChanged:
+    game.players.pop(power, None)
+    game.pending_orders.pop(power, None)
+    game.votes.pop(power, None)
+    game.wait_flags.pop(power, None)
+    game.seats[power] = {"status": OPEN, "reason": reason, "since": game.phase}
+    return SeatChanged(power, seat_status(game, power), open_seats(game))
+
+
+def _commit(store: GameStore, clock: Clock, game: GameRecord, power: str, reason: str,
+            scheduler: DeadlineScheduler | None) -> SeatChanged:
+    version, now = game.version, clock.now()
+    changed = _open(game, power, reason, now)
+    data = {"power": power, "reason": reason}
+    event = add_event(game, "SEAT_OPENED", data, now)
+    notice = add_outbox(game, "SEAT_OPENED", data, f"seat-opened:{power}:{game.event_seq}")
+    saved = store.save(game, expected_version=version, events=[event], outbox=[notice])
+    maybe_auto_process(store, clock, saved, scheduler)  # the table may now be complete
+    return changed
+
+
+def leave_game(store: GameStore, clock: Clock, game_id: str, actor: Actor, *,
+               scheduler: DeadlineScheduler | None = None) -> SeatChanged:
+    power = require_player(actor)
+    return retrying(lambda: _commit(store, clock, load_active(store, game_id), power, "left", scheduler))
+
+
+def open_seat(store: GameStore, clock: Clock, game_id: str, actor: Actor, power: str, *,
+              scheduler: DeadlineScheduler | None = None) -> SeatChanged:
+    """The creator (or operator) frees a seated power; an already open seat is answered as is."""
+    if actor.kind not in ("creator", "operator"):
+        raise Forbidden("only the game's creator or the operator may open a seat")
+    wanted = power.upper()
+
+    def attempt() -> SeatChanged:
+        game = load_active(store, game_id)
+        if wanted not in all_powers(game):
+            raise UnknownPower(f"no power {power!r} in {game.variant}")
+        if wanted in dummy_powers(game):
+            raise PowerTaken(f"{wanted} is a dummy power: it has no seat to open")
+        if wanted not in game.players:  # open already: nothing to change
+            return SeatChanged(wanted, seat_status(game, wanted), open_seats(game))
+        return _commit(store, clock, game, wanted, "opened_by_creator", scheduler)
+
+    return retrying(attempt)

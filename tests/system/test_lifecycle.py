@@ -1,0 +1,96 @@
+"""Issue 12 over real HTTP: games that end the way Diplomacy games end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from infra.local.stack import LocalStack
+from tests.system.client import Api
+
+pytestmark = pytest.mark.system
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+def _new_game(api: Api, **settings: Any) -> tuple[str, str, dict[str, str]]:
+    created = api.call("POST", "/games", body={"variant": "classical", **settings}, expect=201)
+    tokens = {p: api.call("POST", f"/games/{created['game_id']}/join", body={"power": p})["token"]
+              for p in POWERS}
+    return created["game_id"], created["token"], tokens
+
+
+def _everything_seen_by(api: Api, game_id: str, token: str | None) -> str:
+    return str([
+        api.call("GET", f"/games/{game_id}", token=token),
+        api.call("GET", f"/games/{game_id}/events?after=0", token=token),
+        api.call("GET", f"/games/{game_id}/history", token=token),
+        api.call("GET", "/games", token=token),
+    ])
+
+
+def test_seven_powers_agree_a_secret_ballot_draw(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    # Given a full game, one phase played
+    game_id, creator, tokens = _new_game(api)
+    api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    # When six powers vote for a draw, one by one
+    for power in POWERS[:-1]:
+        answer = api.call("POST", f"/games/{game_id}/votes", token=tokens[power], body={"draw": True})
+        assert answer["game_status"] == "ACTIVE" and answer["votes"] is None and answer["draw"] is True
+        # Then no other power, nor an observer, can see that vote anywhere
+        for other in POWERS:
+            seen = api.call("GET", f"/games/{game_id}", token=tokens[other])
+            assert set(seen["votes"]) <= {other}
+        assert api.call("GET", f"/games/{game_id}")["votes"] == {}
+        assert "VOTE_CAST" not in _everything_seen_by(api, game_id, tokens["TURKEY"])
+    # When the seventh votes, the draw passes: all survivors share it
+    done = api.call("POST", f"/games/{game_id}/votes", token=tokens["TURKEY"], body={"draw": True})
+    assert done["game_status"] == "COMPLETED"
+    result = done["result"]
+    assert result["kind"] == "draw" and result["winners"] == POWERS and result["final_phase"] == "S1901M"
+    assert set(result["scores"]) == {"sum_of_squares", "draw_size"}
+    for where in (api.call("GET", f"/games/{game_id}")["result"],
+                  api.call("GET", f"/games/{game_id}/history")["result"],
+                  next(g for g in api.call("GET", "/games")["games"] if g["game_id"] == game_id)["result"]):
+        assert where == result
+    events = api.call("GET", f"/games/{game_id}/events?after=0")["events"]
+    assert [e["type"] for e in events].count("GAME_ENDED") == 1
+    # And the ended game takes no more votes or orders
+    refused = api.call("POST", f"/games/{game_id}/votes", token=tokens["FRANCE"], body={"draw": False},
+                       expect=409)
+    assert refused["code"] == "GAME_NOT_ACTIVE"
+    api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"orders": ["A PAR H"]},
+             expect=409)
+
+
+def test_a_concession_win(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    game_id, _, tokens = _new_game(api, draw_votes="public")
+    for power in [p for p in POWERS if p != "ITALY"]:
+        answer = api.call("POST", f"/games/{game_id}/votes", token=tokens[power], body={"concede": True})
+    assert answer["game_status"] == "COMPLETED"
+    assert answer["result"]["kind"] == "concession" and answer["result"]["winners"] == ["ITALY"]
+    view = api.call("GET", f"/games/{game_id}", token=tokens["ITALY"])
+    assert view["status"] == "COMPLETED" and view["winner"] == "ITALY"
+    assert view["result"]["scores"]["draw_size"]["ITALY"] == 100.0
+    # public ballot: every concession is in the public log
+    events = api.call("GET", f"/games/{game_id}/events?after=0")["events"]
+    assert len([e for e in events if e["type"] == "VOTE_CAST"]) == 6
+
+
+def test_a_year_limit_end(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    game_id, creator, tokens = _new_game(api, max_year=1901)
+    api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"orders": ["A MAR - SPA"]})
+    api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    done = api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    assert done["phase"] == "W1901A" and done["game_status"] == "ACTIVE"
+    done = api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    assert done["game_status"] == "COMPLETED"
+    result = api.call("GET", f"/games/{game_id}")["result"]
+    assert result["kind"] == "year_limit" and result["final_phase"] == "W1901A"
+    assert result["centers"]["FRANCE"] == 4 and result["winners"] == POWERS
+    assert result["scores"]["sum_of_squares"]["FRANCE"] > result["scores"]["sum_of_squares"]["ENGLAND"]
+    refused = api.call("POST", f"/games/{game_id}/process_turn", token=creator, expect=409)
+    assert refused["code"] == "GAME_NOT_ACTIVE"
