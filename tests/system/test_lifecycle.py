@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -94,3 +95,57 @@ def test_a_year_limit_end(stack: LocalStack) -> None:
     assert result["scores"]["sum_of_squares"]["FRANCE"] > result["scores"]["sum_of_squares"]["ENGLAND"]
     refused = api.call("POST", f"/games/{game_id}/process_turn", token=creator, expect=409)
     assert refused["code"] == "GAME_NOT_ACTIVE"
+
+
+def _wait_for(what: str, check: Any, timeout: float = 40.0) -> Any:
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_two_missed_movement_phases_then_civil_disorder_and_takeover(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    # Given a game with short deadlines in which France never orders
+    game_id, _, tokens = _new_game(api, phase_seconds={"MOVEMENT": 3, "RETREAT": 1, "ADJUSTMENT": 1})
+    for phase in ("S1901M", "F1901M"):
+        _wait_for(phase, lambda p=phase: api.call("GET", f"/games/{game_id}")["phase"] == p)
+        for power in POWERS:
+            if power != "FRANCE":
+                api.call("POST", f"/games/{game_id}/orders", token=tokens[power], body={"orders": []})
+    # When both deadlines have passed, France is in civil disorder
+    view = _wait_for("civil disorder", lambda: (v := api.call("GET", f"/games/{game_id}"))["civil_disorder"]
+                     and v)
+    assert view["civil_disorder"] == ["FRANCE"] and view["seats"]["FRANCE"]["status"] == "civil_disorder"
+    assert view["status"] == "ACTIVE"
+    listed = next(g for g in api.call("GET", "/games")["games"] if g["game_id"] == game_id)
+    assert listed["open_seats"] == ["FRANCE"] and listed["civil_disorder"] == ["FRANCE"]
+    nmr = [p["resolution"]["nmr"] for p in api.call("GET", f"/games/{game_id}/history")["phases"]]
+    assert nmr[:2] == [["FRANCE"], ["FRANCE"]]
+    # Then the old token is refused, and a newcomer takes France over with a fresh one
+    assert api.call("GET", f"/games/{game_id}", token=tokens["FRANCE"], expect=401)["code"] == "NOT_A_PLAYER"
+    taken = api.call("POST", f"/games/{game_id}/join", body={"power": "FRANCE"})
+    assert taken["power"] == "FRANCE" and taken["token"] != tokens["FRANCE"]
+    mine = api.call("GET", f"/games/{game_id}", token=taken["token"])
+    assert mine["power"] == "FRANCE" and mine["civil_disorder"] == [] and mine["open_seats"] == []
+    api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"orders": []}, expect=401)
+    types = [e["type"] for e in api.call("GET", f"/games/{game_id}/events?after=0&limit=500")["events"]]
+    assert "CIVIL_DISORDER" in types and "PLAYER_REPLACED" in types
+
+
+def test_leave_and_the_creator_opening_a_seat(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    game_id, creator, tokens = _new_game(api)
+    left = api.call("POST", f"/games/{game_id}/leave", token=tokens["ENGLAND"])
+    assert left == {"power": "ENGLAND", "status": "open", "open_seats": ["ENGLAND"]}
+    api.call("GET", f"/games/{game_id}", token=tokens["ENGLAND"], expect=401)
+    refused = api.call("POST", f"/games/{game_id}/seats/TURKEY/open", token=tokens["FRANCE"], expect=403)
+    assert refused["code"] == "FORBIDDEN"
+    opened = api.call("POST", f"/games/{game_id}/seats/TURKEY/open", token=creator)
+    assert opened["open_seats"] == ["ENGLAND", "TURKEY"]
+    api.call("POST", f"/games/{game_id}/orders", token=tokens["TURKEY"], body={"orders": []}, expect=401)
+    again = api.call("POST", f"/games/{game_id}/join", body={})
+    assert again["power"] in ("ENGLAND", "TURKEY")
