@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m infra.local
+	$(BIN)/python -m local_stack
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import requests  # noqa: E402
 
 from infra.dynamodb import game_store  # noqa: E402
-from infra.local.stack import LocalStack  # noqa: E402
+from local_stack.stack import LocalStack  # noqa: E402
 from tests.functions.openings import FALL_1901, SPRING_1901  # noqa: E402
 
 WINTER_1901 = {"FRANCE": ["BUILD A PAR"], "GERMANY": ["BUILD A BER"], "RUSSIA": ["BUILD A MOS"],

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from infra.local.template import load_template, resources_of
+from local_stack.template import load_template, resources_of
 
 ROOT = Path(__file__).resolve().parents[2]
 

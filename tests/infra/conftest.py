@@ -10,7 +10,7 @@ import pytest
 from moto import mock_aws
 
 from infra.dynamodb.game_store import DynamoGameStore
-from infra.local.template import create_resources
+from local_stack.template import create_resources
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from functions.ports import SystemClock
 from functions.settings import load_settings
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.errors import StorageError, StorageUnavailable
-from infra.local.http_adapter import LocalContext
+from local_stack.http_adapter import LocalContext
 
 
 class Unreachable:

@@ -10,9 +10,9 @@ import boto3
 from functions.notification_ports import TelegramTarget
 from functions.notifier.handler import make_handler as make_notifier
 from functions.relay.handler import make_handler as make_relay
-from infra.local.notification_pumps import NotificationPumps, ensure_schedule_group
 from infra.queue import SqsMessageQueue
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
+from local_stack.notification_pumps import NotificationPumps, ensure_schedule_group
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)

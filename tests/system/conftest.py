@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from infra.local.stack import LocalStack
+from local_stack.stack import LocalStack
 
 OPERATOR_TOKEN = "operator-secret-for-tests"
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from infra.local.stack import LocalStack, free_port
 from infra.webhooks import verify_signature
+from local_stack.stack import LocalStack, free_port
 from tests.functions.openings import SPRING_1901
 from tests.system.client import Api
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from functions.api.handler import openapi_document
-from infra.local.stack import LocalStack
+from local_stack.stack import LocalStack
 from tests.functions.openings import SPRING_1901
 from tests.system.client import Api
 

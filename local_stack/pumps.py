@@ -5,7 +5,7 @@ firing deadlines, the DynamoDB stream feeding the relay, SQS feeding the notifie
 Add one with ``register(pump)`` before the stack starts, or name an installer in
 ``PUMP_MODULES``: ``"package.module"`` is imported (it may call ``register`` at import)
 and ``"package.module:function"`` is imported and ``function()`` is called once the
-emulator and the API are up (e.g. ``"infra.local.notification_pumps:install"``).
+emulator and the API are up (e.g. ``"local_stack.notification_pumps:install"``).
 A pump must be quick and must not raise for routine conditions; exceptions are
 logged and the loop goes on.
 """
@@ -20,8 +20,8 @@ Pump = Callable[[], None]
 
 PUMPS: list[Pump] = []
 # Installers run when the stack starts ("module" or "module:function"). Kept as strings
-# so infra.local does not depend on them at import time.
-PUMP_MODULES: list[str] = ["infra.local.notification_pumps:install"]
+# so local_stack does not depend on them at import time.
+PUMP_MODULES: list[str] = ["local_stack.notification_pumps:install"]
 
 
 def install_all() -> None:

@@ -7,9 +7,9 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from infra.errors import is_conditional_failure
-from infra.local import pumps
-from infra.local.http_adapter import to_event
-from infra.local.template import load_template, local_name, table_request
+from local_stack import pumps
+from local_stack.http_adapter import to_event
+from local_stack.template import load_template, local_name, table_request
 
 
 def test_template_tags_are_tolerated() -> None:

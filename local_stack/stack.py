@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from typing import Any
 
-from infra.local import pumps
-from infra.local.http_adapter import Handler, make_server
+from local_stack import pumps
+from local_stack.http_adapter import Handler, make_server
 
 LOCAL_ENV = {
     "AWS_ACCESS_KEY_ID": "local",
@@ -83,10 +83,10 @@ class Emulator:
         os.environ.update(LOCAL_ENV)
         os.environ["AWS_ENDPOINT_URL"] = self.endpoint
         from infra import aws_clients
-        from infra.local.template import create_resources
+        from local_stack.template import create_resources
 
         aws_clients.reset()
-        # the local stack reads OUTBOX items from the table itself (infra.local pumps),
+        # the local stack reads OUTBOX items from the table itself (local_stack pumps),
         # so it needs no emulated stream; see create_resources
         self.resources = create_resources(aws_clients.dynamodb(), aws_clients.sqs(), streams=self.streams)
         for name, value in self.resources.items():

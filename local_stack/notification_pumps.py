@@ -1,6 +1,6 @@
 """Local stand-ins for what AWS triggers by itself in issue 5: Scheduler, the table stream, SQS.
 
-Three pumps, run by the local stack's pump loop (`infra.local.pumps`):
+Three pumps, run by the local stack's pump loop (`local_stack.pumps`):
 - `fire_due_deadlines`: reads due one-time schedules from the emulator, invokes the
   deadline handler with their ``{game_id, phase}`` input (reminders add
   ``"kind": "reminder"``), then deletes them (what
@@ -149,10 +149,10 @@ _installed: list[Callable[[], Any]] = []
 def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> NotificationPumps:
     """Wire the real handlers and register the three pumps with the stack's loop.
 
-    Called by the local stack at start (``infra.local.pumps.PUMP_MODULES``); a second
+    Called by the local stack at start (``local_stack.pumps.PUMP_MODULES``); a second
     call (a new stack in the same process) replaces the pumps of the first.
     """
-    from infra.local import pumps as loop
+    from local_stack import pumps as loop
 
     for name, value in LOCAL_DEFAULTS.items():
         os.environ.setdefault(name, value)

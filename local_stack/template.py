@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-TEMPLATE = Path(__file__).resolve().parents[2] / "template.yaml"
+TEMPLATE = Path(__file__).resolve().parents[1] / "template.yaml"
 
 # Local physical names for the template's logical ids (env var -> value is set for these).
 LOCAL_NAMES = {

@@ -1,4 +1,4 @@
-"""``python -m infra.local``: the whole of Convoy on one laptop, until Ctrl-C."""
+"""``python -m local_stack``: the whole of Convoy on one laptop, until Ctrl-C."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from infra.local.stack import LocalStack
+from local_stack.stack import LocalStack
 
 
 def main() -> int:

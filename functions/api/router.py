@@ -1,0 +1,315 @@
+"""A small router for API Gateway HTTP API (payload v2) events: routes, validation, OpenAPI.
+
+Why our own and not Powertools' ``APIGatewayHttpResolver(enable_validation=True)``: that
+resolver builds its OpenAPI model classes and per-route pydantic fields when the module is
+imported (~140 ms of a Lambda cold start, issue 9). Here a route is a plain record; the
+request models are the pydantic models of ``functions/schemas`` (their validators are
+built once, when the class is defined), and the OpenAPI document is generated from the
+route table only when someone asks for it (``Router.openapi``).
+
+Declaring a route keeps the Powertools style::
+
+    @app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS, summary="...")
+    def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse: ...
+
+- ``<name>`` in the path is a path parameter: a ``str`` argument of the same name;
+- an argument annotated with a pydantic model is the JSON body (an empty body is ``{}``; a
+  ``Content-Type`` other than ``application/json`` is a validation error; none means JSON);
+- any other argument is a query parameter; ``Annotated[int, Query(ge=1, le=100)] = 50``
+  adds pydantic constraints; without a default it is required;
+- return a pydantic model (serialized by alias, JSON mode), a dict/list, or a ``Response``.
+
+Invalid bodies and query parameters raise ``RequestValidationError`` (the handler maps it
+to 422 ``VALIDATION_ERROR``). What this router does not do: CORS, compression, cookies,
+middlewares; none is used by Convoy.
+"""
+
+from __future__ import annotations
+
+import base64
+import inspect
+import json
+import re
+import threading
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+T = TypeVar("T")
+Handler = Callable[..., Any]
+JSON_TYPE = "application/json"
+_PARAM = re.compile(r"<(\w+)>")
+
+
+class RequestValidationError(Exception):
+    """The body or a query parameter failed validation; ``errors()`` lists pydantic-style errors."""
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        super().__init__(errors)
+        self._errors = errors
+
+    def errors(self) -> list[dict[str, Any]]:
+        return self._errors
+
+
+class Query:
+    """Marks a query parameter and carries its pydantic constraints (``ge``, ``le``, ``max_length``...)."""
+
+    def __init__(self, **constraints: Any) -> None:
+        self.constraints = constraints
+
+
+@dataclass
+class Response(Generic[T]):
+    """An explicit answer. ``body``: str, bytes (sent base64-encoded), or anything JSON-serializable."""
+
+    status_code: int
+    content_type: str | None = JSON_TYPE
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class Request:
+    """The current HTTP API v2 event, read-only, with the accessors the handlers use."""
+
+    def __init__(self, event: dict[str, Any]) -> None:
+        self.raw_event = event
+        self.headers: dict[str, str] = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
+        self.path: str = event.get("rawPath") or "/"
+        self.method: str = (event.get("requestContext", {}).get("http", {}).get("method") or "GET").upper()
+        self.body: str | None = event.get("body")
+        self.is_base64_encoded: bool = bool(event.get("isBase64Encoded"))
+        self.query_string_parameters: dict[str, str] = event.get("queryStringParameters") or {}
+        self.path_parameters: dict[str, str] = {}
+
+    @property
+    def decoded_body(self) -> bytes:
+        if not self.body:
+            return b""
+        return base64.b64decode(self.body) if self.is_base64_encoded else self.body.encode()
+
+    def get_header_value(self, name: str, default_value: str | None = None) -> str | None:
+        return self.headers.get(name.lower(), default_value)
+
+    def get_query_string_value(self, name: str, default_value: str | None = None) -> str | None:
+        return self.query_string_parameters.get(name, default_value)
+
+
+@dataclass
+class _QueryParam:
+    name: str
+    annotation: Any
+    default: Any  # inspect.Parameter.empty when required
+    adapter: TypeAdapter[Any]
+
+
+@dataclass
+class Route:
+    """One route: method, path template, handler and what OpenAPI says about it."""
+
+    method: str
+    path: str
+    func: Handler
+    pattern: re.Pattern[str]
+    path_params: tuple[str, ...]
+    body: tuple[str, type[BaseModel]] | None
+    query: tuple[_QueryParam, ...]
+    returns: Any
+    summary: str | None = None
+    tags: list[str] | None = None
+    responses: dict[int, Any] | None = None
+    security: list[dict[str, list[str]]] | None = None
+    include_in_schema: bool = True
+
+    @property
+    def openapi_path(self) -> str:
+        return _PARAM.sub(r"{\1}", self.path)
+
+
+def _is_model(annotation: Any) -> bool:
+    return inspect.isclass(annotation) and issubclass(annotation, BaseModel)
+
+
+def _build_route(method: str, path: str, func: Handler, options: dict[str, Any]) -> Route:
+    """Read the handler's signature once, at declaration: which argument comes from where."""
+    hints = typing.get_type_hints(func, include_extras=True)
+    names = tuple(_PARAM.findall(path))
+    body: tuple[str, type[BaseModel]] | None = None
+    query: list[_QueryParam] = []
+    for name, parameter in inspect.signature(func).parameters.items():
+        annotation = hints.get(name, str)
+        if name in names:
+            continue
+        if _is_model(annotation):
+            body = (name, annotation)
+            continue
+        base, constraints = annotation, {}
+        if typing.get_origin(annotation) is typing.Annotated:
+            base, *extras = typing.get_args(annotation)
+            for extra in extras:
+                if isinstance(extra, Query):
+                    constraints = extra.constraints
+        adapter: TypeAdapter[Any] = TypeAdapter(typing.Annotated[base, Field(**constraints)])
+        query.append(_QueryParam(name, adapter.json_schema(), parameter.default, adapter))
+    regex = "^" + _PARAM.sub(r"(?P<\1>[^/]+)", re.escape(path)) + "$"  # re.escape keeps < > _
+    return Route(method, path, func, re.compile(regex), names, body, tuple(query), hints.get("return"),
+                 **options)
+
+
+class Router:
+    """Routes HTTP API v2 events to handlers; one instance per Lambda module."""
+
+    def __init__(self) -> None:
+        self.routes: list[Route] = []
+        self._exception_handlers: dict[type[BaseException], Callable[[Any], Response[Any]]] = {}
+        self._not_found: Callable[[Exception], Response[Any]] | None = None
+        self._local = threading.local()  # the local stack serves requests on several threads
+
+    # --- declaration ----------------------------------------------------------------------
+
+    def route(self, method: str, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        def register(func: Handler) -> Handler:
+            self.routes.append(_build_route(method.upper(), path, func, options))
+            return func
+
+        return register
+
+    def get(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("GET", path, **options)
+
+    def post(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("POST", path, **options)
+
+    def put(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("PUT", path, **options)
+
+    def patch(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("PATCH", path, **options)
+
+    def delete(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("DELETE", path, **options)
+
+    def exception_handler(self, kind: type[BaseException]) -> Callable[[Handler], Handler]:
+        def register(func: Handler) -> Handler:
+            self._exception_handlers[kind] = func
+            return func
+
+        return register
+
+    def not_found(self, func: Callable[[Exception], Response[Any]]) -> Callable[[Exception], Response[Any]]:
+        self._not_found = func
+        return func
+
+    # --- the current request --------------------------------------------------------------
+
+    @property
+    def current_event(self) -> Request:
+        return typing.cast(Request, self._local.request)
+
+    @property
+    def lambda_context(self) -> Any:
+        return getattr(self._local, "context", None)
+
+    # --- dispatch -------------------------------------------------------------------------
+
+    def resolve(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        request = Request(event)
+        self._local.request, self._local.context = request, context
+        try:
+            response = self._dispatch(request)
+        except Exception as error:  # noqa: BLE001 - every error becomes an answer, in one place
+            response = self._handle(error)
+        finally:
+            self._local.request = self._local.context = None
+        return _to_result(response)
+
+    def _dispatch(self, request: Request) -> Response[Any]:
+        for route in self.routes:
+            if route.method != request.method:
+                continue
+            matched = route.pattern.match(request.path)
+            if matched:
+                request.path_parameters = matched.groupdict()
+                return _as_response(route.func(**_arguments(route, request, matched.groupdict())))
+        if self._not_found is None:
+            return Response(404, JSON_TYPE, {"message": "Not found"})
+        return self._not_found(LookupError(request.path))
+
+    def _handle(self, error: Exception) -> Response[Any]:
+        for kind in type(error).__mro__:
+            handler = self._exception_handlers.get(kind)
+            if handler is not None:
+                return handler(error)
+        raise error
+
+    # --- OpenAPI --------------------------------------------------------------------------
+
+    def openapi(self, **info: Any) -> dict[str, Any]:
+        """The OpenAPI 3.1 document of the route table (built on demand, never at import)."""
+        from functions.api.openapi import build_document
+
+        return build_document(self.routes, **info)
+
+
+def _arguments(route: Route, request: Request, path_values: dict[str, str]) -> dict[str, Any]:
+    arguments: dict[str, Any] = dict(path_values)
+    errors: list[dict[str, Any]] = []
+    for param in route.query:
+        raw = request.query_string_parameters.get(param.name)
+        if raw is None:
+            if param.default is inspect.Parameter.empty:
+                errors.append({"type": "missing", "loc": ("query", param.name), "msg": "Field required"})
+            else:
+                arguments[param.name] = param.default
+            continue
+        try:
+            arguments[param.name] = param.adapter.validate_strings(raw)
+        except ValidationError as exc:
+            errors.extend({**e, "loc": ("query", param.name, *e["loc"])} for e in exc.errors())
+    if route.body is not None:
+        name, model = route.body
+        content_type = request.headers.get("content-type", JSON_TYPE).strip().lower()
+        if not content_type.startswith(JSON_TYPE):
+            errors.append({"type": "content_type", "loc": ("body",),
+                           "msg": f"expected Content-Type: {JSON_TYPE}, got {content_type!r}"})
+            raise RequestValidationError(errors)
+        try:
+            arguments[name] = model.model_validate_json(request.decoded_body or b"{}")
+        except ValidationError as exc:
+            errors.extend({**e, "loc": ("body", *e["loc"])} for e in exc.errors())
+    if errors:
+        raise RequestValidationError(errors)
+    return arguments
+
+
+def _as_response(result: Any) -> Response[Any]:
+    if isinstance(result, Response):
+        return result
+    return Response(200, JSON_TYPE, result)
+
+
+def _jsonable(body: Any) -> Any:
+    if isinstance(body, BaseModel):
+        return body.model_dump(mode="json", by_alias=True)
+    if isinstance(body, list | tuple):
+        return [_jsonable(b) for b in body]
+    if isinstance(body, dict):
+        return {k: _jsonable(v) for k, v in body.items()}
+    return body
+
+
+def _to_result(response: Response[Any]) -> dict[str, Any]:
+    """The HTTP API v2 result dict: ``statusCode``, ``headers``, ``body``, ``isBase64Encoded``."""
+    headers = dict(response.headers)
+    if response.content_type:
+        headers.setdefault("Content-Type", response.content_type)
+    body, encoded = response.body, False
+    if isinstance(body, bytes):
+        body, encoded = base64.b64encode(body).decode(), True
+    elif body is not None and not isinstance(body, str):
+        body = json.dumps(_jsonable(body), separators=(",", ":"))
+    return {"statusCode": response.status_code, "headers": headers, "body": body or "",
+            "isBase64Encoded": encoded, "cookies": []}
