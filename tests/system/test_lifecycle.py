@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from infra.local.stack import LocalStack
+from local_stack.stack import LocalStack
 from tests.system.client import Api
 
 pytestmark = pytest.mark.system
