@@ -66,6 +66,20 @@ def owing_powers(game: GameRecord, state: engine.GameState) -> list[str]:
     return sorted(p for p in owing if p not in game.pending_orders and p not in dummies)
 
 
+def dummy_orders(game: GameRecord, state: engine.GameState) -> dict[str, list[str]]:
+    """A demo game's dummies play ``engine.simple_orders``, seeded by game id and phase
+    (canonical text, so they are stored and replayed like any accepted order). Dummies
+    of other games have no orders: they are played as in civil disorder."""
+    if not game.settings.get("demo"):
+        return {}
+    the_map = game_map(game.variant)
+    seed = f"{game.game_id}:{state.phase_name}"
+    return {
+        power: [engine.format_order(o) for o in engine.simple_orders(state, the_map, power, seed)]
+        for power in dummy_powers(game) if power not in game.pending_orders
+    }
+
+
 # --- ending --------------------------------------------------------------------------------
 
 

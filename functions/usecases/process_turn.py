@@ -38,7 +38,13 @@ from functions.usecases.common import (
     state_of,
 )
 from functions.usecases.deadlines import sync_schedule
-from functions.usecases.lifecycle import after_phase, extend_for_missing, owing_powers, public_votes
+from functions.usecases.lifecycle import (
+    after_phase,
+    dummy_orders,
+    extend_for_missing,
+    owing_powers,
+    public_votes,
+)
 from functions.usecases.reminders import reminder_for
 from functions.usecases.views import missing_powers
 
@@ -94,6 +100,7 @@ def process_turn(
                 return extended
         the_map = game_map(game.variant)
         state = state_of(game)
+        game.pending_orders.update(dummy_orders(game, state))  # demo games: the AI's, recorded as anyone's
         orders: dict[str, list[engine.Order]] = {}
         for power, texts in sorted(game.pending_orders.items()):
             parsed = []

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor, identify
+from functions.usecases.common import SCHEDULER, Actor, identify, state_of
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.join import join_game
+from functions.usecases.lifecycle import dummy_orders
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
 from functions.usecases.seats import leave_game, open_seat
@@ -176,3 +177,26 @@ def test_dummy_powers_are_never_joinable_nor_waited_on(store: InMemoryGameStore,
         open_seat(store, clock, created.game_id, CREATOR, "TURKEY")
     with pytest.raises(errors.ValidationFailed):
         create_game(store, clock, CreateGame(lifecycle=LifecycleSettings(dummy_powers=tuple(POWERS))))
+
+
+def test_a_demo_seats_its_creator_and_its_dummies_play(store: InMemoryGameStore, clock: FakeClock) -> None:
+    # Given a demo game (issue 12 item 8)
+    request = CreateGame(lifecycle=LifecycleSettings(demo=True, demo_power="italy"))
+    created = create_game(store, clock, request)
+    assert created.power == "ITALY" and created.player_token
+    game = store.load(created.game_id)
+    assert identify(game, created.player_token) == Actor("player", "ITALY")
+    assert game_view(game)["dummy_powers"] == [p for p in POWERS if p != "ITALY"]
+    assert orders_status(game)["powers_with_orders"] == ["ITALY"]
+    with pytest.raises(errors.Forbidden):
+        join_game(store, clock, created.game_id)
+    # When the creator processes, every dummy's orders are recorded, seeded by game and phase
+    process_turn(store, clock, created.game_id, CREATOR)
+    played = history(store, created.game_id)[0]
+    assert set(played["orders"]) == set(POWERS) - {"ITALY"}
+    assert played["resolution"]["nmr"] == ["ITALY"]
+    game.pending_orders = {}
+    assert dummy_orders(game, state_of(game)) == played["orders"]
+    with pytest.raises(errors.ValidationFailed):
+        both = LifecycleSettings(demo=True, dummy_powers=("FRANCE",))
+        create_game(store, clock, CreateGame(lifecycle=both))

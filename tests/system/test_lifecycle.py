@@ -149,3 +149,37 @@ def test_leave_and_the_creator_opening_a_seat(stack: LocalStack) -> None:
     api.call("POST", f"/games/{game_id}/orders", token=tokens["TURKEY"], body={"orders": []}, expect=401)
     again = api.call("POST", f"/games/{game_id}/join", body={})
     assert again["power"] in ("ENGLAND", "TURKEY")
+
+
+def test_a_demo_game_played_to_1905_with_only_the_creator_ordering(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    # Given a demo game: one seat for its creator, six AI dummies
+    created = api.call("POST", "/games", body={"variant": "classical", "demo": True, "demo_power": "FRANCE"},
+                       expect=201)
+    game_id, creator, mine = created["game_id"], created["token"], created["player_token"]
+    assert created["power"] == "FRANCE"
+    view = api.call("GET", f"/games/{game_id}", token=mine)
+    assert view["demo"] and view["open_seats"] == [] and len(view["dummy_powers"]) == 6
+    refused = api.call("POST", f"/games/{game_id}/join", body={}, expect=403)
+    assert refused["code"] == "FORBIDDEN"
+    # When only France orders (its first legal move for each unit) and the creator processes
+    while view["year"] < 1905 and view["status"] == "ACTIVE":
+        if view["phase_type"] == "MOVEMENT":
+            first: dict[str, str] = {}
+            for order in view["legal_orders"]:
+                unit = " ".join(order.split()[:2])
+                if " - " in order and unit not in first:
+                    first[unit] = order
+            api.call("POST", f"/games/{game_id}/orders", token=mine, body={"orders": sorted(first.values())})
+        api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+        view = api.call("GET", f"/games/{game_id}", token=mine)
+    # Then the game reached 1905, the dummies' orders are in the history like anyone's
+    assert view["phase"] == "S1905M" or view["status"] == "COMPLETED"
+    phases = api.call("GET", f"/games/{game_id}/history")["phases"]
+    dummy_orders = [o for p in phases for power, given in p["orders"].items() if power != "FRANCE"
+                    for o in given]
+    assert any(" - " in o for o in dummy_orders) and any(" S " in o for o in dummy_orders)
+    assert any(o.startswith("BUILD") for o in dummy_orders)
+    for phase in phases:
+        assert not [r for r in phase["resolution"]["results"] if r["result"] == "VOID"], phase["phase"]
+        assert phase["resolution"]["nmr"] in ([], ["FRANCE"])
