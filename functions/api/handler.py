@@ -29,6 +29,7 @@ from functions.schemas import api as schemas
 from functions.usecases import views
 from functions.usecases.common import Actor, hash_token, identify, iso, load
 from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
 from functions.usecases.join import join_game
 from functions.usecases.lifecycle_settings import LifecycleSettings
@@ -379,6 +380,26 @@ def post_open_seat(game_id: str, power: str) -> schemas.SeatChange:
         return _seat(open_seat(store, services.clock, game_id, actor, power, scheduler=services.scheduler))
 
     return _intent(f"open_seat:{power.upper()}", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.get("/games/<game_id>/export", tags=["lifecycle"], responses=ERRORS,
+         summary="The whole game as one document: settings, every phase, the result; never a secret")
+def get_export(game_id: str) -> schemas.ExportDocument:
+    _, store = _services()
+    return schemas.ExportDocument.model_validate(export_game(store, game_id))
+
+
+@app.post("/games/import", responses={201: {"description": "Created", "content": {JSON: {"schema": {
+    "$ref": "#/components/schemas/CreateGameResponse"}}}}, **ERRORS}, tags=["lifecycle"],
+    summary="A new game from an export, at its last phase, every seat open; returns the creator token")
+def post_import(body: schemas.ExportDocument) -> Response[schemas.CreateGameResponse]:
+    services, store = _services()
+
+    def apply() -> schemas.CreateGameResponse:
+        created = import_game(store, services.clock, body.model_dump(mode="json"))
+        return schemas.CreateGameResponse(game_id=created.game_id, token=created.token)
+
+    return _intent("import", None, body, apply, status=201)
 
 
 @app.post("/games/<game_id>/telegram/link_code", tags=["notifications"], security=SECURITY,

@@ -338,3 +338,34 @@ class ErrorBody(BaseModel):
 
     code: str = Field(examples=["STALE_PHASE"])
     message: str
+
+
+class ExportedPhase(BaseModel):
+    n: int
+    phase: str
+    state: dict[str, Any]
+    orders: dict[str, list[str]]
+    resolution: dict[str, Any]
+    processed_at: str
+
+
+class ExportedCurrent(BaseModel):
+    phase: str
+    state: dict[str, Any]
+    status: str
+
+
+class ExportDocument(BaseModel):
+    """GET /games/{id}/export, POST /games/import (functions/usecases/export.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["convoy-export/1"]
+    source: dict[str, Any] = Field(default_factory=dict, description="The exported game's id and creation.")
+    variant: str = Field(max_length=40)
+    rules: str = Field(max_length=10)
+    settings: dict[str, Any] = Field(default_factory=dict, description="Without secrets (an allow-list).")
+    phases: list[ExportedPhase] = Field(max_length=2000)
+    current: ExportedCurrent
+    result: dict[str, Any] | None = None
+

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from functions.errors import BadPassword, Forbidden, GameFull, PowerTaken, UnknownPower
+from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
 from functions.notification_ports import PLAYER_JOINED, DeadlineScheduler
 from functions.ports import Clock, EventRecord, GameRecord, GameStore, OutboxRecord
 from functions.usecases.common import (
@@ -56,8 +56,6 @@ def join_game(
             raise BadPassword("this game is private: a correct password is required")
         powers = sorted(game_map(game.variant).power_ids)
         free = open_seats(game)
-        if game.settings.get("demo"):
-            raise Forbidden("a demo game has one seat, its creator's, taken when it was created")
         if power is not None:
             wanted = power.upper()
             if wanted not in powers:

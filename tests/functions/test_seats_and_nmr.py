@@ -188,7 +188,7 @@ def test_a_demo_seats_its_creator_and_its_dummies_play(store: InMemoryGameStore,
     assert identify(game, created.player_token) == Actor("player", "ITALY")
     assert game_view(game)["dummy_powers"] == [p for p in POWERS if p != "ITALY"]
     assert orders_status(game)["powers_with_orders"] == ["ITALY"]
-    with pytest.raises(errors.Forbidden):
+    with pytest.raises(errors.GameFull):
         join_game(store, clock, created.game_id)
     # When the creator processes, every dummy's orders are recorded, seeded by game and phase
     process_turn(store, clock, created.game_id, CREATOR)

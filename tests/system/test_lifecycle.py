@@ -160,8 +160,8 @@ def test_a_demo_game_played_to_1905_with_only_the_creator_ordering(stack: LocalS
     assert created["power"] == "FRANCE"
     view = api.call("GET", f"/games/{game_id}", token=mine)
     assert view["demo"] and view["open_seats"] == [] and len(view["dummy_powers"]) == 6
-    refused = api.call("POST", f"/games/{game_id}/join", body={}, expect=403)
-    assert refused["code"] == "FORBIDDEN"
+    refused = api.call("POST", f"/games/{game_id}/join", body={}, expect=409)
+    assert refused["code"] == "GAME_FULL"  # its one seat is the creator's
     # When only France orders (its first legal move for each unit) and the creator processes
     while view["year"] < 1905 and view["status"] == "ACTIVE":
         if view["phase_type"] == "MOVEMENT":
@@ -183,3 +183,23 @@ def test_a_demo_game_played_to_1905_with_only_the_creator_ordering(stack: LocalS
     for phase in phases:
         assert not [r for r in phase["resolution"]["results"] if r["result"] == "VOID"], phase["phase"]
         assert phase["resolution"]["nmr"] in ([], ["FRANCE"])
+
+
+def test_export_import_export_over_http(stack: LocalStack) -> None:
+    api = Api(stack.url)
+    game_id, creator, tokens = _new_game(api, draw_votes="public", max_year=1901)
+    api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"orders": ["A MAR - SPA"]})
+    api.call("POST", f"/games/{game_id}/votes", token=tokens["ITALY"], body={"draw": True})
+    for _ in range(3):
+        api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    first = api.call("GET", f"/games/{game_id}/export")
+    assert first["result"]["kind"] == "year_limit" and len(first["phases"]) == 3
+    for secret in [creator, *tokens.values()]:
+        assert secret not in str(first)
+    created = api.call("POST", "/games/import", body=first, expect=201)
+    again = api.call("GET", f"/games/{created['game_id']}/export")
+    assert {**again, "source": None} == {**first, "source": None}
+    imported = api.call("GET", f"/games/{created['game_id']}")
+    assert imported["status"] == "COMPLETED" and imported["result"]["kind"] == "year_limit"
+    broken = {**first, "phases": first["phases"][1:]}
+    assert api.call("POST", "/games/import", body=broken, expect=422)["code"] == "BAD_IMPORT"
