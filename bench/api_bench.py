@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
 
-from infra.dynamodb import game_store  # noqa: E402
+from bench.capacity import CapacityMeter, item_size, meter  # noqa: E402
 from local_stack.stack import LocalStack  # noqa: E402
 from tests.functions.openings import FALL_1901, SPRING_1901  # noqa: E402
 
@@ -36,8 +36,9 @@ WINTER_1901 = {"FRANCE": ["BUILD A PAR"], "GERMANY": ["BUILD A BER"], "RUSSIA": 
 
 
 class Recorder:
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, units: CapacityMeter) -> None:
         self.base = base
+        self.units = units
         self.session = requests.Session()
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.capacity: dict[str, list[float]] = defaultdict(list)
@@ -45,11 +46,11 @@ class Recorder:
     def __call__(self, route: str, method: str, path: str, token: str | None = None,
                  body: Any = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        units = game_store.CAPACITY.read()
+        units = self.units.read()
         started = time.perf_counter()
         response = self.session.request(method, self.base + path, json=body, headers=headers, timeout=30)
         self.latency[route].append(time.perf_counter() - started)
-        self.capacity[route].append(game_store.CAPACITY.read() - units)
+        self.capacity[route].append(self.units.read() - units)
         if response.status_code >= 300:
             raise RuntimeError(f"{method} {path}: {response.status_code} {response.text}")
         return response.json()
@@ -97,7 +98,7 @@ def meta_sizes(stack: LocalStack) -> dict[int, int]:
             submit_orders(store, clock, gid, Actor("player", power), given)
         process_turn(store, clock, gid, SCHEDULER)
         if n in (1, 10, 50):
-            sizes[n] = game_store.item_size(items.game_item(store.load(gid)))
+            sizes[n] = item_size(items.game_item(store.load(gid)))
     return sizes
 
 
@@ -130,9 +131,13 @@ def main() -> None:
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     stack = LocalStack(port=0).start()
     try:
-        call = Recorder(stack.url)
+        from functions import wiring
+        from infra import aws_clients
+
+        units = meter(aws_clients.dynamodb(), wiring.settings().game_table)
+        call = Recorder(stack.url, units)
         play_year(call)  # warm-up (maps, caches, first-call costs)
-        call = Recorder(stack.url)
+        call = Recorder(stack.url, units)
         started = time.perf_counter()
         years = 3
         for _ in range(years):

@@ -1,20 +1,135 @@
-"""The composition root: the one place that builds real adapters, lazily.
+"""The composition root: the one place that builds real adapters, lazily, from one settings model.
 
-Nothing here runs at import time; ``services()`` builds the store, clock and the
-idempotency persistence layer on first use and caches them. Tests swap them with
-``override(...)`` and put things back with ``reset()``.
+Nothing here runs at import time. Every factory below is a ``@_once`` function: built on
+first call, cached per process (thread-safe), and forgotten by ``reset()`` — the one
+reset, for tests and for the local stack after it changes endpoints. Tests swap the API's
+services with ``override(...)``. Which adapter implements which port:
+
+- ``services()``: the API's game store (``infra.dynamodb.game_store``), clock, idempotency
+  store and, when ``DEADLINE_FUNCTION_ARN`` is set, the deadline scheduler;
+- ``deadline_scheduler()``: EventBridge Scheduler (``infra.scheduler``);
+- ``outbox_queue()``: SQS (``infra.queue``), the relay's outlet;
+- ``notifier_dependencies()`` / ``deadline_dependencies()`` / ``telegram_dependencies()``:
+  the other functions' ports, partly over the use cases (``functions.adapters``).
+
+Environment (``load_settings``; local defaults for ``make run`` and tests):
+  GAME_TABLE, IDEMPOTENCY_TABLE, CONVOY_OPERATOR_TOKEN, OUTBOX_QUEUE_URL,
+  SCHEDULER_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN,
+  TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE,
+  CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1 (local runs and tests only),
+  SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameStore, SystemClock
-from functions.settings import Settings, load_settings
+from functions.ports import (
+    Clock,
+    DeadlineGames,
+    DeadlineScheduler,
+    Deliverer,
+    DeliveryLog,
+    GameActions,
+    GameStore,
+    IdempotencyStore,
+    MessageQueue,
+    ReplyOutbox,
+    Seat,
+    SystemClock,
+    TargetDirectory,
+    TelegramStore,
+)
+
+T = TypeVar("T")
+
+DEFAULT_GAME_TABLE = "convoy-games"
+DEFAULT_IDEMPOTENCY_TABLE = "convoy-idempotency"
+
+# ---------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable, for every function: one model, read once per process."""
+
+    game_table: str = DEFAULT_GAME_TABLE
+    idempotency_table: str = DEFAULT_IDEMPOTENCY_TABLE
+    operator_token: str | None = None
+    idempotency_ttl_seconds: int = 24 * 3600
+    allow_loopback_webhooks: bool = False  # CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1: local runs and tests only
+    queue_url: str = ""
+    scheduler_group: str = "convoy-deadlines"
+    deadline_function_arn: str = ""
+    scheduler_role_arn: str = ""
+    telegram_bot_token: str = ""
+    telegram_webhook_secret: str = ""
+    telegram_api_base: str = "https://api.telegram.org"
+    sweep_scan_limit: int = 500
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    e = os.environ if env is None else env
+    return Settings(
+        game_table=e.get("GAME_TABLE", DEFAULT_GAME_TABLE),
+        idempotency_table=e.get("IDEMPOTENCY_TABLE", DEFAULT_IDEMPOTENCY_TABLE),
+        operator_token=e.get("CONVOY_OPERATOR_TOKEN") or None,
+        allow_loopback_webhooks=e.get("CONVOY_ALLOW_LOOPBACK_WEBHOOKS", "") in ("1", "true", "yes"),
+        queue_url=e.get("OUTBOX_QUEUE_URL", ""),
+        scheduler_group=e.get("SCHEDULER_GROUP", "convoy-deadlines"),
+        deadline_function_arn=e.get("DEADLINE_FUNCTION_ARN", ""),
+        scheduler_role_arn=e.get("SCHEDULER_ROLE_ARN", ""),
+        telegram_bot_token=e.get("TELEGRAM_BOT_TOKEN", ""),
+        telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", ""),
+        telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
+        sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
+    )
+
+
+# ---------------------------------------------------------------- the one cache
+
+_lock = threading.RLock()  # re-entrant: factories call each other
+_built: dict[str, Any] = {}
+
+
+def _once(build: Callable[[], T]) -> Callable[[], T]:
+    """Build on first call, then answer the cached value until ``reset()``."""
+    name = build.__name__
+
+    @functools.wraps(build)
+    def cached() -> T:
+        if name not in _built:
+            with _lock:
+                if name not in _built:
+                    _built[name] = build()
+        return _built[name]  # type: ignore[no-any-return]
+
+    return cached
+
+
+def reset() -> None:
+    """Forget every built adapter and the settings (the next call reads the environment again)."""
+    with _lock:
+        _built.clear()
+
+
+def override(replacement: Services) -> None:
+    """Make ``services()`` answer ``replacement`` (tests)."""
+    with _lock:
+        _built["services"] = replacement
+
+
+@_once
+def settings() -> Settings:
+    return load_settings()
+
+
+# ---------------------------------------------------------------- the API
 
 
 @dataclass
@@ -22,54 +137,128 @@ class Services:
     settings: Settings
     store: GameStore
     clock: Clock
-    idempotency: Any | None  # a Powertools BasePersistenceLayer, or None to disable
-    # EventBridge deadline schedules (functions.notification_ports.DeadlineScheduler); None when
-    # DEADLINE_FUNCTION_ARN is unset: deadlines are then kept in META only (and the sweeper's job)
+    idempotency: IdempotencyStore | None  # None: Idempotency-Key is ignored (tests)
+    # EventBridge deadline schedules; None when DEADLINE_FUNCTION_ARN is unset: deadlines are
+    # then kept in META only (and the sweeper's job)
     scheduler: DeadlineScheduler | None = None
 
 
-_lock = threading.Lock()
-_services: Services | None = None
-
-
+@_once
 def services() -> Services:
-    global _services
-    if _services is None:
-        with _lock:
-            if _services is None:
-                _services = _build()
-    return _services
-
-
-def _build() -> Services:
-    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
     from infra import aws_clients
     from infra.dynamodb.game_store import DynamoGameStore
+    from infra.dynamodb.idempotency_store import DynamoIdempotencyStore
 
-    settings = load_settings()
-    client = aws_clients.dynamodb()
-    scheduler: DeadlineScheduler | None = None
-    if os.environ.get("DEADLINE_FUNCTION_ARN"):
-        from functions.notification_wiring import deadline_scheduler
-
-        scheduler = deadline_scheduler()
+    s = settings()
     return Services(
-        settings=settings,
-        store=DynamoGameStore(settings.game_table, client=client),
+        settings=s,
+        store=DynamoGameStore(s.game_table),  # its client is built on the first call
         clock=SystemClock(),
-        idempotency=DynamoDBPersistenceLayer(table_name=settings.idempotency_table, boto3_client=client),
-        scheduler=scheduler,
+        idempotency=DynamoIdempotencyStore(s.idempotency_table, aws_clients.dynamodb),
+        scheduler=deadline_scheduler() if s.deadline_function_arn else None,
     )
 
 
-def override(replacement: Services) -> None:
-    global _services
-    with _lock:
-        _services = replacement
+# ---------------------------------------------------------------- deadlines, relay, notifier, bot
 
 
-def reset() -> None:
-    global _services
-    with _lock:
-        _services = None
+@_once
+def deadline_scheduler() -> DeadlineScheduler:
+    """The EventBridge adapter (also used by process_turn/create to set the next deadline)."""
+    from infra import aws_clients
+    from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
+
+    s = settings()
+    return EventBridgeDeadlineScheduler(
+        lambda: aws_clients.client("scheduler"),
+        SchedulerSettings(s.scheduler_group, s.deadline_function_arn, s.scheduler_role_arn),
+    )
+
+
+@_once
+def outbox_queue() -> MessageQueue:
+    from infra import aws_clients
+    from infra.queue import SqsMessageQueue
+
+    return SqsMessageQueue(aws_clients.sqs, settings().queue_url)
+
+
+@dataclass(frozen=True)
+class NotifierDependencies:
+    targets: TargetDirectory
+    deliverer: Deliverer
+    log: DeliveryLog
+
+
+@dataclass(frozen=True)
+class DeadlineDependencies:
+    games: DeadlineGames
+    scheduler: DeadlineScheduler
+
+
+@dataclass(frozen=True)
+class TelegramDependencies:
+    secret: str
+    store: TelegramStore
+    games: GameActions
+    outbox: ReplyOutbox
+
+
+@_once
+def notifier_dependencies() -> NotifierDependencies:
+    from functions.adapters import HttpDeliverer, StoreTargetDirectory
+    from infra import aws_clients
+    from infra.notification_store import DynamoDeliveryLog
+    from infra.webhooks import HttpDelivery, HttpSettings
+
+    s = settings()
+    http = HttpDelivery(
+        HttpSettings(
+            allow_loopback=s.allow_loopback_webhooks,
+            telegram_bot_token=s.telegram_bot_token,
+            telegram_api_base=s.telegram_api_base,
+        )
+    )
+    return NotifierDependencies(
+        targets=StoreTargetDirectory(services().store),
+        deliverer=HttpDeliverer(http),
+        log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
+    )
+
+
+@_once
+def deadline_dependencies() -> DeadlineDependencies:
+    from functions.adapters import StoreDeadlineGames
+
+    api = services()
+    return DeadlineDependencies(
+        games=StoreDeadlineGames(
+            api.store, api.clock, settings().sweep_scan_limit, scheduler=deadline_scheduler()
+        ),
+        scheduler=deadline_scheduler(),
+    )
+
+
+@_once
+def telegram_store() -> TelegramStore:
+    """Link codes and chat links (the API issues codes; the bot redeems them)."""
+    from infra import aws_clients
+    from infra.notification_store import DynamoTelegramStore
+
+    return DynamoTelegramStore(aws_clients.dynamodb, settings().game_table, Seat)
+
+
+@_once
+def telegram_dependencies() -> TelegramDependencies:
+    from functions.adapters import StoreGameActions
+    from infra import aws_clients
+    from infra.notification_store import DynamoReplyOutbox
+
+    s = settings()
+    api = services()
+    return TelegramDependencies(
+        secret=s.telegram_webhook_secret,
+        store=telegram_store(),
+        games=StoreGameActions(api.store, api.clock, api.scheduler),
+        outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
+    )

@@ -1,20 +1,12 @@
-"""Storage errors in domain words: adapters translate ``ClientError`` into these.
+"""Reading a botocore ``ClientError``: is it "busy, retry" or "a condition failed"?
 
-Nothing outside ``infra/`` ever sees a botocore ``ClientError``. This module has
-no AWS imports so use cases and fakes can raise and catch the same classes.
+The adapters use these to translate ``ClientError`` into the storage errors of the
+port (``functions.ports``: ``StorageUnavailable``, ``StaleVersion``, ...); nothing
+outside ``infra/`` ever sees a ``ClientError``. No AWS imports: duck-typed on
+``error.response``.
 """
 
 from __future__ import annotations
-
-
-class StorageError(Exception):
-    """A storage operation failed for a reason the caller cannot fix by retrying."""
-
-
-class StorageUnavailable(StorageError):
-    """The store could not be reached, timed out or throttled us: nothing was decided,
-    and the same request (same Idempotency-Key) may simply be sent again."""
-
 
 # Error codes AWS uses for "try again later" rather than "this request is wrong".
 RETRYABLE_CODES = frozenset({
@@ -27,27 +19,6 @@ def is_retryable(error: BaseException) -> bool:
     """True for a botocore ClientError that means "the service is busy", not "bad request"."""
     response = getattr(error, "response", None)
     return isinstance(response, dict) and response.get("Error", {}).get("Code", "") in RETRYABLE_CODES
-
-
-class StaleVersion(StorageError):
-    """Someone else wrote the game first: the version we read is no longer current."""
-
-    def __init__(self, game_id: str, expected_version: int) -> None:
-        super().__init__(f"game {game_id} is no longer at version {expected_version}")
-        self.game_id = game_id
-        self.expected_version = expected_version
-
-
-class ItemNotFound(StorageError):
-    """The game (or item) does not exist."""
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"game {game_id} not found")
-        self.game_id = game_id
-
-
-class AlreadyExists(StorageError):
-    """A create found an item already there (id collision)."""
 
 
 def is_conditional_failure(error: BaseException) -> bool:

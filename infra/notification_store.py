@@ -36,7 +36,7 @@ class NotificationStoreError(Exception):
 
 
 class SeatLike(Protocol):
-    """What is stored for a seat (functions.notification_ports.Seat fits)."""
+    """What is stored for a seat (functions.ports.Seat fits)."""
 
     @property
     def game_id(self) -> str: ...

@@ -1,6 +1,6 @@
 """SQS adapter for the notification queue: batched sends with a dedupe key, and a local drain.
 
-`SqsMessageQueue.send_messages` satisfies `functions.notification_ports.MessageQueue`:
+`SqsMessageQueue.send_messages` satisfies `functions.ports.MessageQueue`:
 it sends in chunks of ten (the SQS batch limit) and returns the dedupe keys that
 did not make it, so the relay can report exactly those records as failed. Every
 message carries its dedupe key as the `dedupe_key` message attribute (and, on a
@@ -27,7 +27,7 @@ SQS_BATCH_LIMIT = 10
 
 
 class QueueableMessage(Protocol):
-    """What the queue needs of a message (functions.notification_ports.OutboxMessage fits).
+    """What the queue needs of a message (functions.ports.OutboxMessage fits).
 
     A Protocol rather than an import: infra/ never imports functions/.
     """

@@ -107,7 +107,7 @@ def parse_at_expression(expression: str) -> datetime | None:
 
 
 class EventBridgeDeadlineScheduler:
-    """`functions.notification_ports.DeadlineScheduler` on EventBridge Scheduler."""
+    """`functions.ports.DeadlineScheduler` on EventBridge Scheduler."""
 
     def __init__(self, client: Callable[[], Any], settings: SchedulerSettings) -> None:
         """`client` is a factory so no boto3 client is built at import or wiring time."""

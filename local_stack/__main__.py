@@ -12,7 +12,8 @@ from local_stack.stack import LocalStack
 def main() -> int:
     port = int(os.environ.get("CONVOY_PORT", "8000"))
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    stack = LocalStack(port=port).start()
+    workers = int(os.environ.get("CONVOY_API_WORKERS", "2"))
+    stack = LocalStack(port=port, api_workers=workers).start()
     print(f"Convoy is running on {stack.url}  (AWS emulator at {stack.emulator.endpoint}; Ctrl-C stops)")
     json_header = "-H 'content-type: application/json'"
     print(f"  curl -s -X POST {stack.url}/games {json_header} -d '{{\"variant\": \"classical\"}}'")

@@ -1,23 +1,50 @@
-"""A stdlib HTTP server that turns requests into API Gateway HTTP API (payload v2) events
-and hands them to a Lambda handler, exactly as API Gateway would.
+"""The local API's HTTP server: waitress in front of the Lambda handler, as API Gateway is.
 
-One request at a time reaches the handler (a lock), like one Lambda container;
-connections are still accepted concurrently.
+Why waitress (3.0.2): a pure-Python, long-maintained (Pylons) WSGI server with no
+compiled parts, so ``make install`` needs no toolchain; it parses HTTP itself and
+enforces its own limits (malformed or negative ``Content-Length`` -> 400, header block
+over ``max_request_header_size`` -> 431, body over ``max_request_body_size`` -> 413,
+a short body just waits for the rest until ``channel_timeout`` on that connection
+only), and it serves connections from one event loop with a pool of worker threads,
+so a slow client never holds up the others. cheroot would do as well; uvicorn would
+add an ASGI layer the synchronous Lambda handler does not need.
+
+This module only maps an HTTP request to an API Gateway HTTP API (payload v2) event
+and the handler's reply back to HTTP. Waitress's own error pages are plain text; the
+two class hooks it offers for them (``HTTPChannel.error_task_class``,
+``BaseWSGIServer.channel_class``) turn them into the API's ``{"code", "message"}``.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from waitress.channel import HTTPChannel
+from waitress.server import create_server
+from waitress.task import ErrorTask
+
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
+StartResponse = Callable[..., Any]
+
+# API Gateway HTTP APIs accept at most 10 MB bodies and ~10 KB of headers; the API's own
+# requests are a few KB, so the local limits are tighter and still far above real use.
+MAX_BODY_BYTES = 1024 * 1024
+MAX_HEADER_BYTES = 16 * 1024
+ERROR_CODES = {
+    400: "BAD_REQUEST",
+    413: "PAYLOAD_TOO_LARGE",
+    431: "HEADERS_TOO_LARGE",
+    500: "INTERNAL",
+    501: "NOT_IMPLEMENTED",
+}
 
 
 @dataclass
@@ -79,38 +106,107 @@ def to_event(
     }
 
 
-def make_server(host: str, port: int, handler: Handler) -> ThreadingHTTPServer:
-    lock = threading.Lock()
+def _headers_of(environ: dict[str, Any]) -> dict[str, str]:
+    headers = {k[5:].replace("_", "-").lower(): v for k, v in environ.items() if k.startswith("HTTP_")}
+    for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+        if environ.get(key):
+            headers[key.replace("_", "-").lower()] = environ[key]
+    return headers
 
-    class LambdaHTTPRequestHandler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms stall
 
-        def _dispatch(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = dict(self.headers.items())
-            event = to_event(self.command, self.path, headers, body, self.client_address[0])
-            with lock:
-                result = handler(event, LocalContext())
-            payload = result.get("body") or ""
-            data = base64.b64decode(payload) if result.get("isBase64Encoded") else payload.encode()
-            self.send_response(int(result.get("statusCode", 200)))
-            for name, value in (result.get("headers") or {}).items():
-                if name.lower() not in ("content-length", "connection"):
-                    self.send_header(name, str(value))
-            for name, values in (result.get("multiValueHeaders") or {}).items():
-                for value in values:
-                    self.send_header(name, str(value))
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+def event_from_environ(environ: dict[str, Any]) -> dict[str, Any]:
+    """The payload-v2 event for one WSGI request (waitress has already read a valid body)."""
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    body = environ["wsgi.input"].read(length) if length else b""
+    raw = environ.get("REQUEST_URI") or environ.get("PATH_INFO", "/")
+    return to_event(environ["REQUEST_METHOD"], raw, _headers_of(environ), body,
+                    environ.get("REMOTE_ADDR", "127.0.0.1"))
 
-        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _dispatch
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-            return  # the Lambda handler logs; keep the console readable
+def reply(result: dict[str, Any], start_response: StartResponse) -> list[bytes]:
+    """Send a Lambda proxy result as the HTTP response."""
+    payload = result.get("body") or ""
+    data = base64.b64decode(payload) if result.get("isBase64Encoded") else payload.encode()
+    status = int(result.get("statusCode", 200))
+    headers = [
+        (name, str(value)) for name, value in (result.get("headers") or {}).items()
+        if name.lower() not in ("content-length", "connection")
+    ]
+    for name, values in (result.get("multiValueHeaders") or {}).items():
+        headers.extend((name, str(value)) for value in values)
+    for cookie in result.get("cookies") or []:
+        headers.append(("Set-Cookie", str(cookie)))
+    headers.append(("Content-Length", str(len(data))))
+    start_response(f"{status} {_reason(status)}", headers)
+    return [data]
 
-    server = ThreadingHTTPServer((host, port), LambdaHTTPRequestHandler)
-    server.daemon_threads = True
-    return server
+
+def _reason(status: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
+
+
+def wsgi_app(handler: Handler) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
+    """A WSGI application that hands every request to ``handler`` as API Gateway would."""
+
+    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        return reply(handler(event_from_environ(environ), LocalContext()), start_response)
+
+    return app
+
+
+class JsonErrorTask(ErrorTask):  # type: ignore[misc]
+    """Waitress's parse and limit errors as the API's ``{"code", "message"}`` JSON."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        body = json.dumps({
+            "code": ERROR_CODES.get(error.code, "BAD_REQUEST"),
+            "message": f"{error.reason}: {error.body}",
+        }).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class JsonErrorChannel(HTTPChannel):  # type: ignore[misc]
+    error_task_class = JsonErrorTask
+
+
+class HttpServer:
+    """A waitress server on (host, port) in a background thread; ``port=0`` picks a free one."""
+
+    def __init__(self, host: str, port: int, handler: Handler, *, threads: int = 8,
+                 max_body: int = MAX_BODY_BYTES, max_headers: int = MAX_HEADER_BYTES) -> None:
+        self._server = create_server(
+            wsgi_app(handler), host=host, port=port, threads=threads, ident="convoy-local",
+            max_request_body_size=max_body, max_request_header_size=max_headers,
+            expose_tracebacks=False, clear_untrusted_proxy_headers=True,
+        )
+        self._server.channel_class = JsonErrorChannel
+        self.port: int = int(self._server.effective_port)
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="convoy-http", daemon=True)
+
+    def start(self) -> HttpServer:
+        self._thread.start()
+        return self
+
+    def _serve(self) -> None:
+        loop = self._server.asyncore.loop
+        while not self._stopping.is_set():
+            loop(timeout=0.2, map=self._server._map, use_poll=True, count=1)
+
+    def stop(self) -> None:
+        """Stop accepting, let requests in progress finish (up to 5 s), close everything."""
+        self._stopping.set()
+        self._thread.join(timeout=5)
+        self._server.task_dispatcher.shutdown(cancel_pending=False, timeout=5)
+        for channel in list(self._server._map.values()):
+            channel.close()

@@ -6,11 +6,9 @@ Three pumps, run by the local stack's pump loop (`local_stack.pumps`):
   ``"kind": "reminder"``), then deletes them (what
   ActionAfterCompletion=DELETE does on AWS). Every `sweep_every` runs it also calls the
   sweeper, as the rate schedule would.
-- `relay_outbox`: the stream stand-in. Rather than depend on the emulator's stream
-  support, it scans for OUTBOX items it has not relayed yet and hands them to the
-  relay handler as stream-shaped INSERT records. Items whose records the relay reports
-  as failed are retried on the next run. (A documented local substitute: on AWS the
-  stream + filter of template.yaml does this.)
+- `relay_outbox`: the table's DynamoDB stream, read by `local_stack.stream_relay`
+  exactly as the event source mapping of template.yaml feeds the relay on AWS (same
+  filter, batch size, event shape and partial-failure retry). One GetRecords a run.
 - `drain_queue`: receives from the outbox queue into the notifier handler
   (`infra.queue.drain_once`), deleting what was delivered.
 
@@ -28,6 +26,7 @@ from typing import Any
 
 from infra.queue import drain_once
 from infra.scheduler import EventBridgeDeadlineScheduler
+from local_stack.stream_relay import StreamRelay
 
 Handler = Callable[[dict[str, Any], Any], Any]
 log = logging.getLogger("convoy.local.notifications")
@@ -45,6 +44,7 @@ class NotificationPumps:
         self,
         *,
         dynamodb: Callable[[], Any],
+        streams: Callable[[], Any],
         sqs: Callable[[], Any],
         scheduler: EventBridgeDeadlineScheduler,
         table: str,
@@ -55,21 +55,19 @@ class NotificationPumps:
         notifier_handler: Handler,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         sweep_every: int = 30,
+        forget: Callable[[int], None] | None = None,
     ) -> None:
-        self._dynamodb = dynamodb
         self._sqs = sqs
         self._scheduler = scheduler
-        self._table = table
         self._queue_url = queue_url
         self._deadline = deadline_handler
         self._sweep = sweep_handler
-        self._relay = relay_handler
         self._notifier = notifier_handler
         self._now = now
         self._sweep_every = sweep_every
         self._runs = 0
-        self._relayed: set[tuple[str, str]] = set()
-        self._sequence = 0
+        self._stream = StreamRelay(dynamodb=dynamodb, streams=streams, table=table,
+                                   handler=relay_handler, forget=forget)
 
     def fire_due_deadlines(self) -> int:
         """Fire every due schedule once; returns how many fired."""
@@ -84,54 +82,12 @@ class NotificationPumps:
         return fired
 
     def relay_outbox(self) -> int:
-        """Relay OUTBOX items not relayed yet, as stream INSERT records; returns how many went."""
-        records: list[dict[str, Any]] = []
-        keys: dict[str, tuple[str, str]] = {}
-        for item in self._scan_outbox():
-            key = (item["pk"]["S"], item["sk"]["S"])
-            if key in self._relayed:
-                continue
-            self._sequence += 1
-            sequence = f"{self._sequence:021d}"
-            keys[sequence] = key
-            records.append(
-                {
-                    "eventID": sequence,
-                    "eventName": "INSERT",
-                    "eventSource": "aws:dynamodb",
-                    "dynamodb": {
-                        "Keys": {"pk": item["pk"], "sk": item["sk"]},
-                        "NewImage": item,
-                        "SequenceNumber": sequence,
-                        "StreamViewType": "NEW_IMAGE",
-                    },
-                }
-            )
-        if not records:
-            return 0
-        answer = self._relay({"Records": records}, None) or {}
-        failed = {f["itemIdentifier"] for f in answer.get("batchItemFailures", [])}
-        done = [key for sequence, key in keys.items() if sequence not in failed]
-        self._relayed.update(done)
-        return len(done)
+        """Relay the next batch of the table's stream; returns how many records were read."""
+        return self._stream()
 
     def drain_queue(self) -> int:
         delivered, _ = drain_once(self._sqs(), self._queue_url, self._notifier)
         return delivered
-
-    def _scan_outbox(self) -> list[dict[str, Any]]:
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "FilterExpression": "begins_with(sk, :outbox)",
-            "ExpressionAttributeValues": {":outbox": {"S": "OUTBOX#"}},
-        }
-        items: list[dict[str, Any]] = []
-        while True:
-            page = self._dynamodb().scan(**kwargs)
-            items.extend(page.get("Items", []))
-            if "LastEvaluatedKey" not in page:
-                return sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def ensure_schedule_group(client: Any, name: str) -> None:
@@ -156,12 +112,13 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
 
     for name, value in LOCAL_DEFAULTS.items():
         os.environ.setdefault(name, value)
-    from functions import notification_wiring
+    from functions import wiring
     from functions.deadline.handler import handler as deadline_handler
     from functions.deadline.handler import sweep_handler
     from functions.notifier.handler import handler as notifier_handler
     from functions.relay.handler import handler as relay_handler
     from infra import aws_clients
+    from local_stack import emulator
 
     if register is None:
         register = loop.register
@@ -169,19 +126,23 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
         if old in loop.PUMPS:
             loop.PUMPS.remove(old)
     _installed.clear()
-    notification_wiring.reset()
-    settings = notification_wiring.settings()
+    wiring.reset()
+    settings = wiring.settings()
     ensure_schedule_group(aws_clients.client("scheduler"), settings.scheduler_group)
+    running = emulator.current()
+    table = settings.game_table
     pumps = NotificationPumps(
         dynamodb=aws_clients.dynamodb,
+        streams=lambda: aws_clients.client("dynamodbstreams"),
         sqs=aws_clients.sqs,
-        scheduler=notification_wiring.deadline_scheduler(),
-        table=settings.game_table,
+        scheduler=wiring.deadline_scheduler(),
+        table=table,
         queue_url=settings.queue_url,
         deadline_handler=deadline_handler,
         sweep_handler=sweep_handler,
         relay_handler=relay_handler,
         notifier_handler=notifier_handler,
+        forget=(lambda upto: running.trim_stream(table, upto)) if running else None,
     )
     for pump in (pumps.fire_due_deadlines, pumps.relay_outbox, pumps.drain_queue):
         register(pump)

@@ -25,6 +25,7 @@ from functions.api.request_store import RequestStore
 from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
 from functions.observability import get_logger
+from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.usecases import views
 from functions.usecases.common import Actor, hash_token, identify, iso, load
@@ -39,7 +40,6 @@ from functions.usecases.seats import SeatChanged, leave_game, open_seat
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
 from functions.usecases.votes import cast_vote
-from infra.errors import StorageUnavailable
 
 logger = get_logger()
 app = Router()
@@ -406,7 +406,7 @@ def post_import(body: schemas.ExportDocument) -> Response[schemas.CreateGameResp
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     services, store = _services()
-    from functions.notification_wiring import telegram_store  # deferred: no client at import
+    from functions.wiring import telegram_store  # deferred: no client at import
 
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
@@ -447,7 +447,10 @@ def get_variants() -> schemas.VariantList:
 
 def openapi_document() -> dict[str, Any]:
     """Generated from the route table when asked (GET /openapi.json, the drift test), never at import."""
-    return app.openapi(
+    from functions.api.openapi import build_document
+
+    return build_document(
+        app.routes,
         title=TITLE,
         version=VERSION,
         description="Convoy: a serverless Diplomacy game server. See docs/api.md.",

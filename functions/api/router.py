@@ -5,7 +5,7 @@ resolver builds its OpenAPI model classes and per-route pydantic fields when the
 imported (~140 ms of a Lambda cold start, issue 9). Here a route is a plain record; the
 request models are the pydantic models of ``functions/schemas`` (their validators are
 built once, when the class is defined), and the OpenAPI document is generated from the
-route table only when someone asks for it (``Router.openapi``).
+route table only when someone asks for it (functions/api/openapi.py, from ``Router.routes``).
 
 Declaring a route keeps the Powertools style::
 
@@ -244,15 +244,6 @@ class Router:
             if handler is not None:
                 return handler(error)
         raise error
-
-    # --- OpenAPI --------------------------------------------------------------------------
-
-    def openapi(self, **info: Any) -> dict[str, Any]:
-        """The OpenAPI 3.1 document of the route table (built on demand, never at import)."""
-        from functions.api.openapi import build_document
-
-        return build_document(self.routes, **info)
-
 
 def _arguments(route: Route, request: Request, path_values: dict[str, str]) -> dict[str, Any]:
     arguments: dict[str, Any] = dict(path_values)

@@ -49,7 +49,7 @@ def make_handlers(
 
 
 def _default_dependencies() -> Any:
-    from functions.notification_wiring import deadline_dependencies  # deferred: no clients at import
+    from functions.wiring import deadline_dependencies  # deferred: no clients at import
 
     return deadline_dependencies()
 

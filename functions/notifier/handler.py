@@ -15,7 +15,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from functions.notification_ports import OutboxMessage
+from functions.ports import OutboxMessage
 from functions.usecases.notifications import deliver
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
@@ -42,7 +42,7 @@ def make_handler(dependencies: Callable[[], Any]) -> LambdaHandler:
 
 
 def _default_dependencies() -> Any:
-    from functions.notification_wiring import notifier_dependencies  # deferred: no clients at import
+    from functions.wiring import notifier_dependencies  # deferred: no clients at import
 
     return notifier_dependencies()
 

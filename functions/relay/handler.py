@@ -18,8 +18,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from boto3.dynamodb.types import TypeDeserializer
 
-from functions.notification_ports import MessageQueue, OutboxMessage
 from functions.observability import get_logger
+from functions.ports import MessageQueue, OutboxMessage
 from functions.usecases.notifications import message_from_outbox_item, relay_outbox
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
@@ -77,7 +77,7 @@ def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
 
 
 def _default_queue() -> MessageQueue:
-    from functions.notification_wiring import outbox_queue  # deferred: no clients at import
+    from functions.wiring import outbox_queue  # deferred: no clients at import
 
     return outbox_queue()
 

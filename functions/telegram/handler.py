@@ -58,7 +58,7 @@ def make_handler(
 
 
 def _default_dependencies() -> Any:
-    from functions.notification_wiring import telegram_dependencies  # deferred: no clients at import
+    from functions.wiring import telegram_dependencies  # deferred: no clients at import
 
     return telegram_dependencies()
 

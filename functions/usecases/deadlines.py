@@ -39,7 +39,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from functions.notification_ports import DeadlineGames, DeadlineScheduler
+from functions.ports import DeadlineGames, DeadlineScheduler
 from functions.usecases.common import parse_iso
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from functions.errors import Forbidden, NoDeadline
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameRecord, GameStore
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.common import (
     Actor,
     add_event,

@@ -12,8 +12,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
-from functions.notification_ports import PLAYER_JOINED, DeadlineScheduler
-from functions.ports import Clock, EventRecord, GameRecord, GameStore, OutboxRecord
+from functions.ports import (
+    PLAYER_JOINED,
+    Clock,
+    DeadlineScheduler,
+    EventRecord,
+    GameRecord,
+    GameStore,
+    OutboxRecord,
+)
 from functions.usecases.common import (
     add_event,
     add_outbox,

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from functions.notification_ports import (
+from functions.ports import (
     CHAT_REPLY,
     DEADLINE_APPROACHING,
     GAME_ENDED,

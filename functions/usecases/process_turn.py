@@ -24,8 +24,7 @@ from typing import Any
 
 import engine
 from functions.errors import Forbidden, GamePaused, OrdersMissing, StalePhase, StoredOrderUnreadable
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameRecord, GameStore, PhaseRecord
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, PhaseRecord
 from functions.usecases.common import (
     Actor,
     add_event,

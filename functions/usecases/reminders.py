@@ -21,8 +21,7 @@ import enum
 from datetime import datetime, timedelta
 
 from functions.errors import GameNotFound
-from functions.notification_ports import DEADLINE_APPROACHING, DeadlineScheduler
-from functions.ports import Clock, GameRecord, GameStore
+from functions.ports import DEADLINE_APPROACHING, Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.common import add_outbox, load, parse_iso, retrying
 from functions.usecases.deadlines import reminder_time
 from functions.usecases.views import missing_powers

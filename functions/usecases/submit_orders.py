@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 
 import engine
 from functions.errors import GameNotActive, GamePaused, StalePhase
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, GameRecord, GameStore
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.common import (
     SCHEDULER,
     Actor,

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from functions.notification_ports import GameActions, ReplyOutbox, Seat, TelegramStore
+from functions.ports import GameActions, ReplyOutbox, Seat, TelegramStore
 from functions.usecases.common import Actor, require_player
 
 LINK_CODE_TTL = timedelta(minutes=30)

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from functions.errors import Forbidden, NotStarted, ValidationFailed
-from functions.notification_ports import DeadlineScheduler
-from functions.ports import Clock, EventRecord, GameRecord, GameStore, OutboxRecord
+from functions.ports import Clock, DeadlineScheduler, EventRecord, GameRecord, GameStore, OutboxRecord
 from functions.usecases.common import Actor, add_event, load_active, require_player, retrying, state_of
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.lifecycle import end_game, vote_outcome

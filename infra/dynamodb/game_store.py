@@ -7,83 +7,32 @@
 - A failed condition becomes ``StaleVersion``; a missing game ``ItemNotFound``.
   ``ClientError`` never leaves this module.
 
-Every call asks for ``ReturnConsumedCapacity`` and adds it to ``CAPACITY`` so the
-benchmark can report read/write units per route.
+Metering (consumed capacity per route) is the benchmark's business: bench/capacity.py
+hooks the boto3 client from outside, so this adapter carries no benchmark code.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from infra import aws_clients
-from infra.dynamodb import items, keys
-from infra.errors import (
+from functions.ports import (
     AlreadyExists,
+    EventRecord,
+    GameRecord,
     ItemNotFound,
+    OutboxRecord,
+    PhaseRecord,
     StaleVersion,
     StorageError,
     StorageUnavailable,
-    is_conditional_failure,
-    is_retryable,
 )
-from infra.records import EventRecord, GameRecord, OutboxRecord, PhaseRecord
-
-
-class CapacityMeter:
-    """Running total of consumed capacity units reported by DynamoDB (all threads)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.units = 0.0
-
-    def add(self, consumed: Any) -> None:
-        entries = consumed if isinstance(consumed, list) else [consumed] if consumed else []
-        total = sum(float(e.get("CapacityUnits", 0.0)) for e in entries if isinstance(e, dict))
-        with self._lock:
-            self.units += total
-
-    def read(self) -> float:
-        with self._lock:
-            return self.units
-
-
-CAPACITY = CapacityMeter()
-
-
-def item_size(value: Any) -> int:
-    """Approximate DynamoDB size in bytes of a wire-format attribute value or item."""
-    if isinstance(value, dict) and len(value) == 1:
-        (tag, inner), = value.items()
-        if tag in ("S", "B"):
-            return len(str(inner).encode())
-        if tag == "N":
-            return len(str(inner)) // 2 + 1
-        if tag in ("BOOL", "NULL"):
-            return 1
-        if tag == "M":
-            return 3 + sum(len(k.encode()) + item_size(v) + 1 for k, v in inner.items())
-        if tag == "L":
-            return 3 + sum(item_size(v) + 1 for v in inner)
-    if isinstance(value, dict):  # an item: attribute name -> value
-        return sum(len(k.encode()) + item_size(v) for k, v in value.items())
-    return 0
-
-
-def estimated_write_units(operation: str, request: dict[str, Any]) -> float:
-    """DynamoDB's write pricing (1 WCU per started KB per item, x2 in a transaction), for
-    emulators that do not report ``ConsumedCapacity`` on writes."""
-    import math
-
-    if operation == "put_item":
-        puts, factor = [request["Item"]], 1
-    else:
-        puts, factor = [a["Put"]["Item"] for a in request["TransactItems"] if "Put" in a], 2
-    return float(sum(factor * max(1, math.ceil(item_size(i) / 1024)) for i in puts))
+from infra import aws_clients
+from infra.dynamodb import items, keys
+from infra.errors import is_conditional_failure, is_retryable
 
 
 class DynamoGameStore:
@@ -274,7 +223,6 @@ class DynamoGameStore:
             raise StorageError(str(exc)) from exc
 
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
-        kwargs["ReturnConsumedCapacity"] = "TOTAL"
         try:
             response: dict[str, Any] = getattr(self.client, operation)(**kwargs)
         except ClientError as exc:
@@ -285,8 +233,4 @@ class DynamoGameStore:
             raise StorageError(f"{operation} failed: {exc}") from exc
         except BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
             raise StorageUnavailable(f"{operation}: {exc}") from exc
-        consumed = response.get("ConsumedCapacity")
-        if not consumed and operation in ("put_item", "transact_write_items"):
-            consumed = {"CapacityUnits": estimated_write_units(operation, kwargs)}
-        CAPACITY.add(consumed)
         return response

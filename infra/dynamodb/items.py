@@ -12,8 +12,8 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
+from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 from infra.dynamodb import keys
-from infra.records import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 
 _ser = TypeSerializer()
 _de = TypeDeserializer()

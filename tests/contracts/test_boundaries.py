@@ -1,9 +1,14 @@
-"""Import direction and cold-start hygiene (shared/ARCHITECTURE.md §1, STYLE.md §8, issue 9).
+"""Import direction, no import cycles, and cold-start hygiene (ARCHITECTURE §1, STYLE.md §8, issue 9).
 
-The layers, lowest first: ``engine`` (pure rules) <- ``infra`` (adapters) <- ``functions``
-(handlers, use cases, the composition root) <- ``local_stack`` (composes handlers into
-the ``make run`` server). ``bench`` stands beside the top and may import anything.
-An import may only point down; there is no exceptions list.
+The layers, lowest first (functions/ports.py explains why the ports sit below infra):
+
+    engine -> functions.ports -> infra -> functions.usecases -> functions.adapters
+           -> handlers -> functions.wiring -> the local stack, bench
+
+Every module of ours is in exactly one layer, and each layer lists what it may import.
+There is no exceptions list: a new module either fits a layer or the table changes here,
+in review. Imports are read from the source (``ast``), including deferred imports inside
+functions and ``TYPE_CHECKING`` blocks, so a cycle cannot hide behind a lazy import.
 """
 
 from __future__ import annotations
@@ -14,156 +19,163 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "infra", "functions", "local_stack", "bench")
-# What each package may never import (anything above it).
-FORBIDDEN = {
-    "engine": {"infra", "functions", "local_stack", "bench"},
-    "infra": {"functions", "local_stack", "bench"},
-    "functions": {"local_stack", "bench"},
-    "local_stack": {"bench"},
+PACKAGES = ("engine", "functions", "infra", "bench", "local_stack")
+HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
+            "functions.telegram")
+# The local stack composes everything from the top (a top-level package, issue 9).
+LOCAL_STACK = ("local_stack",)
+
+# layer -> (module prefixes in it, module prefixes it may import besides itself)
+LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "engine": (("engine",), ()),
+    "ports": (("functions.ports",), ()),
+    "errors": (("functions.errors",), ()),
+    "schemas": (("functions.schemas",), ()),
+    "observability": (("functions.observability",), ()),
+    "infra": (("infra",), ("engine", "functions.ports")),
+    "usecases": (("functions.usecases",), ("engine", "functions.ports", "functions.errors")),
+    "adapters": (("functions.adapters",),
+                 ("engine", "functions.ports", "functions.errors", "functions.usecases")),
+    "handlers": (HANDLERS, ("engine", "functions.ports", "functions.errors", "functions.usecases",
+                            "functions.schemas", "functions.observability", "functions.wiring")),
+    "wiring": (("functions.wiring",), ("engine", "functions.ports", "functions.errors", "infra",
+                                       "functions.adapters", "functions.usecases")),
+    "local_stack": (LOCAL_STACK, ("engine", "functions", "infra")),
+    "bench": (("bench",), ("engine", "functions", "infra", *LOCAL_STACK)),
+    "package roots": (("functions",), ()),  # functions/__init__.py: a docstring, nothing else
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
-def _imported(path: Path, module: str, *, top_level_only: bool) -> set[str]:
-    """Modules named by the imports of one file (relative imports resolved).
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")) if (ROOT / package).is_dir() else []:
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
 
-    ``top_level_only`` keeps only imports run when the module is imported (not those
-    inside functions), which is what can make an import cycle.
-    """
-    tree = ast.parse(path.read_text())
-    nodes = _top_level_nodes(tree) if top_level_only else list(ast.walk(tree))
+
+def _imported(module: str, path: Path, known: set[str]) -> set[str]:
+    """Our modules that ``module`` imports anywhere in its source, resolved to module names."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in nodes:
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
+            names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
+            names.update(f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names)
+    resolved = set()
+    for name in names:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        if name and name != module:
+            resolved.add(name)
+    return resolved
 
 
-def _top_level_nodes(tree: ast.Module) -> list[ast.AST]:
-    """Statements executed at import: the module body, including if/try blocks, not defs."""
-    found: list[ast.AST] = []
-    pending: list[ast.AST] = list(tree.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            continue
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            pending.extend(node.orelse)
-            continue
-        found.append(node)
-        pending.extend(ast.iter_child_nodes(node))
+def import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {module: _imported(module, path, known) for module, path in modules.items()}
+
+
+def layer_of(module: str) -> str:
+    """The layer holding ``module``: the one whose prefixes match it most specifically."""
+    best, length = "", -1
+    for layer, (members, _) in LAYERS.items():
+        for prefix in members:
+            if _within(module, (prefix,)) and len(prefix) > length:
+                best, length = layer, len(prefix)
+    return best
+
+
+def test_every_module_of_ours_is_in_a_layer() -> None:
+    assert [m for m in import_graph() if not layer_of(m)] == []
+
+
+def test_imports_point_only_down_the_layers() -> None:
+    wrong = []
+    for module, targets in sorted(import_graph().items()):
+        layer = layer_of(module)
+        members, allowed = LAYERS[layer]
+        for target in sorted(targets):
+            if not (_within(target, members) or _within(target, allowed)):
+                wrong.append(f"{module} ({layer}) imports {target} ({layer_of(target)})")
+    assert wrong == []
+
+
+def test_a_handler_reaches_another_handler_only_through_nothing() -> None:
+    """Handlers are siblings: none imports another (the API's helpers stay in functions.api)."""
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in import_graph().items() if layer_of(module) == "handlers"
+        for target in targets
+        if layer_of(target) == "handlers" and target.split(".")[:2] != module.split(".")[:2]
+    ]
+    assert wrong == []
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative order)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
     return found
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+def test_no_import_cycle_anywhere() -> None:
+    assert cycles(import_graph()) == []
 
 
-def _sources() -> dict[str, Path]:
-    return {
-        _module_name(path): path
-        for package in PACKAGES
-        for path in sorted((ROOT / package).rglob("*.py"))
-    }
-
-
-def _imports(folder: str) -> dict[str, set[str]]:
-    """Top-level package names each file under ``folder`` imports (anywhere in the file)."""
-    prefix = folder.replace("/", ".")
-    return {
-        str(path.relative_to(ROOT)): {
-            name.split(".")[0] for name in _imported(path, module, top_level_only=False)
-        }
-        for module, path in _sources().items()
-        if module == prefix or module.startswith(prefix + ".")
-    }
-
-
-def test_use_cases_have_no_boto3_and_no_event_shapes() -> None:
-    for path, names in _imports("functions/usecases").items():
-        assert not names & {"boto3", "botocore", "aws_lambda_powertools", "pydantic"}, path
-
-
-def test_no_import_points_up_a_layer() -> None:
-    """Every import, also the deferred ones inside functions; no exceptions (issue 9)."""
-    upward = [
-        (path, sorted(names & FORBIDDEN[package]))
-        for package in FORBIDDEN
-        for path, names in _imports(package).items()
-        if names & FORBIDDEN[package]
-    ]
-    assert upward == []
-
-
-def _graph() -> dict[str, set[str]]:
-    """Module -> our modules it imports at import time (a package import also runs its __init__)."""
-    sources = _sources()
-    graph: dict[str, set[str]] = {}
-    for module, path in sources.items():
-        targets: set[str] = set()
-        for name in _imported(path, module, top_level_only=True):
-            while name and name not in sources:
-                name = name.rpartition(".")[0]
-            if name and name != module:
-                targets.add(name)
-        graph[module] = targets
-    return graph
-
-
-def _cycle(graph: dict[str, set[str]]) -> list[str]:
-    """One import cycle as a path of module names, or [] (iterative depth-first search)."""
-    state: dict[str, int] = {}  # 1 on the current path, 2 finished
-    for start in sorted(graph):
-        if start in state:
-            continue
-        path = [start]
-        stack = [iter(sorted(graph[start]))]
-        state[start] = 1
-        while stack:
-            nxt = next(stack[-1], None)
-            if nxt is None:
-                state[path.pop()] = 2
-                stack.pop()
-            elif state.get(nxt) == 1:
-                return [*path[path.index(nxt):], nxt]
-            elif nxt not in state:
-                state[nxt] = 1
-                path.append(nxt)
-                stack.append(iter(sorted(graph[nxt])))
-    return []
-
-
-def test_no_import_cycle_among_our_modules() -> None:
-    assert _cycle(_graph()) == []
-
-
-def test_the_cycle_finder_finds_a_cycle() -> None:
-    """The check above can fail: a planted cycle is reported."""
-    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
-    assert _cycle({"a": {"b"}, "b": set()}) == []
+def test_the_checks_themselves_catch_a_cycle_and_an_upward_import() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    members, allowed = LAYERS[layer_of("infra.dynamodb.game_store")]
+    assert not _within("functions.usecases.views", members + allowed)
+    assert _within("functions.ports", allowed)
 
 
 def test_importing_the_api_handler_builds_no_client() -> None:
     code = (
         "import sys, functions.api.handler as h, infra.aws_clients as c, functions.wiring as w;"
-        "assert not c._clients and w._services is None; print('ok')"
+        "assert not c._clients and not w._built; print('ok')"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120

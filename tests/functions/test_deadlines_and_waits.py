@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from functions.adapters import StoreDeadlineGames
 from functions.errors import Forbidden, NoDeadline
-from functions.notification_wiring import StoreDeadlineGames
 from functions.usecases.common import Actor
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep

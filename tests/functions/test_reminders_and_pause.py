@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
+from functions.adapters import StoreDeadlineGames
 from functions.deadline.handler import make_handlers
 from functions.errors import GamePaused
-from functions.notification_wiring import StoreDeadlineGames
 from functions.usecases.common import SCHEDULER, Actor
 from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
 from functions.usecases.game_control import extend_deadline, pause_game, resume_game

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from functions.api.openapi import build_document
 from functions.api.router import Query, RequestValidationError, Response, Router
 
 
@@ -140,7 +141,7 @@ def test_headers_are_read_case_insensitively_per_request_and_thread() -> None:
 
 
 def test_openapi_is_generated_from_the_route_table() -> None:
-    document = make_router().openapi(title="T", version="1", extra_models=(Answer,))
+    document = build_document(make_router().routes, title="T", version="1", extra_models=(Answer,))
     operation = document["paths"]["/things/{thing_id}"]["post"]
     assert operation["operationId"] == "post_thing_things__thing_id__post"
     where = [(p["in"], p["name"]) for p in operation["parameters"]]

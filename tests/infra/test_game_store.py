@@ -9,6 +9,15 @@ import boto3
 import pytest
 
 from functions.errors import StalePhase
+from functions.ports import (
+    AlreadyExists,
+    EventRecord,
+    GameRecord,
+    ItemNotFound,
+    OutboxRecord,
+    PhaseRecord,
+    StaleVersion,
+)
 from functions.usecases.common import SCHEDULER, Actor
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.join import join_game
@@ -17,8 +26,6 @@ from functions.usecases.submit_orders import submit_orders
 from functions.usecases.views import events_after, history, list_games
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
-from infra.errors import AlreadyExists, ItemNotFound, StaleVersion
-from infra.records import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 from tests.functions.fakes import FakeClock
 from tests.functions.openings import SPRING_1901
 

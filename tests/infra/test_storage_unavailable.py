@@ -13,10 +13,9 @@ from botocore.exceptions import ClientError, EndpointConnectionError
 
 from functions import wiring
 from functions.api import handler as api
-from functions.ports import SystemClock
-from functions.settings import load_settings
+from functions.ports import StorageError, StorageUnavailable, SystemClock
+from functions.wiring import load_settings
 from infra.dynamodb.game_store import DynamoGameStore
-from infra.errors import StorageError, StorageUnavailable
 from local_stack.http_adapter import LocalContext
 
 

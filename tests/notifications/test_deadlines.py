@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from functions.deadline.handler import make_handlers
-from functions.notification_ports import DiscordTarget, OutboxMessage, TelegramTarget
+from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget
 from functions.usecases.deadlines import (
     FireOutcome,
     fire_deadline,

@@ -7,12 +7,13 @@ from typing import Any
 
 import boto3
 
-from functions.notification_ports import TelegramTarget
 from functions.notifier.handler import make_handler as make_notifier
+from functions.ports import TelegramTarget
 from functions.relay.handler import make_handler as make_relay
 from infra.queue import SqsMessageQueue
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
 from local_stack.notification_pumps import NotificationPumps, ensure_schedule_group
+from tests.local_stack.conftest import mock_streams_client
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
@@ -23,6 +24,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     ddb = boto3.client("dynamodb", region_name="us-east-1")
     sqs = boto3.client("sqs", region_name="us-east-1")
     sched = boto3.client("scheduler", region_name="us-east-1")
+    streams = mock_streams_client()
     ddb.create_table(
         TableName="games",
         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
@@ -31,6 +33,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
             {"AttributeName": "sk", "AttributeType": "S"},
         ],
         BillingMode="PAY_PER_REQUEST",
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
     )
     url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
     ensure_schedule_group(sched, "deadlines")
@@ -45,6 +48,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
     pumps = NotificationPumps(
         dynamodb=lambda: ddb,
+        streams=lambda: streams,
         sqs=lambda: sqs,
         scheduler=scheduler,
         table="games",

@@ -10,8 +10,8 @@ import pytest
 from boto3.dynamodb.types import TypeSerializer
 from botocore.exceptions import ClientError
 
-from functions.notification_ports import TelegramTarget, WebhookTarget
 from functions.notifier.handler import make_handler as make_notifier
+from functions.ports import TelegramTarget, WebhookTarget
 from functions.relay.handler import make_handler as make_relay
 from infra.queue import QueueError, SqsMessageQueue, drain_once
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets

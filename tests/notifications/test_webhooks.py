@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from functions.notification_ports import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
-from functions.notification_wiring import HttpDeliverer
+from functions.adapters import HttpDeliverer
+from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
 from infra.webhooks import (
     DeliveryRejected,
     HttpDelivery,

@@ -6,17 +6,13 @@ from datetime import timedelta
 
 import pytest
 
-from functions.notification_ports import DiscordTarget, Seat, TelegramTarget
-from functions.notification_wiring import (
-    StoreDeadlineGames,
-    StoreGameActions,
-    StoreTargetDirectory,
-    load_notification_settings,
-)
+from functions.adapters import StoreDeadlineGames, StoreGameActions, StoreTargetDirectory
+from functions.ports import DiscordTarget, Seat, TelegramTarget
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
 from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
+from functions.wiring import load_settings
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 from tests.notifications.fakes import FakeScheduler
 
@@ -95,6 +91,7 @@ def test_bot_actions_use_the_api_use_cases(started: tuple[InMemoryGameStore, Fak
 
 
 def test_settings_default_to_safe_values() -> None:
-    s = load_notification_settings({})
-    assert not s.allow_loopback and s.telegram_webhook_secret == ""
-    assert load_notification_settings({"CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1"}).allow_loopback
+    s = load_settings({})
+    assert not s.allow_loopback_webhooks and s.telegram_webhook_secret == ""
+    assert s.game_table == "convoy-games" and s.scheduler_group == "convoy-deadlines"
+    assert load_settings({"CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1"}).allow_loopback_webhooks

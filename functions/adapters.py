@@ -1,0 +1,167 @@
+"""Adapters that implement ports over Convoy's own use cases and game store.
+
+Why here and not in ``infra/``: these call use cases (``process_turn``, ``submit_orders``,
+the views), and ``infra`` may import only the ports (functions/ports.py). They sit above
+the use cases and below the composition root (functions/wiring.py), which builds them.
+So deadlines, the notifier and the Telegram bot share one process_turn, one order
+submission and one view of orders status with the REST API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from functions.errors import GameNotActive, GameNotFound, GamePaused, StalePhase
+from functions.ports import (
+    Clock,
+    DeadlineInfo,
+    DeadlineScheduler,
+    DeliveryTarget,
+    DiscordTarget,
+    GameStore,
+    ItemNotFound,
+    OutboxMessage,
+    Seat,
+    SubmitOutcome,
+    TelegramTarget,
+    WebhookTarget,
+    target_from_dict,
+)
+from functions.usecases.common import SCHEDULER, Actor, load, parse_iso
+from functions.usecases.notifications import webhook_document
+from functions.usecases.process_turn import process_turn
+from functions.usecases.reminders import send_reminder
+from functions.usecases.submit_orders import submit_orders
+from functions.usecases.views import last_resolution, orders_status
+
+
+class HttpSender(Protocol):
+    """What ``HttpDeliverer`` needs of the HTTP client (``infra.webhooks.HttpDelivery`` fits)."""
+
+    def send_webhook(self, url: str, secret: str, document: Mapping[str, Any], delivery_id: str) -> None: ...
+
+    def send_discord(self, url: str, text: str) -> None: ...
+
+    def send_telegram(self, chat_id: int | str, text: str) -> None: ...
+
+
+class HttpDeliverer:
+    """`Deliverer` port: picks the right HTTP call for each kind of target."""
+
+    def __init__(self, delivery: HttpSender) -> None:
+        self._http = delivery
+
+    def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str) -> None:
+        if isinstance(target, WebhookTarget):
+            self._http.send_webhook(
+                target.url, target.secret, webhook_document(message, text), message.dedupe_key
+            )
+        elif isinstance(target, DiscordTarget):
+            self._http.send_discord(target.url, text)
+        elif isinstance(target, TelegramTarget):
+            self._http.send_telegram(target.chat_id, text)
+        else:  # pragma: no cover - the union is closed
+            raise TypeError(f"unknown target {target!r}")
+
+
+class StoreTargetDirectory:
+    """`TargetDirectory` from the game's settings: ``settings["notify"]`` is a list of target dicts."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    def targets_for(self, game_id: str) -> Sequence[DeliveryTarget]:
+        try:
+            game = self._store.load(game_id)
+        except ItemNotFound:
+            return []
+        found: list[DeliveryTarget] = []
+        for raw in game.settings.get("notify") or []:
+            try:
+                found.append(target_from_dict(raw))
+            except (ValueError, AttributeError):
+                continue  # validated when the game was set up; never let one bad entry block the rest
+        return found
+
+
+class StoreDeadlineGames:
+    """`DeadlineGames` over the game store and the API's own `process_turn` (exactly-once by version)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Clock,
+        scan_limit: int = 500,
+        scheduler: DeadlineScheduler | None = None,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._scan_limit = scan_limit
+        self._scheduler = scheduler  # the processed phase's successor gets its schedule
+
+    def deadline_info(self, game_id: str) -> DeadlineInfo | None:
+        try:
+            game = self._store.load(game_id)
+        except ItemNotFound:
+            return None
+        return _info(game)
+
+    def process_if_in_phase(self, game_id: str, phase: str) -> bool:
+        try:
+            process_turn(
+                self._store, self._clock, game_id, SCHEDULER, expected_phase=phase, scheduler=self._scheduler
+            )
+        except (StalePhase, GameNotActive, GameNotFound, GamePaused):
+            return False
+        return True
+
+    def remind_if_in_phase(self, game_id: str, phase: str) -> str:
+        return str(send_reminder(self._store, self._clock, game_id, phase, scheduler=self._scheduler))
+
+    def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:
+        """Scans the game listing (newest first, bounded): fine as a backstop at small scale.
+
+        At scale this wants a sparse index on `deadline`; see docs/notifications.md.
+        """
+        infos = [_info(game) for game in self._store.list_games(limit=self._scan_limit)]
+        return [i for i in infos if i.status == "ACTIVE" and i.deadline is not None and i.deadline <= now]
+
+
+def _info(game: Any) -> DeadlineInfo:
+    deadline = parse_iso(game.deadline) if game.deadline else None
+    status = "PAUSED" if game.paused and game.status == "ACTIVE" else str(game.status).upper()
+    return DeadlineInfo(game.game_id, game.phase, deadline, status)
+
+
+class StoreGameActions:
+    """`GameActions` for the bot: the same use cases the REST API calls."""
+
+    def __init__(self, store: GameStore, clock: Clock, scheduler: DeadlineScheduler | None = None) -> None:
+        self._store = store
+        self._clock = clock
+        self._scheduler = scheduler
+
+    def submit_orders(self, seat: Seat, orders: Sequence[str]) -> SubmitOutcome:
+        done = submit_orders(
+            self._store, self._clock, seat.game_id, Actor("player", seat.power), list(orders),
+            scheduler=self._scheduler,
+        )
+        return SubmitOutcome(
+            phase=done.phase,
+            accepted=tuple(done.accepted),
+            rejected=tuple((r.order, r.message) for r in done.rejected),
+        )
+
+    def my_orders(self, seat: Seat) -> tuple[str, Sequence[str]]:
+        game = load(self._store, seat.game_id)
+        return game.phase, list(game.pending_orders.get(seat.power, []))
+
+    def orders_status(self, seat: Seat) -> tuple[str, Mapping[str, bool]]:
+        status = orders_status(load(self._store, seat.game_id))
+        return str(status["phase"]), dict(status["submitted"])
+
+    def last_resolution(self, seat: Seat) -> Sequence[str]:
+        results = last_resolution(self._store, seat.game_id).get("results", [])
+        return [f"{r.get('order_str', '?')}: {r.get('result', '?')}" for r in results]

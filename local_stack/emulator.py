@@ -1,0 +1,136 @@
+"""moto's server in a thread, with the template's resources, atomic requests and (optionally) a
+data directory that makes its state survive restarts (``local_stack.durable``).
+
+Atomicity: DynamoDB applies every request (a conditional put, a transaction) atomically;
+moto's backends check a condition and write in two unlocked steps, so two racing
+requests (two API workers, or the API and a pump) could both pass a version check.
+moto is not thread-safe here, so one lock is held around each request's dispatch into
+moto's backends; HTTP parsing, the API handlers and everything else run concurrently.
+The same lock makes a journal entry's order the order in which requests took effect.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import socket
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from local_stack import moto_patches
+
+if TYPE_CHECKING:
+    from local_stack.durable import DurableState
+
+ACCOUNT = "123456789012"
+REGION = "us-east-1"
+LOCAL_ENV = {
+    "AWS_ACCESS_KEY_ID": "local",
+    "AWS_SECRET_ACCESS_KEY": "local",
+    "AWS_SESSION_TOKEN": "local",
+    "AWS_DEFAULT_REGION": REGION,
+    "AWS_REGION": REGION,
+}
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def dynamodb_backend() -> Any:
+    from moto.dynamodb.models import dynamodb_backends
+
+    return dynamodb_backends[ACCOUNT][REGION]
+
+
+@dataclass
+class Emulator:
+    """The AWS emulator: moto's backends served over HTTP on (host, port)."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    durable: DurableState | None = None
+    resources: dict[str, str] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _server: Any = None
+    _thread: threading.Thread | None = None
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> Emulator:
+        from moto.moto_server.threaded_moto_server import MotoRequestHandler
+        from moto.server import DomainDispatcherApplication, create_backend_app
+        from werkzeug.serving import make_server
+
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log
+        moto_patches.apply()
+        app = DomainDispatcherApplication(create_backend_app)
+        if self.durable is not None:
+            self.durable.load(app)
+        self.port = self.port or free_port(self.host)
+        self._server = make_server(self.host, self.port, self._atomic(app), True,
+                                   request_handler=MotoRequestHandler)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
+        self._thread.start()
+        os.environ.update(LOCAL_ENV)
+        os.environ["AWS_ENDPOINT_URL"] = self.endpoint
+        from infra import aws_clients
+        from local_stack.template import create_resources
+
+        aws_clients.reset()
+        self.resources = create_resources(aws_clients.dynamodb(), aws_clients.sqs())
+        for name, value in self.resources.items():
+            if name.isupper():
+                os.environ[name] = value
+        if self.durable is not None:
+            self.durable.start(self.lock)
+        return self
+
+    def _atomic(self, app: Any) -> Any:
+        durable = self.durable
+
+        def atomic(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            body = environ["wsgi.input"].read(length) if length else b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            with self.lock:
+                if durable is None:
+                    return list(app(environ, start_response))
+                return durable.dispatch(app, environ, body, start_response)
+
+        return atomic
+
+    def trim_stream(self, table: str, upto_sequence: int) -> None:
+        """Forget the table's stream records up to ``upto_sequence`` (the relay's checkpoint)."""
+        with self.lock:
+            if moto_patches.trim_stream(dynamodb_backend(), table, upto_sequence) and self.durable:
+                self.durable.record_trim(table, upto_sequence)
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self.durable is not None:
+            self.durable.close(self.lock)
+
+
+_current: list[Emulator] = []
+
+
+def current() -> Emulator | None:
+    """The running emulator of this process (the pumps' installers need its trim hook)."""
+    return _current[-1] if _current else None
+
+
+def set_current(emulator: Emulator | None) -> None:
+    _current.clear()
+    if emulator is not None:
+        _current.append(emulator)

@@ -1,0 +1,181 @@
+"""Fixes to moto 5.2.5 behaviours that make a long-running local stack grow or slow down.
+
+Each patch is for the pinned moto (``moto==5.2.5`` in pyproject.toml); ``apply()`` checks
+the version and refuses to patch another one, so an upgrade shows up at once instead
+of silently running unpatched code. Found by watching RSS and latency of ``make run``
+over long sessions (issue 9, docs/performance.md):
+
+1. ``DynamoDBBackend.transact_write_items`` deep-copies every table a transaction
+   touches, so that it can roll back: each ``process_turn`` cost O(table size) in time
+   and garbage. The replacement checks all conditions first (nothing is written if
+   one fails, exactly DynamoDB's all-or-nothing) and, to undo a write that fails half
+   way, keeps copies of only the items the transaction names: O(transaction size).
+2. ``ShardIterator.get`` registers a new iterator in
+   ``DynamoDBStreamsBackend.shard_iterators`` on every ``GetRecords`` and none is ever
+   removed: one ~700-byte object per poll, forever. AWS expires an iterator after
+   15 minutes; here the registry keeps the newest ``MAX_SHARD_ITERATORS``.
+3. ``StreamShard.items`` keeps every stream record ever written. AWS trims records
+   after 24 hours; the local relay is the stream's only reader, so ``trim_stream``
+   drops what it has processed (its checkpoint), keeping sequence numbers unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from typing import Any
+
+MOTO_VERSION = "5.2.5"
+MAX_SHARD_ITERATORS = 1000
+_applied = False
+
+
+def apply() -> None:
+    """Install the patches once per process (idempotent)."""
+    global _applied
+    if _applied:
+        return
+    import moto
+
+    if moto.__version__ != MOTO_VERSION:
+        raise RuntimeError(f"local_stack.moto_patches is written for moto {MOTO_VERSION}, "
+                           f"found {moto.__version__}: re-check each patch before upgrading")
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodbstreams.models import DynamoDBStreamsBackend
+
+    DynamoDBBackend.transact_write_items = _transact_write_items
+    original_init = DynamoDBStreamsBackend.__init__
+
+    def init(self: Any, region_name: str, account_id: str) -> None:
+        original_init(self, region_name, account_id)
+        self.shard_iterators = _BoundedRegistry()
+
+    DynamoDBStreamsBackend.__init__ = init
+    _applied = True
+
+
+class _BoundedRegistry(OrderedDict):  # type: ignore[type-arg]
+    """A dict that forgets its oldest entries beyond MAX_SHARD_ITERATORS."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        while len(self) > MAX_SHARD_ITERATORS:
+            self.popitem(last=False)
+
+
+def trim_stream(backend: Any, table_name: str, upto_sequence: int) -> int:
+    """Forget the stream records of ``table_name`` up to and including ``upto_sequence``."""
+    shard = backend.get_table(table_name).stream_shard
+    if shard is None:
+        return 0
+    drop = min(len(shard.items), max(0, upto_sequence - shard.starting_sequence_number + 1))
+    if drop:
+        del shard.items[:drop]
+        shard.starting_sequence_number += drop
+    return drop
+
+
+def _key_of(table: Any, op_type: str, op: dict[str, Any]) -> dict[str, Any]:
+    if op_type != "Put":
+        key: dict[str, Any] = op["Key"]
+        return key
+    attrs = op["Item"]
+    key = {table.hash_key_attr: attrs[table.hash_key_attr]}
+    if table.range_key_attr is not None:
+        key[table.range_key_attr] = attrs[table.range_key_attr]
+    return key
+
+
+def _transact_write_items(self: Any, transact_items: list[dict[str, Any]]) -> None:
+    """moto's transact_write_items with O(items) rollback instead of a deep copy of tables."""
+    from moto.dynamodb.comparisons import get_filter_expression
+    from moto.dynamodb.exceptions import (
+        MockValidationException,
+        MultipleTransactionsException,
+        TooManyTransactionsException,
+        TransactionCanceledException,
+        TransactWriteSingleOpException,
+    )
+
+    if len(transact_items) > 100:
+        raise TooManyTransactionsException()
+    plan: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    seen: set[tuple[str, str]] = set()
+    errors: list[Any] = []
+    for entry in transact_items:
+        if len(entry) > 1:
+            raise TransactWriteSingleOpException
+        op_type, op = next(iter(entry.items()))
+        try:
+            if op_type not in {"ConditionCheck", "Put", "Delete", "Update"}:
+                raise ValueError("Unsupported transaction operation")
+            table = self.get_table(op["TableName"])
+            key = _key_of(table, op_type, op)
+            marker = (str(op["TableName"]), str(dict(sorted(key.items()))))
+            if marker in seen:
+                raise MultipleTransactionsException()
+            seen.add(marker)
+            current = self.get_item(op["TableName"], key)
+            condition = op.get("ConditionExpression")
+            if condition is not None and not get_filter_expression(
+                condition, op.get("ExpressionAttributeNames"), op.get("ExpressionAttributeValues")
+            ).expr(current):
+                old = None
+                if op.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD" and current:
+                    old = current.to_json()["Attributes"]
+                errors.append(("ConditionalCheckFailed", "The conditional request failed", old))
+                continue
+            plan.append((op_type, op, key))
+            errors.append((None, None, None))
+        except (MultipleTransactionsException, MockValidationException):
+            raise
+        except Exception as exc:  # what moto reports for other failures, per item
+            errors.append((type(exc).__name__, str(exc), None))
+    if any(code is not None for code, _, _ in errors):
+        raise TransactionCanceledException(errors)
+    _apply_all(self, plan)
+
+
+def _apply_all(backend: Any, plan: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> None:
+    """Write a checked transaction; if a write fails, put back the items it named."""
+    from moto.dynamodb.exceptions import TransactionCanceledException
+    from moto.dynamodb.models.dynamo_type import DynamoType
+
+    saved = []
+    for _, op, key in plan:
+        table = backend.get_table(op["TableName"])
+        shard = table.stream_shard
+        saved.append((table, key, copy.deepcopy(backend.get_item(op["TableName"], key)),
+                      len(shard.items) if shard is not None else 0))
+    try:
+        for op_type, op, key in plan:
+            names, values = op.get("ExpressionAttributeNames"), op.get("ExpressionAttributeValues")
+            if op_type == "Put":
+                backend.put_item(op["TableName"], op["Item"], expression_attribute_names=names,
+                                 expression_attribute_values=values)
+            elif op_type == "Delete":
+                backend.delete_item(op["TableName"], key, expression_attribute_names=names,
+                                    expression_attribute_values=values)
+            elif op_type == "Update":
+                backend.update_item(op["TableName"], key, update_expression=op["UpdateExpression"],
+                                    expression_attribute_names=names, expression_attribute_values=values)
+    except Exception as exc:
+        for table, key, old, stream_length in reversed(saved):
+            hash_value = DynamoType(key[table.hash_key_attr])
+            range_value = DynamoType(key[table.range_key_attr]) if table.range_key_attr else None
+            _restore(table, hash_value, range_value, old)
+            if table.stream_shard is not None:
+                del table.stream_shard.items[stream_length:]
+        raise TransactionCanceledException([(type(exc).__name__, str(exc), None)]) from exc
+
+
+def _restore(table: Any, hash_value: Any, range_value: Any, old: Any) -> None:
+    if range_value is None:
+        if old is None:
+            table.items.pop(hash_value, None)
+        else:
+            table.items[hash_value] = old
+    elif old is None:
+        table.items.get(hash_value, {}).pop(range_value, None)
+    else:
+        table.items[hash_value][range_value] = old

@@ -1,0 +1,93 @@
+"""The local stack's fixes to moto 5.2.5 (issue 9 item 2) keep DynamoDB's semantics:
+a transaction is all-or-nothing and reports why, at a cost of the items it names only."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+
+from local_stack.emulator import dynamodb_backend
+from tests.local_stack.conftest import make_table
+
+
+def _item(sk: str, version: int) -> dict[str, Any]:
+    return {"pk": {"S": "GAME#g"}, "sk": {"S": sk}, "version": {"N": str(version)}}
+
+
+def _put(sk: str, version: int, condition: str | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"TableName": "games", "Item": _item(sk, version)}
+    if condition:
+        op["ConditionExpression"] = condition
+    return {"Put": op}
+
+
+def _items(ddb: Any) -> dict[str, str]:
+    rows = ddb.scan(TableName="games")["Items"]
+    return {r["sk"]["S"]: r["version"]["N"] for r in rows}
+
+
+def test_a_transaction_writes_everything_or_nothing(aws: None) -> None:
+    ddb = make_table()
+    ddb.put_item(TableName="games", Item=_item("META", 1))
+    stream = dynamodb_backend().get_table("games").stream_shard
+    before = len(stream.items)
+    with pytest.raises(ClientError) as caught:
+        ddb.transact_write_items(TransactItems=[
+            _put("OUTBOX#1", 1, "attribute_not_exists(pk)"),
+            {"Update": {"TableName": "games", "Key": {"pk": {"S": "GAME#g"}, "sk": {"S": "META"}},
+                        "UpdateExpression": "SET version = :two", "ConditionExpression": "version = :zero",
+                        "ExpressionAttributeValues": {":two": {"N": "2"}, ":zero": {"N": "0"}},
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}},
+        ])
+    error = caught.value.response
+    assert error["Error"]["Code"] == "TransactionCanceledException"
+    reasons = error["CancellationReasons"]
+    assert [r["Code"] for r in reasons] == ["None", "ConditionalCheckFailed"]
+    assert reasons[1]["Item"]["version"] == {"N": "1"}
+    assert _items(ddb) == {"META": "1"} and len(stream.items) == before  # nothing written
+
+    ddb.transact_write_items(TransactItems=[
+        _put("OUTBOX#1", 1, "attribute_not_exists(pk)"),
+        {"Put": {"TableName": "games", "Item": _item("META", 2), "ConditionExpression": "version = :one",
+                 "ExpressionAttributeValues": {":one": {"N": "1"}}}},
+    ])
+    assert _items(ddb) == {"META": "2", "OUTBOX#1": "1"}
+    assert len(stream.items) == before + 2
+
+
+def test_a_write_failing_half_way_is_undone(aws: None) -> None:
+    ddb = make_table()
+    ddb.put_item(TableName="games", Item=_item("META", 1))
+    stream = dynamodb_backend().get_table("games").stream_shard
+    before = len(stream.items)
+    with pytest.raises(ClientError):
+        ddb.transact_write_items(TransactItems=[
+            _put("OUTBOX#1", 1),
+            {"Update": {"TableName": "games", "Key": {"pk": {"S": "GAME#g"}, "sk": {"S": "META"}},
+                        "UpdateExpression": "SET version = version + :s",  # a number plus a string
+                        "ExpressionAttributeValues": {":s": {"S": "x"}}}},
+        ])
+    assert _items(ddb) == {"META": "1"} and len(stream.items) == before
+
+
+def test_a_transaction_copies_no_table(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cost that made process_turn slow down as games piled up (moto deep-copied tables)."""
+    from moto.dynamodb.models.table import Table
+
+    ddb = make_table()
+    copied: list[str] = []
+    real = copy.deepcopy
+
+    def watching(value: Any, *args: Any) -> Any:
+        if isinstance(value, Table | dict) and (isinstance(value, Table) or any(
+                isinstance(v, Table) for v in value.values())):
+            copied.append(type(value).__name__)
+        return real(value, *args)
+
+    monkeypatch.setattr(copy, "deepcopy", watching)
+    ddb.transact_write_items(TransactItems=[_put("A", 1), _put("B", 1)])
+    assert copied == []
+    assert _items(ddb) == {"A": "1", "B": "1"}
