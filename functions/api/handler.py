@@ -36,7 +36,7 @@ from functions.usecases.join import join_game
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
 from functions.usecases.results import with_scores
-from functions.usecases.seats import SeatChanged, leave_game, open_seat
+from functions.usecases.seats import SeatChanged, leave_game, open_seat, set_dummy_powers
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
 from functions.usecases.votes import cast_vote
@@ -380,6 +380,20 @@ def post_open_seat(game_id: str, power: str) -> schemas.SeatChange:
         return _seat(open_seat(store, services.clock, game_id, actor, power, scheduler=services.scheduler))
 
     return _intent(f"open_seat:{power.upper()}", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/dummy_powers", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Choose the dummy powers while the game is forming (creator or operator)")
+def post_dummy_powers(game_id: str, body: schemas.DummyPowersRequest) -> schemas.DummyPowersResponse:
+    services, store = _services()
+
+    def apply() -> schemas.DummyPowersResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = set_dummy_powers(store, services.clock, game_id, actor, body.dummy_powers,
+                                scheduler=services.scheduler)
+        return schemas.DummyPowersResponse.model_validate(asdict(done))
+
+    return _intent("dummy_powers", game_id, body, apply)  # type: ignore[return-value]
 
 
 @app.get("/games/<game_id>/export", tags=["lifecycle"], responses=ERRORS,

@@ -226,6 +226,16 @@ class SeatChange(BaseModel):
     open_seats: list[str]
 
 
+class DummyPowersRequest(_Request):
+    dummy_powers: list[str] = Field(max_length=6, examples=[["TURKEY"]])
+
+
+class DummyPowersResponse(BaseModel):
+    dummy_powers: list[str]
+    open_seats: list[str]
+    started: bool = Field(description="The dummies filled the last seats: the game has started.")
+
+
 class GameView(BaseModel):
     game_id: str
     map_name: str

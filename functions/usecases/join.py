@@ -80,21 +80,7 @@ def join_game(
         version = game.version
         game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
         events, outbox = take_over(game, chosen, now)
-        started = game.started_at is None and not open_seats(game)
-        if started:
-            game.started_at = iso(now)
-            game.phase_started_at = iso(now)
-            phase_type = str(game.state.get("phase_type", ""))
-            game.deadline = None if game.paused else deadline_for(game, phase_type, now)
-            events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
-            outbox.append(
-                add_outbox(
-                    game,
-                    "PHASE_STARTED",
-                    {"phase": game.phase, "deadline": game.deadline},
-                    f"{game.phase}:started",
-                )
-            )
+        started = start_if_full(game, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
             sync_schedule(
@@ -104,6 +90,23 @@ def join_game(
         return Joined(power=chosen, token=token)
 
     return retrying(attempt)
+
+
+def start_if_full(
+    game: GameRecord, now: datetime, events: list[EventRecord], outbox: list[OutboxRecord]
+) -> bool:
+    """The first time no seat is open (dummies fill theirs) the game starts: GAME_STARTED,
+    PHASE_STARTED and the first deadline, from now. True if it started (working copy)."""
+    if game.started_at is not None or open_seats(game):
+        return False
+    game.started_at = iso(now)
+    game.phase_started_at = iso(now)
+    phase_type = str(game.state.get("phase_type", ""))
+    game.deadline = None if game.paused else deadline_for(game, phase_type, now)
+    events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
+    started = {"phase": game.phase, "deadline": game.deadline}
+    outbox.append(add_outbox(game, "PHASE_STARTED", started, f"{game.phase}:started"))
+    return True
 
 
 def take_over(game: GameRecord, power: str, now: datetime) -> tuple[list[EventRecord], list[OutboxRecord]]:

@@ -16,15 +16,20 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from functions.errors import Forbidden, PowerTaken, UnknownPower
-from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, OutboxRecord
 from functions.usecases.common import (
     Actor,
     add_event,
     add_outbox,
+    game_map,
     load_active,
     require_player,
     retrying,
 )
+from functions.usecases.deadlines import sync_schedule
+from functions.usecases.join import start_if_full
+from functions.usecases.lifecycle_settings import check_dummies
+from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import OPEN, all_powers, dummy_powers, open_seats, seat_status
 from functions.usecases.submit_orders import maybe_auto_process
 
@@ -79,5 +84,46 @@ def open_seat(store: GameStore, clock: Clock, game_id: str, actor: Actor, power:
         if wanted not in game.players:  # open already: nothing to change
             return SeatChanged(wanted, seat_status(game, wanted), open_seats(game))
         return _commit(store, clock, game, wanted, "opened_by_creator", scheduler)
+
+    return retrying(attempt)
+
+
+@dataclass(frozen=True)
+class DummiesSet:
+    dummy_powers: list[str]
+    open_seats: list[str]
+    started: bool
+
+
+def set_dummy_powers(store: GameStore, clock: Clock, game_id: str, actor: Actor, powers: list[str], *,
+                     scheduler: DeadlineScheduler | None = None) -> DummiesSet:
+    """The creator (or operator) names the dummy powers while the game is forming (seed W9).
+
+    The new list replaces the old one; a seated power cannot become a dummy (409
+    ``POWER_TAKEN``), and once every seat was filled the list is fixed (403
+    ``FORBIDDEN``). If the dummies fill the last seats,
+    the game starts as a join would have started it.
+    """
+    if actor.kind not in ("creator", "operator"):
+        raise Forbidden("only the game's creator or the operator may choose dummy powers")
+
+    def attempt() -> DummiesSet:
+        game = load_active(store, game_id)
+        if game.started_at is not None or not open_seats(game):
+            raise Forbidden("dummy powers are chosen while the game is forming, before it starts")
+        wanted = check_dummies(powers, game_map(game.variant))
+        seated = sorted(set(wanted) & set(game.players))
+        if seated:
+            raise PowerTaken(f"{', '.join(seated)} already has a player")
+        version, now = game.version, clock.now()
+        game.settings["dummy_powers"] = wanted
+        events = [add_event(game, "DUMMY_POWERS_SET", {"dummy_powers": wanted}, now)]
+        outbox: list[OutboxRecord] = []
+        started = start_if_full(game, now, events, outbox)
+        saved = store.save(game, expected_version=version, events=events, outbox=outbox)
+        if started:
+            sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline,
+                          reminder=reminder_for(saved, now))
+        return DummiesSet(wanted, open_seats(saved), started)
 
     return retrying(attempt)

@@ -11,7 +11,7 @@ from functions.usecases.join import join_game
 from functions.usecases.lifecycle import dummy_orders
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
-from functions.usecases.seats import leave_game, open_seat
+from functions.usecases.seats import leave_game, open_seat, set_dummy_powers
 from functions.usecases.submit_orders import submit_orders
 from functions.usecases.views import events_after, game_summary, game_view, history, orders_status
 from functions.usecases.votes import cast_vote
@@ -200,3 +200,22 @@ def test_a_demo_seats_its_creator_and_its_dummies_play(store: InMemoryGameStore,
     with pytest.raises(errors.ValidationFailed):
         both = LifecycleSettings(demo=True, dummy_powers=("FRANCE",))
         create_game(store, clock, CreateGame(lifecycle=both))
+
+
+def test_the_creator_chooses_dummies_while_forming(store: InMemoryGameStore, clock: FakeClock) -> None:
+    created = create_game(store, clock, CreateGame(phase_seconds={"MOVEMENT": 600}))
+    for power in POWERS[:5]:
+        join_game(store, clock, created.game_id, power)
+    with pytest.raises(errors.Forbidden):
+        set_dummy_powers(store, clock, created.game_id, Actor("player", "FRANCE"), ["TURKEY"])
+    with pytest.raises(errors.PowerTaken):
+        set_dummy_powers(store, clock, created.game_id, CREATOR, ["FRANCE"])
+    first = set_dummy_powers(store, clock, created.game_id, CREATOR, ["TURKEY"])
+    assert first.open_seats == ["RUSSIA"] and not first.started
+    # the dummies filling the last seat start the game, with its first deadline
+    done = set_dummy_powers(store, clock, created.game_id, CREATOR, ["russia", "turkey"])
+    assert done.started and done.dummy_powers == ["RUSSIA", "TURKEY"]
+    game = store.load(created.game_id)
+    assert game.deadline is not None and "GAME_STARTED" in [e.type for e in store.events[created.game_id]]
+    with pytest.raises(errors.Forbidden):  # fixed once started
+        set_dummy_powers(store, clock, created.game_id, CREATOR, [])
