@@ -22,6 +22,7 @@ from functions.usecases.common import (
     add_event,
     add_outbox,
     game_map,
+    iso,
     load_active,
     require_player,
     retrying,
@@ -30,7 +31,7 @@ from functions.usecases.deadlines import sync_schedule
 from functions.usecases.join import start_if_full
 from functions.usecases.lifecycle_settings import check_dummies
 from functions.usecases.reminders import reminder_for
-from functions.usecases.roster import OPEN, all_powers, dummy_powers, open_seats, seat_status
+from functions.usecases.roster import OPEN, all_powers, dummy_powers, has_started, open_seats, seat_status
 from functions.usecases.submit_orders import maybe_auto_process
 
 
@@ -42,11 +43,16 @@ class SeatChanged:
 
 
 def _open(game: GameRecord, power: str, reason: str, now: datetime) -> SeatChanged:
+    if game.started_at is None and has_started(game):  # a game stored before started_at
+        game.started_at = iso(now)
     game.players.pop(power, None)
     game.pending_orders.pop(power, None)
     game.votes.pop(power, None)
     game.wait_flags.pop(power, None)
-    game.seats[power] = {"status": OPEN, "reason": reason, "since": game.phase}
+    if game.started_at is None:  # still forming: the seat is simply free again
+        game.seats.pop(power, None)
+    else:
+        game.seats[power] = {"status": OPEN, "reason": reason, "since": game.phase}
     return SeatChanged(power, seat_status(game, power), open_seats(game))
 
 

@@ -219,3 +219,21 @@ def test_the_creator_chooses_dummies_while_forming(store: InMemoryGameStore, clo
     assert game.deadline is not None and "GAME_STARTED" in [e.type for e in store.events[created.game_id]]
     with pytest.raises(errors.Forbidden):  # fixed once started
         set_dummy_powers(store, clock, created.game_id, CREATOR, [])
+
+
+def test_leaving_a_game_still_forming_just_frees_the_seat(store: InMemoryGameStore, clock: FakeClock) -> None:
+    created = create_game(store, clock, CreateGame())
+    join_game(store, clock, created.game_id, "FRANCE")
+    leave_game(store, clock, created.game_id, Actor("player", "FRANCE"))
+    join_game(store, clock, created.game_id, "FRANCE")
+    types = [e.type for e in store.events[created.game_id]]
+    assert "PLAYER_REPLACED" not in types and store.load(created.game_id).started_at is None
+
+
+def test_a_game_stored_before_started_at_counts_as_started_once_full(table: Table) -> None:
+    game = table.store.load(table.game_id)
+    game.started_at = None  # as stored before issue 12
+    table.store.games[table.game_id] = game
+    leave_game(table.store, table.clock, table.game_id, table.player("FRANCE"))
+    game = table.store.load(table.game_id)
+    assert game.started_at is not None and "FRANCE" not in orders_status(game)["powers_with_orders"]
