@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m local_stack
+	$(BIN)/python -m local_stack $(if $(filter-out 0,$(FRESH)),--fresh)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,12 +9,13 @@ submission and one view of orders status with the REST API.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 from functions.errors import GameNotActive, GameNotFound, GamePaused, StalePhase
 from functions.ports import (
+    CHAT_PHOTO,
     Clock,
     DeadlineInfo,
     DeadlineScheduler,
@@ -46,12 +47,20 @@ class HttpSender(Protocol):
 
     def send_telegram(self, chat_id: int | str, text: str) -> None: ...
 
+    def send_telegram_photo(self, chat_id: int | str, png: bytes, caption: str) -> None: ...
+
 
 class HttpDeliverer:
-    """`Deliverer` port: picks the right HTTP call for each kind of target."""
+    """`Deliverer` port: picks the right HTTP call for each kind of target.
 
-    def __init__(self, delivery: HttpSender) -> None:
+    ``pictures`` draws the PNG a CHAT_PHOTO answer names (its payload's ``map``: game_id and
+    power), at delivery time, so no picture ever sits in the outbox."""
+
+    def __init__(
+        self, delivery: HttpSender, pictures: Callable[[Mapping[str, Any]], bytes] | None = None
+    ) -> None:
         self._http = delivery
+        self._pictures = pictures
 
     def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str) -> None:
         if isinstance(target, WebhookTarget):
@@ -60,6 +69,11 @@ class HttpDeliverer:
             )
         elif isinstance(target, DiscordTarget):
             self._http.send_discord(target.url, text)
+        elif isinstance(target, TelegramTarget) and message.kind == CHAT_PHOTO and self._pictures:
+            picture = message.payload.get("map")
+            if not isinstance(picture, Mapping):
+                raise TypeError(f"a {CHAT_PHOTO} without its map reference: {message.dedupe_key}")
+            self._http.send_telegram_photo(target.chat_id, self._pictures(picture), text)
         elif isinstance(target, TelegramTarget):
             self._http.send_telegram(target.chat_id, text)
         else:  # pragma: no cover - the union is closed

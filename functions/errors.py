@@ -51,5 +51,23 @@ StoredOrderUnreadable = _error(
 IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
 )
-NotStarted = _error("NotStarted", "GAME_NOT_STARTED", 409, "Not before every seat has been taken once.")
 BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malformed or does not replay.")
+PhaseNotFound = _error(
+    "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
+)
+
+# --- game kinds (functions/usecases/game_kinds.py; backgammon: docs/backgammon.md) -----------
+UnknownGame = _error("UnknownGame", "UNKNOWN_GAME", 400, "No such game kind (diplomacy, backgammon).")
+WrongGameKind = _error("WrongGameKind", "WRONG_GAME_KIND", 409, "This call is for another kind of game.")
+GameNotStarted = _error("GameNotStarted", "GAME_NOT_STARTED", 409, "Waiting for every seat to be taken.")
+NotYourTurn = _error("NotYourTurn", "NOT_YOUR_TURN", 409, "The other side is to play.")
+
+
+class InvalidMove(DomainError):
+    """A backgammon input the rules refuse: ``code`` is the seed's InvalidMoveCode name."""
+
+    status = 422
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message, **extra)
+        self.code = code

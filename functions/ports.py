@@ -246,6 +246,7 @@ DEADLINE_APPROACHING = "DEADLINE_APPROACHING"
 GAME_ENDED = "GAME_ENDED"
 PLAYER_JOINED = "PLAYER_JOINED"
 CHAT_REPLY = "CHAT_REPLY"
+CHAT_PHOTO = "CHAT_PHOTO"  # a bot answer that is a picture: payload "map" names it, "text" is the caption
 
 
 @dataclass(frozen=True)
@@ -485,3 +486,10 @@ class ReplyOutbox(Protocol):
     """Writes a bot answer as an OUTBOX item, so it goes out through the notifier like the rest."""
 
     def reply(self, chat_id: int | str, text: str, dedupe_key: str) -> None: ...
+
+    def reply_photo(
+        self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
+    ) -> None:
+        """A picture answer (``/map``). Only a reference travels (``picture``: game_id, power):
+        the PNG is drawn when the notifier delivers it, as outbox items are small."""
+        ...

@@ -71,6 +71,7 @@ class Settings:
     telegram_webhook_secret: str = ""
     telegram_api_base: str = "https://api.telegram.org"
     sweep_scan_limit: int = 500
+    public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -88,6 +89,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", ""),
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
         sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
+        public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
     )
 
 
@@ -188,6 +190,7 @@ class NotifierDependencies:
     targets: TargetDirectory
     deliverer: Deliverer
     log: DeliveryLog
+    public_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -202,6 +205,13 @@ class TelegramDependencies:
     store: TelegramStore
     games: GameActions
     outbox: ReplyOutbox
+
+
+def _seat_board_png(picture: Mapping[str, Any]) -> bytes:
+    """The PNG a bot's /map answer names, drawn when it is delivered (functions/usecases/map_view)."""
+    from functions.usecases.map_view import seat_board_png
+
+    return seat_board_png(services().store, picture)
 
 
 @_once
@@ -221,8 +231,9 @@ def notifier_dependencies() -> NotifierDependencies:
     )
     return NotifierDependencies(
         targets=StoreTargetDirectory(services().store),
-        deliverer=HttpDeliverer(http),
+        deliverer=HttpDeliverer(http, pictures=_seat_board_png),
         log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
+        public_url=s.public_url,
     )
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -179,12 +179,21 @@ class DynamoReplyOutbox(_Table):
         super().__init__(client, table_name, clock)
 
     def reply(self, chat_id: int | str, text: str, dedupe_key: str) -> None:
+        self._put(chat_id, "CHAT_REPLY", {"text": _s(text)}, dedupe_key)
+
+    def reply_photo(
+        self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
+    ) -> None:
+        reference = {"M": {k: _s(str(v)) for k, v in sorted(picture.items())}}
+        self._put(chat_id, "CHAT_PHOTO", {"text": _s(caption), "map": reference}, dedupe_key)
+
+    def _put(self, chat_id: int | str, kind: str, payload: dict[str, Any], dedupe_key: str) -> None:
         item = {
             "pk": _s(f"TGCHAT#{chat_id}"),
             "sk": _s(f"OUTBOX#{dedupe_key}"),
-            "kind": _s("CHAT_REPLY"),
+            "kind": _s(kind),
             "dedupe_key": _s(dedupe_key),
-            "payload": {"M": {"text": _s(text)}},
+            "payload": {"M": payload},
             "target": {"M": {"type": _s("telegram"), "chat_id": _s(str(chat_id))}},
             "expires_at": self._expiry(DELIVERY_TTL_SECONDS),
         }

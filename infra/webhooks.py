@@ -1,4 +1,4 @@
-"""Outgoing HTTP delivery: signed generic webhooks, Discord webhooks, Telegram sendMessage.
+"""Outgoing HTTP delivery: signed generic webhooks, Discord webhooks, Telegram sendMessage/sendPhoto.
 
 Every request goes through one guard (`vet_url`) against server-side request
 forgery, because webhook URLs are supplied by players: https only; the host is
@@ -42,6 +42,7 @@ DELIVERY_HEADER = "X-Convoy-Delivery"
 DEFAULT_TOLERANCE_SECONDS = 300
 DISCORD_CONTENT_LIMIT = 2000
 TELEGRAM_TEXT_LIMIT = 4096
+TELEGRAM_CAPTION_LIMIT = 1024
 
 
 class DeliveryError(Exception):
@@ -225,6 +226,24 @@ class HttpDelivery:
         url = f"{base}/bot{quote(self._settings.telegram_bot_token, safe=':')}/sendMessage"
         document = {"chat_id": chat_id, "text": _clip(text, TELEGRAM_TEXT_LIMIT)}
         self._post(url, json.dumps(document).encode(), {})
+
+    def send_telegram_photo(self, chat_id: int | str, png: bytes, caption: str) -> None:
+        """Bot API sendPhoto: the PNG uploaded as multipart/form-data, with a plain-text caption."""
+        if not self._settings.telegram_bot_token:
+            raise DeliveryError("no Telegram bot token configured")
+        base = self._settings.telegram_api_base.rstrip("/")
+        url = f"{base}/bot{quote(self._settings.telegram_bot_token, safe=':')}/sendPhoto"
+        boundary = "convoy-" + hashlib.sha256(png).hexdigest()[:24]
+        fields = [("chat_id", str(chat_id)), ("caption", _clip(caption, TELEGRAM_CAPTION_LIMIT))]
+        parts = [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+            for name, value in fields
+        ]
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="map.png"\r\n'
+            "Content-Type: image/png\r\n\r\n".encode() + png + f"\r\n--{boundary}--\r\n".encode()
+        )
+        self._post(url, b"".join(parts), {"Content-Type": f"multipart/form-data; boundary={boundary}"})
 
     def _post(self, url: str, body: bytes, extra_headers: Mapping[str, str]) -> None:
         target = vet_url(url, allow_loopback=self._settings.allow_loopback, resolver=self._resolver)

@@ -1,30 +1,63 @@
-"""``python -m local_stack``: the whole of Convoy on one laptop, until Ctrl-C."""
+"""``python -m local_stack`` (``make run``): the whole of Convoy on one laptop, until Ctrl-C.
+
+State lives in a data directory (``.convoy-data/`` in the repository unless
+``CONVOY_DATA_DIR`` or ``--data-dir`` says otherwise); ``--fresh`` (``make run
+FRESH=1``) starts empty. Ctrl-C or SIGTERM stops cleanly (a final snapshot).
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
+import signal
 import sys
-import time
+import threading
+from pathlib import Path
+from types import FrameType
 
+from local_stack.durable import DurableState
+from local_stack.emulator import Emulator
 from local_stack.stack import LocalStack
 
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[1] / ".convoy-data"
 
-def main() -> int:
-    port = int(os.environ.get("CONVOY_PORT", "8000"))
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m local_stack", description=__doc__.split("\n")[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("CONVOY_PORT", "8000")))
+    parser.add_argument("--data-dir", type=Path,
+                        default=Path(os.environ.get("CONVOY_DATA_DIR") or DEFAULT_DATA_DIR))
+    parser.add_argument("--fresh", action="store_true", default=os.environ.get("FRESH", "") not in ("", "0"),
+                        help="delete the data directory's contents and start empty")
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("CONVOY_API_WORKERS", "2")),
+                        help="API worker processes (Lambda containers); 0 = in this process")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    workers = int(os.environ.get("CONVOY_API_WORKERS", "2"))
-    stack = LocalStack(port=port, api_workers=workers).start()
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    durable = DurableState(args.data_dir, fresh=args.fresh)
+    stack = LocalStack(port=args.port, api_workers=args.workers, emulator=Emulator(durable=durable))
+    stack.start()
     print(f"Convoy is running on {stack.url}  (AWS emulator at {stack.emulator.endpoint}; Ctrl-C stops)")
+    print(f"Data directory: {args.data_dir}  ({durable.replayed} journal records replayed)")
     json_header = "-H 'content-type: application/json'"
     print(f"  curl -s -X POST {stack.url}/games {json_header} -d '{{\"variant\": \"classical\"}}'")
     print(f"  curl -s -X POST {stack.url}/games/<game_id>/join {json_header} -d '{{\"power\": \"FRANCE\"}}'")
-    print("API docs: GET /openapi.json, docs/api.md; state lives as long as this process.", flush=True)
+    print("API docs: GET /openapi.json, docs/api.md; README says what survives a restart.", flush=True)
     try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        print("stopping", file=sys.stderr)
+        while not stopping.wait(3600):
+            pass
     finally:
+        print("stopping (writing a snapshot)", file=sys.stderr, flush=True)
         stack.stop()
     return 0
 

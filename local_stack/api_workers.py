@@ -13,7 +13,9 @@ use so that they can observe the handler directly.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -38,8 +40,17 @@ def routes() -> Handler:
 
 
 def _warm() -> None:
-    """Worker initializer: import the handlers before the first request (a warm container)."""
+    """Worker initializer: import the handlers before the first request (a warm container),
+    and leave when the server does (a kill -9 of the server must not leave workers behind)."""
     global _route
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="convoy-parent-watch", daemon=True).start()
     _route = routes()
 
 

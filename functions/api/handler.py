@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel, ValidationError
@@ -27,11 +27,13 @@ from functions.errors import DomainError
 from functions.observability import get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
+from functions.schemas import backgammon as backgammon_schemas
 from functions.usecases import views
 from functions.usecases.common import Actor, hash_token, identify, iso, load
-from functions.usecases.create_game import CreateGame, create_game
+from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
+from functions.usecases.game_kinds import kind_name, kind_named, kind_of
 from functions.usecases.join import join_game
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
@@ -54,6 +56,12 @@ ERRORS: dict[int, Any] = {
         (400, "Bad request"), (401, "No valid token"), (403, "Forbidden"), (404, "Not found"),
         (409, "Conflict (STALE_PHASE, POWER_TAKEN, ...)"), (422, "Validation error"),
     ]
+}
+
+
+# The view model of each game kind (functions/usecases/game_kinds.py).
+VIEW_MODELS: dict[str, type[BaseModel]] = {
+    "diplomacy": schemas.GameView, "backgammon": backgammon_schemas.BackgammonView,
 }
 
 
@@ -166,10 +174,13 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
             demo=body.demo, demo_power=body.demo_power,
             deadline_at=body.deadline_at.model_dump(exclude_none=True) if body.deadline_at else None,
         ),
+        game=body.game,
+        seed=body.backgammon.seed if body.backgammon else None,
+        move_by_turn_rolls=bool(body.backgammon and body.backgammon.move_by_turn_rolls),
     )
 
     def apply() -> schemas.CreateGameResponse:
-        created = create_game(store, services.clock, request)
+        created = kind_named(body.game).create(store, services.clock, request)
         return schemas.CreateGameResponse(
             game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret,
             power=created.power, player_token=created.player_token,
@@ -186,11 +197,11 @@ def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameLi
 
 @app.get("/games/<game_id>", tags=["games"], security=SECURITY, responses=ERRORS,
          summary="The game as the caller may see it (redacted per power; observers see no orders)")
-def get_game(game_id: str) -> schemas.GameView:
+def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonView:
     services, store = _services()
     game = load(store, game_id)
     actor = identify(game, _bearer(), services.settings.operator_token)
-    return schemas.GameView.model_validate(views.game_view(game, actor))
+    return VIEW_MODELS[kind_name(game)].model_validate(kind_of(game).view(game, actor))
 
 
 @app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS,
@@ -200,7 +211,8 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
 
     def apply() -> schemas.JoinResponse:
         joined = join_game(
-            store, services.clock, game_id, body.power, body.password, scheduler=services.scheduler
+            store, services.clock, game_id, body.side or body.power, body.password,
+            scheduler=services.scheduler,
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 
@@ -427,6 +439,24 @@ def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     return schemas.LinkCodeResponse(code=issued.code, expires_at=iso(issued.expires_at))
 
 
+@app.post("/games/<game_id>/moves", tags=["backgammon"], security=SECURITY, responses=ERRORS,
+          summary="Backgammon: one MOVE [die index, source] or UNDO by the side to play")
+def post_move(game_id: str, body: backgammon_schemas.MoveRequest) -> backgammon_schemas.MoveResponse:
+    services, store = _services()
+    # deferred: only backgammon games need the rules package (API cold start, issue 9)
+    from functions.usecases.backgammon_game import BACKGAMMON, play
+
+    def apply() -> backgammon_schemas.MoveResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        played = play(store, services.clock, game_id, actor, body.input, body.move, phase=body.phase)
+        return backgammon_schemas.MoveResponse.model_validate({
+            "view": BACKGAMMON.view(played.game, actor),
+            "events": [asdict(e) for e in played.events],
+        })
+
+    return _intent("moves", game_id, body, apply)  # type: ignore[return-value]
+
+
 @app.get("/games/<game_id>/last_resolution", tags=["turns"], responses=ERRORS,
          summary="The resolution of the last adjudicated phase ({results: []} before the first)")
 def get_last_resolution(game_id: str) -> schemas.Resolution:
@@ -452,6 +482,60 @@ def get_events(
 ) -> schemas.Events:
     _, store = _services()
     return schemas.Events.model_validate(views.events_after(store, game_id, after, limit))
+
+
+# --- the board as a picture (issue 14; functions/usecases/map_view.py) ----------------------
+
+MapFormat = Annotated[Literal["svg", "png"] | None, Query()]
+MapWidth = Annotated[int, Query(ge=200, le=4000)]
+MapPalette = Annotated[Literal["standard", "colorblind"], Query()]
+MAP_RESPONSES: dict[int, Any] = {
+    200: {"description": "The picture", "content": {"image/svg+xml": {}, "image/png": {}}},
+    304: {"description": "Not modified (If-None-Match matched the ETag)"},
+    **ERRORS,
+}
+
+
+def _map(
+    game_id: str, kind: str, fmt: str | None, phase: str | None, width: int, palette: str
+) -> Response[Any]:
+    from functions.usecases.map_view import MapRequest, map_picture  # deferred: keeps cold start lean
+
+    services, store = _services()
+    headers = app.current_event.headers
+    if fmt is None:  # no ?format=: the Accept header decides; SVG unless only PNG is asked for
+        accept = headers.get("accept", "")
+        fmt = "png" if "image/png" in accept and "image/svg+xml" not in accept else "svg"
+    actor = _actor(store, game_id, services.settings.operator_token)
+    picture = map_picture(store, game_id, actor, MapRequest(kind, fmt, width, palette, phase),
+                          if_none_match=headers.get("if-none-match"))
+    cache = "public, max-age=0, must-revalidate" if picture.public else "private, max-age=0, must-revalidate"
+    answer_headers = {"ETag": picture.etag, "Cache-Control": cache, "Vary": "Accept, Authorization"}
+    if picture.body is None:
+        return Response(status_code=304, content_type=None, body=None, headers=answer_headers)
+    body: str | bytes = picture.body if fmt == "png" else picture.body.decode()
+    return Response(status_code=200, content_type=picture.content_type, body=body, headers=answer_headers)
+
+
+@app.get("/games/<game_id>/map", tags=["maps"], responses=MAP_RESPONSES,
+         summary="The board at the start of a phase (?phase=, default the current one) as SVG or PNG")
+def get_map(game_id: str, format: MapFormat = None, phase: str | None = None, width: MapWidth = 1200,
+            palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "board", format, phase, width, palette)
+
+
+@app.get("/games/<game_id>/map/orders", tags=["maps"], security=SECURITY, responses=MAP_RESPONSES,
+         summary="The board with the caller's own pending orders (all orders of an adjudicated ?phase=)")
+def get_map_orders(game_id: str, format: MapFormat = None, phase: str | None = None, width: MapWidth = 1200,
+                   palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "orders", format, phase, width, palette)
+
+
+@app.get("/games/<game_id>/map/resolution", tags=["maps"], responses=MAP_RESPONSES,
+         summary="An adjudicated phase (default the last) with its orders coloured by result")
+def get_map_resolution(game_id: str, format: MapFormat = None, phase: str | None = None,
+                       width: MapWidth = 1200, palette: MapPalette = "standard") -> Response[Any]:
+    return _map(game_id, "resolution", format, phase, width, palette)
 
 
 @app.get("/variants", tags=["games"], summary="Variants and rulebooks")

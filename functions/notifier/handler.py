@@ -22,14 +22,16 @@ LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 
 def make_handler(dependencies: Callable[[], Any]) -> LambdaHandler:
-    """A handler over `dependencies()` -> an object with .targets, .deliverer, .log (built lazily)."""
+    """A handler over `dependencies()` -> an object with .targets, .deliverer, .log and optionally
+    .public_url (the base of the map links in notices); built lazily."""
     # Every record fails -> report them all rather than raise: same retry, clearer logs.
     processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
     def record_handler(record: SQSRecord) -> None:
         deps = dependencies()
         message = OutboxMessage.from_json(record.body)
-        deliver(message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log)
+        deliver(message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log,
+                public_url=getattr(deps, "public_url", ""))
 
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return dict(

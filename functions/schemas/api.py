@@ -29,6 +29,15 @@ class NotifyTarget(_Request):
     chat_id: int | str | None = Field(default=None, description="telegram: a chat id or @channelname")
 
 
+class BackgammonSettings(_Request):
+    seed: int | None = Field(
+        default=None, ge=0, le=2**62,
+        description="Seeds the dice so the game replays; whoever knows it can predict them. "
+        "Omit for a secret random seed.",
+    )
+    move_by_turn_rolls: bool = Field(default=False, description="The opening roll is the first move.")
+
+
 class EveryDays(_Request):
     MOVEMENT: int = Field(default=1, ge=1, le=30)
     RETREAT: int = Field(default=1, ge=1, le=30)
@@ -43,6 +52,12 @@ class DeadlineAt(_Request):
 
 
 class CreateGameRequest(_Request):
+    game: str = Field(
+        default="diplomacy", pattern=r"^[a-z]{1,20}$", examples=["diplomacy", "backgammon"],
+        description="diplomacy, or backgammon (docs/backgammon.md; variant and the Diplomacy "
+        "settings do not apply to it)",
+    )
+    backgammon: BackgammonSettings | None = None
     variant: str = Field(
         default="classical", pattern=r"^[A-Za-z0-9_-]{1,40}$", examples=["classical", "1900"]
     )
@@ -112,6 +127,7 @@ class LinkCodeResponse(BaseModel):
 
 class JoinRequest(_Request):
     power: str | None = Field(default=None, max_length=40, description="Omit for a random free power.")
+    side: str | None = Field(default=None, max_length=10, description="Backgammon: WHITE or BLACK (= power).")
     password: str | None = Field(default=None, max_length=200)
 
 
@@ -327,6 +343,7 @@ class GameSummary(BaseModel):
     demo: bool = False
     result: GameResult | None = None
     created_at: str
+    game: str = Field(default="diplomacy", description="The game kind: diplomacy or backgammon")
 
 
 class GameList(BaseModel):

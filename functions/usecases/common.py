@@ -16,7 +16,15 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 import engine
-from functions.errors import Conflict, Forbidden, GameNotActive, GameNotFound, NotAPlayer, UnknownVariant
+from functions.errors import (
+    Conflict,
+    Forbidden,
+    GameNotActive,
+    GameNotFound,
+    NotAPlayer,
+    UnknownVariant,
+    WrongGameKind,
+)
 from functions.ports import (
     EventRecord,
     GameRecord,
@@ -26,6 +34,7 @@ from functions.ports import (
     StaleVersion,
 )
 from functions.usecases.deadline_grid import grid_deadline
+from functions.usecases.game_kinds import DIPLOMACY, kind_name
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -109,6 +118,10 @@ def game_map(variant: str) -> engine.MapData:
 
 
 def state_of(game: GameRecord) -> engine.GameState:
+    """The Diplomacy state of ``game``; another kind of game is ``WRONG_GAME_KIND`` (409), so every
+    Diplomacy-only call (orders, process_turn, ...) refuses, say, a backgammon game cleanly."""
+    if kind_name(game) != DIPLOMACY:
+        raise WrongGameKind(f"game {game.game_id} is {kind_name(game)}: this call is for Diplomacy games")
     return engine.state_from_dict(game.state)
 
 

@@ -40,6 +40,9 @@ class CreateGame:
     reminder_seconds: int | None = None  # DEADLINE_APPROACHING lead; None: the default (deadlines.py)
     notify: tuple[dict[str, object], ...] = ()  # delivery targets (functions/usecases/notify_targets.py)
     allow_loopback_webhooks: bool = False  # local runs and tests only
+    game: str = "diplomacy"  # the game kind (functions/usecases/game_kinds.py)
+    seed: int | None = None  # backgammon: seeds the dice so the game replays
+    move_by_turn_rolls: bool = False  # backgammon: the opening roll is the first move
     lifecycle: LifecycleSettings = LifecycleSettings()  # votes, NMR, dummies, demo, deadline_at
 
 

@@ -26,7 +26,6 @@ from functions.usecases.common import (
     add_outbox,
     check_password,
     deadline_for,
-    game_map,
     hash_token,
     iso,
     load_active,
@@ -34,6 +33,7 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.game_kinds import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import dummy_powers, open_seats
 
@@ -61,7 +61,8 @@ def join_game(
         stored_password = game.settings.get("join_password")
         if stored_password and not (password and check_password(password, stored_password)):
             raise BadPassword("this game is private: a correct password is required")
-        powers = sorted(game_map(game.variant).power_ids)
+        kind = kind_of(game)
+        powers = kind.seats(game)
         free = open_seats(game)
         if power is not None:
             wanted = power.upper()
@@ -106,6 +107,7 @@ def start_if_full(
     events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
     started = {"phase": game.phase, "deadline": game.deadline}
     outbox.append(add_outbox(game, "PHASE_STARTED", started, f"{game.phase}:started"))
+    events += kind_of(game).on_start(game, now)
     return True
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from functions.ports import (
+    CHAT_PHOTO,
     CHAT_REPLY,
     DEADLINE_APPROACHING,
     GAME_ENDED,
@@ -93,14 +94,19 @@ def relay_outbox(messages: Sequence[OutboxMessage], queue: MessageQueue) -> set[
 # ---------------------------------------------------------------- rendering
 
 
-def render_text(message: OutboxMessage) -> str:
-    """One short, plain-text line per kind; the same text for every chat platform."""
+def render_text(message: OutboxMessage, public_url: str = "") -> str:
+    """One short, plain-text line per kind; the same text for every chat platform.
+
+    ``public_url`` is the API's base URL: a PHASE_PROCESSED notice links to the phase's
+    resolution map (its payload's ``map`` path, issue 14) under it."""
     p = message.payload
     game = f"Game {message.game_id}" if message.game_id else "Convoy"
     if message.kind == PHASE_PROCESSED:
         text = f"{game}: {p.get('phase', '?')} has been adjudicated; now {p.get('next_phase', '?')}."
         if p.get("deadline"):
             text += f" Orders due by {p['deadline']}."
+        if p.get("map"):
+            text += f" Map: {public_url}{p['map']}"
         return text
     if message.kind == "PHASE_STARTED":
         text = f"{game} has started: {p.get('phase', '?')}."
@@ -118,7 +124,7 @@ def render_text(message: OutboxMessage) -> str:
         return f"{game} is over: {winner} wins." if winner else f"{game} is over."
     if message.kind == PLAYER_JOINED:
         return f"{game}: {p.get('power', 'a player')} has joined."
-    if message.kind == CHAT_REPLY:
+    if message.kind in (CHAT_REPLY, CHAT_PHOTO):
         return str(p.get("text", ""))
     return f"{game}: {message.kind.replace('_', ' ').lower()}."
 
@@ -143,9 +149,10 @@ def deliver(
     targets: TargetDirectory,
     deliverer: Deliverer,
     log: DeliveryLog,
+    public_url: str = "",
 ) -> DeliveryReport:
     """Send `message` to every target not yet served; raise `NotificationFailed` if any failed."""
-    text = render_text(message)
+    text = render_text(message, public_url)
     chosen: Sequence[DeliveryTarget]
     if message.target is not None:
         chosen = [message.target]

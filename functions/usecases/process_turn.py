@@ -93,12 +93,12 @@ def process_turn(
             missing = missing_powers(game)
             if missing:
                 raise OrdersMissing(f"waiting on {', '.join(missing)}", waiting_on=missing)
+        state = state_of(game)  # first: another game kind is WRONG_GAME_KIND, not UNKNOWN_VARIANT
         if actor.kind == "scheduler":
             extended = _extend_instead(store, clock, game, scheduler)
             if extended is not None:
                 return extended
         the_map = game_map(game.variant)
-        state = state_of(game)
         game.pending_orders.update(dummy_orders(game, state))  # demo games: the AI's, recorded as anyone's
         orders: dict[str, list[engine.Order]] = {}
         for power, texts in sorted(game.pending_orders.items()):
@@ -163,7 +163,9 @@ def process_turn(
                 game,
                 "PHASE_PROCESSED",
                 {"phase": processed, "next_phase": game.phase, "game_status": game.status,
-                 "deadline": game.deadline},
+                 "deadline": game.deadline,
+                 # the phase's resolution map (issue 14); notices put the API's base URL before it
+                 "map": f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"},
                 f"{processed}:processed",
             )
         ]

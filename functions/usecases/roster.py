@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import engine
 from functions.ports import GameRecord
-from functions.usecases.common import game_map
+from functions.usecases.common import game_map, state_of
+from functions.usecases.game_kinds import kind_of
 from functions.usecases.results import survivors
 
 OPEN = "open"
@@ -27,7 +28,8 @@ CIVIL_DISORDER = "civil_disorder"
 
 
 def all_powers(game: GameRecord) -> list[str]:
-    return sorted(game_map(game.variant).power_ids)
+    """Every seat of the game (powers; sides for other kinds of game), sorted."""
+    return kind_of(game).seats(game)
 
 
 def dummy_powers(game: GameRecord) -> list[str]:
@@ -73,6 +75,6 @@ def excused(game: GameRecord) -> set[str]:
 
 def active_powers(game: GameRecord, state: engine.GameState | None = None) -> list[str]:
     """Seated survivors: the draw/concession quorum."""
-    the_state = state if state is not None else engine.state_from_dict(game.state)
+    the_state = state if state is not None else state_of(game)
     alive = set(survivors(the_state, game_map(game.variant)))
     return sorted(p for p in game.players if p in alive and p not in dummy_powers(game))

@@ -160,6 +160,7 @@ def retract_orders(
 
     def attempt() -> Submitted:
         game = load_active(store, game_id)
+        state_of(game)  # Diplomacy only: another game kind is refused before anything is written
         version = game.version
         now = clock.now()
         if units is None:
@@ -198,6 +199,7 @@ def set_wait_flag(
 
     def attempt() -> WaitSet:
         game = load_active(store, game_id)
+        state_of(game)  # Diplomacy only: another game kind is refused before anything is written
         if bool(game.wait_flags.get(power)) == wait:
             return WaitSet(game.phase, _raised(game))
         version = game.version

@@ -7,6 +7,8 @@ Commands (a leading ``/cmd@BotName`` also works):
 - ``/myorders``    this power's pending orders
 - ``/status``      who has submitted for the current phase
 - ``/last``        the last phase's resolution
+- ``/map``         the board as a picture (Telegram ``sendPhoto``), with this power's own
+                   pending orders drawn on it (nobody else's: issue 14's redaction rule)
 - ``/help``, ``/start``
 
 Why the update id is claimed first: Telegram re-sends an update until it gets a 2xx,
@@ -40,7 +42,8 @@ HELP_TEXT = (
     "/orders A PAR - BUR; F BRE - MAO - submit your orders (one per line or ';'-separated)\n"
     "/myorders - your pending orders\n"
     "/status - who has submitted\n"
-    "/last - the last resolution"
+    "/last - the last resolution\n"
+    "/map - the board as a picture, with your pending orders"
 )
 
 
@@ -48,6 +51,14 @@ HELP_TEXT = (
 class Command:
     name: str
     argument: str
+
+
+@dataclass(frozen=True)
+class PhotoAnswer:
+    """An answer that is a picture of ``seat``'s board; drawn by the notifier at delivery."""
+
+    seat: Seat
+    caption: str
 
 
 @dataclass(frozen=True)
@@ -127,7 +138,11 @@ def handle_update(
         return UpdateOutcome("duplicate", command.name)
     try:
         answer = _answer(command, user_id=user_id, store=store, games=games, now=now)
-        outbox.reply(chat_id, answer, f"tg:{update_id}")
+        if isinstance(answer, PhotoAnswer):
+            picture = {"game_id": answer.seat.game_id, "power": answer.seat.power}
+            outbox.reply_photo(chat_id, answer.caption, picture, f"tg:{update_id}")
+        else:
+            outbox.reply(chat_id, answer, f"tg:{update_id}")
     except Exception:
         store.release_update(update_id)
         raise
@@ -136,7 +151,7 @@ def handle_update(
 
 def _answer(
     command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime
-) -> str:
+) -> str | PhotoAnswer:
     if command.name in ("start", "help"):
         return HELP_TEXT
     if command.name == "link":
@@ -147,11 +162,12 @@ def _answer(
             return "That link code is unknown, used or expired. Ask the API for a new one."
         store.link_user(user_id, seat)
         return f"Linked: you play {seat.power} in game {seat.game_id}."
-    handlers: dict[str, Callable[[Seat, str], str]] = {
+    handlers: dict[str, Callable[[Seat, str], str | PhotoAnswer]] = {
         "orders": lambda seat, arg: _submit(games, seat, arg),
         "myorders": lambda seat, _: _my_orders(games, seat),
         "status": lambda seat, _: _status(games, seat),
         "last": lambda seat, _: _last(games, seat),
+        "map": lambda seat, _: _map(games, seat),
     }
     handler = handlers.get(command.name)
     if handler is None:
@@ -201,3 +217,9 @@ def _last(games: GameActions, seat: Seat) -> str:
         if results
         else "Nothing adjudicated yet."
     )
+
+
+def _map(games: GameActions, seat: Seat) -> PhotoAnswer:
+    phase, orders = games.my_orders(seat)  # also refuses a seat whose game is gone
+    mine = f"your {len(orders)} pending order(s)" if orders else "no orders from you yet"
+    return PhotoAnswer(seat, f"Game {seat.game_id}, {phase}: {seat.power}, {mine}.")

@@ -13,6 +13,7 @@ from typing import Any
 import engine
 from functions.ports import GameRecord, GameStore
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
+from functions.usecases.game_kinds import kind_name
 from functions.usecases.results import with_scores
 from functions.usecases.roster import dummy_powers, excused, in_civil_disorder, open_seats, seat_status
 from functions.usecases.votes import votes_seen_by
@@ -187,6 +188,7 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
         "civil_disorder": in_civil_disorder(game),
         "demo": bool(game.settings.get("demo")),
         "result": with_scores(game.result),
+        "game": kind_name(game),
         "created_at": game.created_at,
     }
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from functions.errors import Forbidden, NotStarted, ValidationFailed
+from functions.errors import Forbidden, GameNotStarted, ValidationFailed
 from functions.ports import Clock, DeadlineScheduler, EventRecord, GameRecord, GameStore, OutboxRecord
 from functions.usecases.common import Actor, add_event, load_active, require_player, retrying, state_of
 from functions.usecases.deadlines import sync_schedule
@@ -64,7 +64,7 @@ def cast_vote(
     def attempt() -> VoteState:
         game = load_active(store, game_id)
         if not has_started(game):
-            raise NotStarted("votes open once every seat has been taken")
+            raise GameNotStarted("votes open once every seat has been taken")
         state = state_of(game)
         if power not in active_powers(game, state):
             raise Forbidden(f"{power} is not an active power (eliminated), so it has no vote")

@@ -102,7 +102,7 @@ def test_concession_every_active_power_but_one(table: Table) -> None:
 def test_votes_need_a_seated_player_and_a_started_game(store: InMemoryGameStore, clock: FakeClock) -> None:
     created = create_game(store, clock, CreateGame())
     join_game(store, clock, created.game_id, "FRANCE")
-    with pytest.raises(errors.NotStarted):
+    with pytest.raises(errors.GameNotStarted):
         cast_vote(store, clock, created.game_id, Actor("player", "FRANCE"), draw=True)
     with pytest.raises(errors.Forbidden):
         cast_vote(store, clock, created.game_id, CREATOR, draw=True)

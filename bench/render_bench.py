@@ -1,0 +1,135 @@
+"""Map rendering benchmark (issue 14): SVG and PNG at 1200 px, cold and cached.
+
+What is timed:
+- ``first``: the first picture in this process (loads and checks the geometry, builds the path
+  cache, loads resvg and the font): what a fresh Lambda container pays once.
+- ``warm``: drawing again in the same process, nothing cached but the geometry (median of N).
+- ``cached``: the API use case answering a picture it drew before (``map_picture``: the META
+  read from an in-memory store, the ETag, the per-process picture cache), and ``304``: the same
+  with a matching If-None-Match.
+
+Aims (issue 14, on this machine): SVG <= 30 ms, PNG <= 150 ms, cached answers <= 5 ms. Printed,
+never asserted: the machine is shared and figures vary with its load.
+
+    .venv/bin/python bench/render_bench.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+import render  # noqa: E402
+from render.showcase import showcase_year  # noqa: E402
+
+WIDTH = 1200
+
+
+def _ms(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """(median, best) in milliseconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), min(times)
+
+
+def _scenes() -> list[tuple[str, engine.MapData, engine.GameState, render.Overlay]]:
+    out = []
+    for map_id in ("classical", "1900"):
+        board = engine.load_map(map_id)
+        out.append((f"{map_id} start", board, engine.initial_state(board), render.NO_OVERLAY))
+    movement, _, _ = showcase_year()
+    out.append(
+        (
+            "classical F1901M results",
+            engine.load_map("classical"),
+            movement.state,
+            render.results_overlay(movement.results, "Results"),
+        )
+    )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    options = render.RenderOptions(width=WIDTH)
+
+    # first picture of the process (geometry load + check, path cache, resvg and font)
+    board = engine.load_map("classical")
+    state = engine.initial_state(board)
+    start = time.perf_counter()
+    svg = render.render_svg(board, render.load_geometry("classical"), state, options=options)
+    first_svg = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    render.svg_to_png(svg)
+    first_png = (time.perf_counter() - start) * 1000
+
+    print(
+        f"Render benchmark, {WIDTH} px wide, median (best) of {args.repeat}; "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cpu, load {os.getloadavg()[0]:.1f}"
+    )
+    print()
+    print(f"first picture in a fresh process: SVG {first_svg:.1f} ms, PNG {first_png:.1f} ms")
+    print()
+    print(f"{'scene':<28} {'SVG bytes':>10} {'SVG ms':>14} {'PNG bytes':>10} {'PNG ms':>16}")
+    for name, scene_board, scene_state, overlay in _scenes():
+        _scene_row(name, scene_board, scene_state, overlay, options, args.repeat)
+    print()
+    _cached(args.repeat)
+
+
+def _scene_row(
+    name: str,
+    board: engine.MapData,
+    state: engine.GameState,
+    overlay: render.Overlay,
+    options: render.RenderOptions,
+    repeat: int,
+) -> None:
+    geometry = render.load_geometry(board.map_id)
+    svg = render.render_svg(board, geometry, state, overlay, options)
+    svg_med, svg_best = _ms(lambda: render.render_svg(board, geometry, state, overlay, options), repeat)
+    png = render.svg_to_png(svg)
+    png_med, png_best = _ms(lambda: render.svg_to_png(svg), max(3, repeat // 3))
+    print(
+        f"{name:<28} {len(svg):>10} {svg_med:>7.1f} ({svg_best:4.1f}) {len(png):>10} "
+        f"{png_med:>8.1f} ({png_best:5.1f})"
+    )
+
+
+def _cached(repeat: int) -> None:
+    from functions.usecases.common import ANONYMOUS
+    from functions.usecases.create_game import CreateGame, create_game
+    from functions.usecases.map_view import MapRequest, map_picture
+    from tests.functions.fakes import FakeClock, InMemoryGameStore
+
+    store, clock = InMemoryGameStore(), FakeClock()
+    game_id = create_game(store, clock, CreateGame(variant="classical")).game_id
+    print(f"{'cached API answer (map_picture)':<40} {'median ms':>10} {'best ms':>8}")
+    for fmt in ("svg", "png"):
+        request = MapRequest("board", fmt, WIDTH, "standard")
+        etag = map_picture(store, game_id, ANONYMOUS, request).etag
+        med, best = _ms(lambda: map_picture(store, game_id, ANONYMOUS, request), repeat)  # noqa: B023
+        print(f"{fmt + ' from the picture cache':<40} {med:>10.2f} {best:>8.2f}")
+        med, best = _ms(
+            lambda: map_picture(store, game_id, ANONYMOUS, request, if_none_match=etag),  # noqa: B023
+            repeat,
+        )
+        print(f"{fmt + ' 304 (If-None-Match)':<40} {med:>10.2f} {best:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

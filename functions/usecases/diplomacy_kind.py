@@ -1,0 +1,34 @@
+"""Diplomacy as a ``GameKind`` (functions/usecases/game_kinds.py): the existing use cases, as is."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from functions.errors import ValidationFailed
+from functions.ports import Clock, EventRecord, GameRecord, GameStore
+from functions.usecases import views
+from functions.usecases.common import Actor, game_map
+from functions.usecases.create_game import Created, CreateGame, create_game
+from functions.usecases.game_kinds import DIPLOMACY
+
+
+class Diplomacy:
+    name = DIPLOMACY
+
+    def create(self, store: GameStore, clock: Clock, request: CreateGame) -> Created:
+        if request.seed is not None or request.move_by_turn_rolls:
+            raise ValidationFailed("backgammon settings are not for Diplomacy (it has no dice)")
+        return create_game(store, clock, request)
+
+    def seats(self, game: GameRecord) -> list[str]:
+        return sorted(game_map(game.variant).power_ids)
+
+    def on_start(self, game: GameRecord, now: datetime) -> list[EventRecord]:
+        return []  # join starts the first deadline for every kind; Diplomacy needs nothing more
+
+    def view(self, game: GameRecord, actor: Actor) -> dict[str, Any]:
+        return views.game_view(game, actor)
+
+
+DIPLOMACY_KIND = Diplomacy()

@@ -1,0 +1,62 @@
+"""Write the PNG pictures of docs/img/ (issue 14, item 5). Run by hand after changing the look:
+
+    .venv/bin/python -m render.tools.make_pictures
+
+Needs only the project's own environment (engine, render, resvg).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import engine
+from render import (
+    COLORBLIND,
+    RenderOptions,
+    load_geometry,
+    orders_overlay,
+    render_svg,
+    results_overlay,
+    svg_to_png,
+)
+from render.showcase import showcase_year
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "img"
+WIDTH = 1200
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for map_id in ("classical", "1900"):
+        board = engine.load_map(map_id)
+        svg = render_svg(
+            board, load_geometry(map_id), engine.initial_state(board), options=RenderOptions(WIDTH)
+        )
+        _write(f"{map_id}-start.png", svg)
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    movement, retreat, adjustment = showcase_year()
+    pictures = {
+        "classical-F1901M-resolution.png": (movement, RenderOptions(WIDTH)),
+        "classical-F1901M-resolution-colorblind.png": (movement, RenderOptions(WIDTH, COLORBLIND)),
+        "classical-F1901R-resolution.png": (retreat, RenderOptions(WIDTH)),
+        "classical-W1901A-resolution.png": (adjustment, RenderOptions(WIDTH)),
+    }
+    for name, (played, options) in pictures.items():
+        overlay = results_overlay(played.results, caption="Results")
+        _write(name, render_svg(board, geometry, played.state, overlay, options))
+    france = tuple(r.order for r in movement.results if r.order.power == "FRANCE")
+    overlay = orders_overlay(france, caption="Orders of France (pending)")
+    _write(
+        "classical-F1901M-orders-france.png",
+        render_svg(board, geometry, movement.state, overlay, RenderOptions(WIDTH)),
+    )
+
+
+def _write(name: str, svg: str) -> None:
+    path = OUT / name
+    path.write_bytes(svg_to_png(svg))
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""Map routes (issue 14, item 3): formats, phases, ETag/304, and redaction for every power.
+
+Driven through the API handler (functions/api/handler.py) over the in-memory store, so the
+route declarations, the use case (functions/usecases/map_view.py) and the renderer are all in
+play. Rule under test: nobody sees another power's orders before adjudication (ARCHITECTURE §4).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from functions import wiring
+from functions.api import handler as api
+from functions.usecases import map_view
+from functions.usecases.common import Actor
+from functions.usecases.process_turn import process_turn
+from functions.usecases.submit_orders import submit_orders
+from local_stack.http_adapter import LocalContext
+from render.palette import STANDARD
+from render.svg import _darker
+from tests.functions.conftest import POWERS, Table
+from tests.functions.openings import FALL_1901, SPRING_1901
+
+
+@pytest.fixture
+def api_table(table: Table) -> Iterator[Table]:
+    """The seven-player table behind the API; Spring 1901 played, every Fall order pending."""
+    wiring.override(
+        wiring.Services(
+            settings=wiring.load_settings(), store=table.store, clock=table.clock, idempotency=None
+        )
+    )
+    map_view._CACHE.clear()
+    for power, orders in SPRING_1901.items():
+        submit_orders(table.store, table.clock, table.game_id, Actor("player", power), orders)
+    process_turn(table.store, table.clock, table.game_id, Actor("creator"))
+    for power, orders in FALL_1901.items():
+        submit_orders(table.store, table.clock, table.game_id, Actor("player", power), orders)
+    try:
+        yield table
+    finally:
+        wiring.reset()
+
+
+def _get(
+    path: str,
+    token: str | None = None,
+    query: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    sent = dict(headers or {})
+    if token:
+        sent["authorization"] = f"Bearer {token}"
+    event = {
+        "version": "2.0",
+        "routeKey": "$default",
+        "rawPath": path,
+        "rawQueryString": urlencode(query or {}),
+        "queryStringParameters": query or None,
+        "headers": sent,
+        "isBase64Encoded": False,
+        "requestContext": {
+            "http": {"method": "GET", "path": path, "sourceIp": "127.0.0.1"},
+            "requestId": "r1",
+            "stage": "$default",
+        },
+    }
+    answer: dict[str, Any] = api.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    return answer
+
+
+def _orders_layer(svg: str) -> str:
+    found = re.search(r'<g id="orders"[^>]*>(.*?)</g>\n<g id="standoffs">', svg, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def _order_colours(svg: str) -> set[str]:
+    return set(re.findall(r'stroke="(#[0-9a-f]{6})"', _orders_layer(svg))) - {"#ffffff"}
+
+
+@pytest.mark.parametrize("power", POWERS)
+def test_each_power_sees_only_its_own_pending_orders_on_every_map_route(api_table: Table, power: str) -> None:
+    token, base = api_table.tokens[power], f"/games/{api_table.game_id}"
+    # When the power asks for the orders map of the live phase
+    own = _get(f"{base}/map/orders", token)
+    assert own["statusCode"] == 200 and own["headers"]["Content-Type"] == "image/svg+xml"
+    # Then its own orders are drawn, in its colour, and nobody else's
+    assert _order_colours(own["body"]) == {_darker(STANDARD.power(power))}
+    assert "(pending)</text>" in own["body"]
+    # And the plain board draws no orders at all
+    board = _get(f"{base}/map", token)
+    assert board["statusCode"] == 200 and _orders_layer(board["body"]).strip() == ""
+    # And the resolution map (the adjudicated Spring) is the same picture anyone gets
+    resolution = _get(f"{base}/map/resolution", token)
+    assert resolution["statusCode"] == 200
+    assert resolution["body"] == _get(f"{base}/map/resolution")["body"]
+
+
+def test_observers_and_the_creator_see_no_pending_orders(api_table: Table) -> None:
+    base = f"/games/{api_table.game_id}"
+    for token in (None, api_table.creator_token):
+        answer = _get(f"{base}/map/orders", token)
+        assert answer["statusCode"] == 200 and _orders_layer(answer["body"]).strip() == ""
+
+
+def test_another_powers_new_orders_do_not_change_my_map(api_table: Table) -> None:
+    base, token = f"/games/{api_table.game_id}", api_table.tokens["FRANCE"]
+    before = _get(f"{base}/map/orders", token)
+    submit_orders(
+        api_table.store,
+        api_table.clock,
+        api_table.game_id,
+        Actor("player", "GERMANY"),
+        ["A KIE H", "A RUH H", "F DEN H"],
+    )
+    after = _get(f"{base}/map/orders", token)
+    assert _orders_layer(after["body"]) == _orders_layer(before["body"])
+
+
+def test_a_matching_if_none_match_is_a_304_without_a_body(api_table: Table) -> None:
+    path = f"/games/{api_table.game_id}/map/resolution"
+    first = _get(path)
+    etag = first["headers"]["ETag"]
+    assert re.fullmatch(r'"[0-9a-f]{32}"', etag)
+    again = _get(path, headers={"if-none-match": etag})
+    assert again["statusCode"] == 304 and again["body"] == "" and again["headers"]["ETag"] == etag
+    assert _get(path, headers={"if-none-match": '"something-else"'})["statusCode"] == 200
+
+
+def test_the_etag_names_viewer_format_phase_and_version(api_table: Table) -> None:
+    base, tokens = f"/games/{api_table.game_id}", api_table.tokens
+    tags = {
+        "france": _get(f"{base}/map/orders", tokens["FRANCE"])["headers"]["ETag"],
+        "italy": _get(f"{base}/map/orders", tokens["ITALY"])["headers"]["ETag"],
+        "png": _get(f"{base}/map/orders", tokens["FRANCE"], {"format": "png"})["headers"]["ETag"],
+        "spring": _get(f"{base}/map", query={"phase": "S1901M"})["headers"]["ETag"],
+        "fall": _get(f"{base}/map")["headers"]["ETag"],
+    }
+    assert len(set(tags.values())) == len(tags)
+    # a new version of the live game (France changes its orders) is a new picture for France
+    submit_orders(api_table.store, api_table.clock, api_table.game_id, Actor("player", "FRANCE"), ["A BUR H"])
+    assert _get(f"{base}/map/orders", tokens["FRANCE"])["headers"]["ETag"] != tags["france"]
+    # an adjudicated phase's picture never changes
+    assert _get(f"{base}/map", query={"phase": "S1901M"})["headers"]["ETag"] == tags["spring"]
+
+
+def test_png_by_format_or_accept_at_the_width_asked_for(api_table: Table) -> None:
+    path = f"/games/{api_table.game_id}/map"
+    for answer in (
+        _get(path, query={"format": "png", "width": "640"}),
+        _get(path, query={"width": "640"}, headers={"accept": "image/png"}),
+    ):
+        assert answer["statusCode"] == 200 and answer["isBase64Encoded"]
+        assert answer["headers"]["Content-Type"] == "image/png"
+        png = base64.b64decode(answer["body"])
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">I", png[16:20])[0] == 640
+
+
+def test_a_past_phase_shows_its_position_and_all_its_orders(api_table: Table) -> None:
+    base = f"/games/{api_table.game_id}"
+    spring = _get(f"{base}/map/orders", query={"phase": "S1901M"})
+    assert "Spring 1901" in spring["body"]
+    # after adjudication every power's orders are public history
+    assert _order_colours(spring["body"]) == {_darker(STANDARD.power(p)) for p in POWERS}
+    assert "Results" in _get(f"{base}/map/resolution", query={"phase": "S1901M"})["body"]
+
+
+def test_unknown_phase_format_or_width_are_clear_errors(api_table: Table) -> None:
+    base = f"/games/{api_table.game_id}"
+    missing = _get(f"{base}/map/resolution", query={"phase": "F1999M"})
+    assert missing["statusCode"] == 404 and '"PHASE_NOT_FOUND"' in missing["body"]
+    assert _get(f"{base}/map", query={"format": "gif"})["statusCode"] == 422
+    assert _get(f"{base}/map", query={"width": "10"})["statusCode"] == 422
+    assert _get("/games/nope/map")["statusCode"] == 404
+
+
+def test_no_resolution_before_the_first_adjudication(table: Table) -> None:
+    wiring.override(
+        wiring.Services(
+            settings=wiring.load_settings(), store=table.store, clock=table.clock, idempotency=None
+        )
+    )
+    try:
+        answer = _get(f"/games/{table.game_id}/map/resolution")
+    finally:
+        wiring.reset()
+    assert answer["statusCode"] == 404 and '"PHASE_NOT_FOUND"' in answer["body"]
+
+
+def test_the_phase_processed_notice_links_to_that_phases_resolution_map(api_table: Table) -> None:
+    # Given Spring 1901 adjudicated (by the fixture): its PHASE_PROCESSED outbox item
+    from functions.ports import OutboxMessage
+    from functions.usecases.notifications import render_text
+
+    items = [o for o in api_table.store.outbox[api_table.game_id] if o.kind == "PHASE_PROCESSED"]
+    assert len(items) == 1
+    path = items[0].payload["map"]
+    assert path == f"/games/{api_table.game_id}/map/resolution?phase=S1901M&format=png"
+    # Then the link answers with that phase's resolution as a PNG
+    route, _, query = str(path).partition("?")
+    answer = _get(route, query=dict(q.split("=") for q in query.split("&")))
+    assert answer["statusCode"] == 200 and answer["headers"]["Content-Type"] == "image/png"
+    # And the notice's text (Discord, webhook "text") carries the full link
+    message = OutboxMessage(
+        dedupe_key="k", kind="PHASE_PROCESSED", game_id=api_table.game_id, payload=dict(items[0].payload)
+    )
+    assert f"Map: https://api.example{path}" in render_text(message, "https://api.example")
+
+
+def test_the_chat_bots_map_is_the_seats_own_orders_map(api_table: Table) -> None:
+    # /map in Telegram draws what GET /map/orders shows that seat's player, as a 1280 px PNG
+    png = map_view.seat_board_png(api_table.store, {"game_id": api_table.game_id, "power": "ITALY"})
+    assert struct.unpack(">I", png[16:20])[0] == 1280
+    query = {"format": "png", "width": "1280"}
+    answer = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["ITALY"], query)
+    assert base64.b64decode(answer["body"]) == png
+    other = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["FRANCE"], query)
+    assert base64.b64decode(other["body"]) != png

@@ -1,0 +1,177 @@
+"""The renderer (issue 14, item 2): golden SVG of a known position, every layer and order kind,
+determinism, the colour-blind palette, and a PNG that decodes at the width asked for."""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine import OrderType, ResultCode
+from render import (
+    COLORBLIND,
+    RenderOptions,
+    load_geometry,
+    orders_overlay,
+    render_svg,
+    results_overlay,
+    svg_to_png,
+)
+from render.showcase import showcase_year
+
+GOLDEN = Path(__file__).parent / "golden" / "classical-F1901M-resolution.svg"
+LAYERS = (
+    "provinces",
+    "crossings",
+    "supply-centres",
+    "labels",
+    "units",
+    "dislodged",
+    "orders",
+    "standoffs",
+    "legend",
+    "title",
+)
+
+
+def _movement_svg(options: RenderOptions | None = None) -> str:
+    movement, _, _ = showcase_year()
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    overlay = results_overlay(movement.results, "Results")
+    return render_svg(board, geometry, movement.state, overlay, options or RenderOptions())
+
+
+def test_the_svg_of_a_known_position_matches_the_golden_file() -> None:
+    # Regenerate after an intended change of the look: UPDATE_GOLDEN=1 pytest tests/render
+    svg = _movement_svg()
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.write_text(svg, encoding="utf-8")
+    assert svg == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_output_is_deterministic() -> None:
+    assert _movement_svg() == _movement_svg()
+
+
+def test_the_drawing_is_in_named_layers() -> None:
+    svg = _movement_svg()
+    ids = re.findall(r'<g id="([a-z-]+)"', svg)
+    assert [i for i in ids if i in LAYERS] == list(LAYERS)
+
+
+def test_the_showcase_uses_every_order_kind_and_result() -> None:
+    played = showcase_year()
+    kinds = {r.order.order_type for p in played for r in p.results}
+    codes = {r.result for p in played for r in p.results}
+    assert kinds == set(OrderType)
+    assert codes == set(ResultCode)
+
+
+def test_results_are_coloured_by_result_code_with_a_legend() -> None:
+    svg = _movement_svg()
+    for code in (
+        ResultCode.OK,
+        ResultCode.BOUNCE,
+        ResultCode.CUT,
+        ResultCode.VOID,
+        ResultCode.NO_CONVOY,
+        ResultCode.DISLODGED,
+    ):
+        assert f"{code.value} - " in svg
+    assert "standoff</text>" in svg
+    assert svg.count('<path d="M') > 0 and "Fall 1901 \u2013 Movement" in svg
+
+
+def test_standoffs_are_marked_where_two_moves_bounced() -> None:
+    standoffs = re.search(r'<g id="standoffs">(.*?)</g>', _movement_svg(), re.S)
+    assert standoffs is not None
+    assert standoffs.group(1).count("<path") == 2  # Sweden and Rumania
+
+
+def test_dislodged_units_are_drawn_offset_in_the_retreat_phase() -> None:
+    _, retreat, _ = showcase_year()
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    svg = render_svg(board, geometry, retreat.state)
+    layer = re.search(r'<g id="dislodged">(.*?)</g>\n', svg, re.S)
+    assert layer is not None
+    x, y = geometry.anchor("BUR")
+    assert f"translate({x + 12:g} {y + 10:g}) scale(0.85)" in layer.group(1)
+
+
+def test_the_colour_blind_palette_adds_initials_and_dashes_failures() -> None:
+    svg = _movement_svg(RenderOptions(palette=COLORBLIND))
+    assert svg != _movement_svg()
+    assert "#d55e00" in svg and ">F</text>" in svg
+
+
+def test_an_orders_overlay_draws_only_the_orders_given() -> None:
+    movement, _, _ = showcase_year()
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    french = tuple(r.order for r in movement.results if r.order.power == "FRANCE")
+    svg = render_svg(board, geometry, movement.state, orders_overlay(french))
+    orders = re.search(r'<g id="orders"[^>]*>(.*?)</g>\n', svg, re.S)
+    assert orders is not None
+    assert orders.group(1).count('stroke-width="2.8"') == 3  # three French moves, no one else's
+
+
+@pytest.mark.parametrize("map_id", ["classical", "1900"])
+@pytest.mark.parametrize("width", [600, 1200])
+def test_png_has_the_requested_width_and_decodes(map_id: str, width: int) -> None:
+    board = engine.load_map(map_id)
+    svg = render_svg(board, load_geometry(map_id), engine.initial_state(board), options=RenderOptions(width))
+    png = svg_to_png(svg)
+    w, h, pixels = _decode_png(png)
+    assert w == width and h > width // 2
+    # the title bar is the dark grey of the drawing, the board below it is not
+    middle_of_title = (4 * w + w // 2) * 4
+    assert tuple(pixels[middle_of_title : middle_of_title + 3]) == (0x2B, 0x2B, 0x2B)
+    assert len(set(pixels[w * 4 * (h // 2) : w * 4 * (h // 2 + 1)])) > 10
+
+
+def _decode_png(data: bytes) -> tuple[int, int, bytes]:
+    """A minimal PNG reader (IHDR + IDAT, filter type per row), enough to prove the file opens."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 4
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8
+            channels = {2: 3, 6: 4}[colour]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    assert len(raw) == height * (stride + 1)
+    out, prev = bytearray(), bytearray(stride)
+    for r in range(height):
+        kind, row = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1 : (r + 1) * (stride + 1)])
+        for i in range(stride):
+            left = row[i - channels] if i >= channels else 0
+            up, corner = prev[i], prev[i - channels] if i >= channels else 0
+            row[i] = (row[i] + _predict(kind, left, up, corner)) & 0xFF
+        out += row
+        prev = row
+    return width, height, bytes(out)
+
+
+def _predict(kind: int, left: int, up: int, corner: int) -> int:
+    if kind == 0:
+        return 0
+    if kind == 1:
+        return left
+    if kind == 2:
+        return up
+    if kind == 3:
+        return (left + up) // 2
+    assert kind == 4, kind
+    p = left + up - corner
+    pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+    return left if pa <= pb and pa <= pc else up if pb <= pc else corner
