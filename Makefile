@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install
+.PHONY: run test lint typecheck unit bench clean install fuzz load
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -12,7 +12,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# Tools with pins of their own (checkov) live in a second virtualenv.
+TOOLS := .venv-tools
+TOOLS_STAMP := $(TOOLS)/.installed
+
+$(TOOLS_STAMP): requirements-tools.txt
+	$(PY) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet -r requirements-tools.txt
+	touch $(TOOLS_STAMP)
+
+install: $(STAMP) $(TOOLS_STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m local_stack $(if $(filter-out 0,$(FRESH)),--fresh)
@@ -23,14 +32,24 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(TOOLS_STAMP)
 	$(BIN)/pytest -n 2
 
 test: lint typecheck unit
+
+# The long fuzz (issue 10): in process by default; FUZZ_BASE_URL=http://127.0.0.1:8000 fuzzes
+# a running `make run` instead. `make test` runs the same test with a few examples each.
+FUZZ_EXAMPLES ?= 300
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest tests/api/test_fuzz.py -q
+
+# Races, retries and triggers against a local stack on loopback (docs/reliability.md)
+load: $(STAMP)
+	$(BIN)/python bench/load.py
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]' || echo "MILA diplomacy package not installable; benchmarking Convoy alone"
 	$(BIN)/python bench/engine_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache

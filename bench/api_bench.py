@@ -5,7 +5,7 @@ views, orders status, Winter builds, three process_turn calls):
 - requests per second overall, median / p99 latency per route;
 - DynamoDB consumed capacity per route (ReturnConsumedCapacity, game table only);
 - the META item size after 1, 10 and 50 adjudicated phases (must not grow);
-- the cold-start import time of each handler module (fresh interpreter, median of runs).
+- cold start per Lambda entry point: import, and import + first request (bench/cold_start.py).
 
 Numbers are for the emulator on this machine: they compare routes and catch
 regressions; they are not AWS latencies. Run: .venv/bin/python bench/api_bench.py
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -27,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
 
+from bench import cold_start  # noqa: E402
 from bench.capacity import CapacityMeter, item_size, meter  # noqa: E402
 from local_stack.stack import LocalStack  # noqa: E402
 from tests.functions.openings import FALL_1901, SPRING_1901  # noqa: E402
@@ -102,26 +102,6 @@ def meta_sizes(stack: LocalStack) -> dict[int, int]:
     return sizes
 
 
-def import_times(runs: int = 5) -> dict[str, float]:
-    modules = sorted(
-        ".".join(p.relative_to(ROOT).with_suffix("").parts)
-        for p in (ROOT / "functions").glob("*/handler.py")
-    )
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "0"}
-    env.pop("AWS_ENDPOINT_URL", None)
-    out: dict[str, float] = {}
-    for module in modules:
-        code = f"import time; t=time.perf_counter(); import {module}; print(time.perf_counter()-t)"
-        samples = []
-        for _ in range(runs):
-            result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                    cwd=ROOT, env=env, timeout=120)
-            if result.returncode == 0:
-                samples.append(float(result.stdout.strip().splitlines()[-1]))
-        out[module] = statistics.median(samples) if samples else float("nan")
-    return out
-
-
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -161,9 +141,7 @@ def main() -> None:
     finally:
         stack.stop()
     print()
-    print("Cold-start import time (fresh interpreter, median of 5):")
-    for module, seconds in import_times().items():
-        print(f"  {module:<34} {seconds * 1000:7.0f} ms")
+    print(cold_start.table(cold_start.measure(runs=5), runs=5))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Engine benchmark: how long does Convoy take to play one phase, end to end?
+"""Engine benchmark: Convoy beside pydip and MILA, per movement phase, in one run.
 
 Why these positions: hand-made DATC positions are tiny; a server spends its time
 on full boards. So the benchmark plays a fixed, seeded set of random-but-legal
@@ -6,18 +6,19 @@ games with the engine itself (``bench.random_play``, the same player the propert
 tests use: many supports and convoys, some powers silent) and records every
 phase's state and orders, both as order values and as standard text.
 
-What is timed, per phase, as a server would do it: parse every order text
-(``engine.parse_order``), validate every parsed order (``engine.validate``, the
-order-entry check) and adjudicate (``engine.Game.adjudicate``). Timings use
-``time.perf_counter_ns`` after a warm-up, with the garbage collector disabled.
+What is timed, per phase, as a server does it from stored data:
 
-If the MILA engine (PyPI ``diplomacy`` 1.1.2, the optional ``bench`` extra) is
-importable, the same movement positions are played through it too (set up the
-board, set the orders in MILA's syntax, ``process()``), and the resulting
-positions are compared as a cross-check. MILA follows older DATC preferences
-(e.g. the v2.4 fallback to the land route, DATC 4.A.3), so some disagreement is
-expected; the positions are also compared with Convoy's "2000" rulebook, which
-shares those choices.
+* Convoy: ``state_from_dict`` of the stored state, ``parse_order`` of every order
+  text, ``validate`` of every parsed order (order entry), ``Game.adjudicate``, and
+  ``state_to_dict`` of the resulting state;
+* pydip 0.1.8 and MILA ``diplomacy`` 1.1.2 (the optional ``bench`` extra), when
+  installed: see ``bench/peers.py`` (pydip: its object building + ``resolve_turn``;
+  MILA: one reused ``Game``, load the position + ``set_orders`` + ``process()``).
+
+The engines take turns phase by phase (interleaved), so a change in the machine's
+load hits all of them alike. ``time.perf_counter_ns`` after a warm-up, with the
+garbage collector off while timing. Retreat and adjustment phases are timed for
+Convoy alone.
 
     .venv/bin/python bench/engine_bench.py [--phases N] [--seed S] [--quick]
 """
@@ -32,7 +33,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,9 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bench.peers import Peer, mila_peer, pydip_peer  # noqa: E402
 from bench.random_play import PlayedPhase, play_game  # noqa: E402
-from engine import GameState, MapData, Order, PhaseType  # noqa: E402
+from engine import MapData, Order, PhaseType  # noqa: E402
 
 MAX_PHASES_PER_GAME = 80  # 40 years at most: long enough for mid- and end-game boards
 WARMUP_PHASES = 200
@@ -49,15 +51,17 @@ WARMUP_PHASES = 200
 
 @dataclass(frozen=True)
 class Timing:
-    """Nanoseconds spent on one phase, step by step."""
+    """Nanoseconds spent on one phase, step by step (peers: all in ``adjudicate``)."""
 
+    load: int
     parse: int
     validate: int
     adjudicate: int
+    store: int
 
     @property
     def total(self) -> int:
-        return self.parse + self.validate + self.adjudicate
+        return self.load + self.parse + self.validate + self.adjudicate + self.store
 
 
 # --- positions ---------------------------------------------------------------------------------
@@ -89,92 +93,62 @@ def collect_positions(
 # --- Convoy ------------------------------------------------------------------------------------
 
 
-def time_convoy_phase(game_map: MapData, phase: PlayedPhase, rules: str) -> Timing:
-    """Parse, validate and adjudicate one recorded phase; nanoseconds per step.
+@dataclass(frozen=True)
+class Stored:
+    """A phase as a server finds it in storage: the state dict and the order texts."""
 
-    The state is copied first: ``engine.validate`` memoises on the state object, and a
-    phase timed twice (warm-up, then the run) must not find the first run's answers."""
-    state = replace(phase.state)
+    state: dict[str, Any]
+    texts: dict[str, list[str]]
+
+
+def stored(phase: PlayedPhase) -> Stored:
+    return Stored(engine.state_to_dict(phase.state), phase.texts)
+
+
+def time_convoy_phase(game_map: MapData, phase: Stored, rules: str) -> Timing:
+    """Load, parse, validate, adjudicate and store one phase; nanoseconds per step."""
     clock = time.perf_counter_ns
     t0 = clock()
+    state = engine.state_from_dict(phase.state)
+    t1 = clock()
     parsed: dict[str, list[Order]] = {
         power: [engine.parse_order(text, power=power, state=state, map=game_map) for text in texts]
         for power, texts in phase.texts.items()
     }
-    t1 = clock()
+    t2 = clock()
     for orders in parsed.values():
         for order in orders:
             engine.validate(order, state, game_map)
-    t2 = clock()
-    engine.Game(map=game_map, state=state, rules=rules).adjudicate(parsed)
     t3 = clock()
-    return Timing(t1 - t0, t2 - t1, t3 - t2)
+    game, _ = engine.Game(map=game_map, state=state, rules=rules).adjudicate(parsed)
+    t4 = clock()
+    engine.state_to_dict(game.current)
+    t5 = clock()
+    return Timing(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)
 
 
-def timed_run(items: Sequence[PlayedPhase], run: Callable[[PlayedPhase], Timing]) -> list[Timing]:
-    """Warm up on the first phases, then time every phase with the collector off."""
-    for phase in items[:WARMUP_PHASES]:
-        run(phase)
+def time_peer_phase(peer: Peer, prepared: Any) -> Timing:
+    clock = time.perf_counter_ns
+    t0 = clock()
+    peer.run(prepared)
+    return Timing(0, 0, 0, clock() - t0, 0)
+
+
+def timed_runs(count: int, runs: Sequence[Callable[[int], Timing]]) -> list[list[Timing]]:
+    """Warm every runner up on the first phases, then time phase i of each in turn."""
+    for i in range(min(WARMUP_PHASES, count)):
+        for run in runs:
+            run(i)
+    out: list[list[Timing]] = [[] for _ in runs]
     gc.collect()
     gc.disable()
     try:
-        return [run(phase) for phase in items]
+        for i in range(count):
+            for timings, run in zip(out, runs, strict=True):
+                timings.append(run(i))
     finally:
         gc.enable()
-
-
-# --- MILA --------------------------------------------------------------------------------------
-
-
-def mila_module() -> Any | None:
-    try:
-        import diplomacy  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except Exception:  # noqa: BLE001 - any import failure means "not available"
-        return None
-    return diplomacy
-
-
-def mila_units(state: GameState, power: str) -> list[str]:
-    """MILA spells units like us: ``A PAR``, ``F SPA/NC``."""
-    return [str(u) for u in state.units_of(power)]
-
-
-def mila_play(diplomacy: Any, game_map: MapData, phase: PlayedPhase) -> tuple[Any, Timing]:
-    """Set up a fresh MILA game on ``phase``'s position, give the orders, process.
-
-    The game object is built before the clock starts (Convoy needs no such object);
-    setting the phase, units, centres and orders, and ``process()`` are timed. The
-    orders are our canonical text, which is MILA's syntax too (``F MAO - SPA/NC``,
-    ``A PAR S A MAR - BUR``, ``F NTH C A LON - BEL``, ``A LON - BEL VIA``).
-    """
-    state = phase.state
-    game = diplomacy.Game(map_name="standard")
-    clock = time.perf_counter_ns
-    t0 = clock()
-    game.set_current_phase(state.phase_name)
-    game.clear_units()
-    game.clear_centers()
-    for power in game_map.power_ids:
-        game.set_units(power, mila_units(state, power))
-        game.set_centers(power, list(state.centers_of(power)))
-    for power, texts in phase.texts.items():
-        game.set_orders(power, texts)
-    t1 = clock()
-    game.process()
-    t2 = clock()
-    return game, Timing(t1 - t0, 0, t2 - t1)
-
-
-def mila_position(game: Any) -> set[tuple[str, str]]:
-    """(power, unit) after processing; dislodged units carry MILA's leading ``*``."""
-    return {(power, unit) for power, units in game.get_units().items() for unit in units}
-
-
-def convoy_position(state: GameState) -> set[tuple[str, str]]:
-    """Our position in MILA's terms. MILA disbands a dislodged unit with nowhere to
-    go at once, so such units are left out here (we keep them for the retreat phase)."""
-    units = {(u.power, str(u)) for u in state.units}
-    return units | {(d.unit.power, "*" + str(d.unit)) for d in state.dislodged if d.retreats}
+    return out
 
 
 # --- report ------------------------------------------------------------------------------------
@@ -192,24 +166,23 @@ def median_us(values: Iterable[int]) -> float:
 
 
 def row(name: str, timings: Sequence[Timing]) -> str:
-    if not timings:
-        return f"| {name} | 0 | - | - | - | - | - | - |"
     totals = [t.total for t in timings]
     per_second = len(totals) / (sum(totals) / 1e9)
-    return (
-        f"| {name} | {len(totals)} | {per_second:,.0f} | {median_us(totals):,.0f} | "
-        f"{percentile(totals, 99):,.0f} | {median_us(t.parse for t in timings):,.0f} | "
-        f"{median_us(t.validate for t in timings):,.0f} | {median_us(t.adjudicate for t in timings):,.0f} |"
-    )
+    steps = " | ".join(f"{median_us(getattr(t, step) for t in timings):,.0f}" for step in STEPS)
+    return (f"| {name} | {len(totals)} | {per_second:,.0f} | {median_us(totals):,.0f} | "
+            f"{percentile(totals, 99):,.0f} | {steps} |")
+
+
+STEPS = ("load", "parse", "validate", "adjudicate", "store")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--phases", type=int, default=3000, help="movement phases to time (default 3000)")
+    parser.add_argument("--phases", type=int, default=1500, help="movement phases to time (default 1500)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random games (default 1)")
     parser.add_argument("--quick", action="store_true", help="300 movement phases, for a smoke run")
     parser.add_argument("--rules", default="2023", choices=sorted(engine.RULEBOOKS))
-    parser.add_argument("--no-mila", action="store_true", help="skip the MILA comparison")
+    parser.add_argument("--no-peers", action="store_true", help="time Convoy alone")
     args = parser.parse_args(argv)
     target = 300 if args.quick else args.phases
     game_map = engine.load_map("classical")
@@ -224,83 +197,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"positions: {len(played)} phases from {games} random games (seed {args.seed}), "
         f"{orders} movement orders; generated in {time.perf_counter() - started:.1f} s\n"
     )
-
-    convoy: dict[PhaseType, list[Timing]] = {}
-    for kind, phases in by_type.items():
-        convoy[kind] = timed_run(phases, lambda p: time_convoy_phase(game_map, p, args.rules))
-    print("| phase | count | phases/s | median µs | p99 µs | parse µs | validate µs | adjudicate µs |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for kind in PhaseType:
-        print(row(kind.value.lower(), convoy[kind]))
-    print("(per phase; parse, validate and adjudicate are medians of each step)\n")
-
-    diplomacy = None if args.no_mila else mila_module()
-    if diplomacy is None:
-        print("MILA `diplomacy` is not installed (pip install 'diplomacy==1.1.2'); Convoy alone was timed.")
-        return 0
-    compare_with_mila(diplomacy, game_map, by_type[PhaseType.MOVEMENT], convoy[PhaseType.MOVEMENT])
+    movement = by_type[PhaseType.MOVEMENT]
+    peers = [] if args.no_peers else [p for p in (pydip_peer(game_map), mila_peer(game_map)) if p]
+    data = [stored(p) for p in movement]
+    prepared = [[peer.prepare(p) for p in movement] for peer in peers]
+    runs = [_convoy_run(game_map, data, args.rules)]
+    runs += [_peer_run(peer, prepared[n]) for n, peer in enumerate(peers)]
+    results = timed_runs(len(movement), runs)
+    names = ["Convoy", *(f"{p.name} {p.version}" for p in peers)]
+    print(f"## Movement phases, interleaved: the same {len(movement)} positions, the same run")
+    print(header("engine"))
+    for name, timings in zip(names, results, strict=True):
+        print(row(name, timings))
+    ours = median_us(t.total for t in results[0])
+    for name, timings in zip(names[1:], results[1:], strict=True):
+        ratio = median_us(t.total for t in timings) / ours
+        print(f"\n{name} time / Convoy time, median per movement phase: {ratio:.2f}x")
+    if not peers:
+        print("(pydip / MILA not installed: pip install -e '.[bench]'; Convoy alone was timed)")
+    print("\n## Convoy, other phases")
+    print(header("phase"))
+    for kind in (PhaseType.RETREAT, PhaseType.ADJUSTMENT):
+        kept = [stored(p) for p in by_type[kind]]
+        if kept:
+            run = _convoy_run(game_map, kept, args.rules)
+            [timings] = timed_runs(len(kept), [run])
+            print(row(kind.value.lower(), timings))
+    print("(per phase; the step columns are medians of each step)")
     return 0
 
 
-def compare_with_mila(
-    diplomacy: Any, game_map: MapData, phases: Sequence[PlayedPhase], convoy: Sequence[Timing]
-) -> None:
-    version = getattr(diplomacy, "__version__", "1.1.2")
-    positions: list[set[tuple[str, str]]] = []  # read after the clock stops; games are not kept
-
-    def run(phase: PlayedPhase) -> Timing:
-        game, timing = mila_play(diplomacy, game_map, phase)
-        positions.append(mila_position(game))
-        return timing
-
-    for phase in phases[:WARMUP_PHASES]:
-        mila_play(diplomacy, game_map, phase)
-    gc.collect()
-    gc.disable()
-    try:
-        timings = [run(p) for p in phases]
-    finally:
-        gc.enable()
-    ours = median_us(t.total for t in convoy)
-    theirs = median_us(t.total for t in timings)
-    print(f"## Convoy vs MILA `diplomacy` {version}, the same {len(phases)} movement phases")
-    print("| engine | median µs | p99 µs | phases/s |")
-    print("|---|---:|---:|---:|")
-    rows = (("Convoy (parse+validate+adjudicate)", convoy), ("MILA (set-up+orders+process)", timings))
-    for name, ts in rows:
-        totals = [t.total for t in ts]
-        print(f"| {name} | {median_us(totals):,.0f} | {percentile(totals, 99):,.0f} | "
-              f"{len(totals) / (sum(totals) / 1e9):,.0f} |")
-    process_only = median_us(t.adjudicate for t in timings)
-    adjudicate_only = median_us(t.adjudicate for t in convoy)
-    print(f"\nRatio MILA/Convoy (medians, end to end): {theirs / ours:.2f}x. Adjudication alone: "
-          f"Convoy adjudicate {adjudicate_only:,.0f} µs, MILA process() {process_only:,.0f} µs, "
-          f"ratio {process_only / adjudicate_only:.2f}x\n")
-
-    differ_2023: list[tuple[PlayedPhase, set[tuple[str, str]], set[tuple[str, str]]]] = []
-    differ_2000: list[tuple[PlayedPhase, set[tuple[str, str]], set[tuple[str, str]]]] = []
-    for phase, mila in zip(phases, positions, strict=True):
-        ours_2023 = convoy_position(phase.next_state)
-        if mila != ours_2023:
-            differ_2023.append((phase, mila - ours_2023, ours_2023 - mila))
-        old_rules, _ = engine.Game(map=game_map, state=phase.state, rules="2000").adjudicate(phase.orders)
-        ours_2000 = convoy_position(old_rules.current)
-        if mila != ours_2000:
-            differ_2000.append((phase, mila - ours_2000, ours_2000 - mila))
-    n = len(phases)
-    print(f"Cross-check: MILA's resulting position differs from Convoy (2023 rules) in "
-          f"{len(differ_2023)} of {n} phases ({100 * len(differ_2023) / n:.1f}%), "
-          f"from Convoy (2000 rules) in {len(differ_2000)} ({100 * len(differ_2000) / n:.1f}%).")
-    print("Examples (2023 rules, then 2000 rules; MILA follows older DATC preferences):")
-    for phase, mila_only, ours_only in differ_2023[:3] + differ_2000[:3]:
-        touching = _orders_touching(phase, mila_only | ours_only)
-        print(f"- {phase.state.phase_name}: MILA {sorted(u for _, u in mila_only)}, "
-              f"Convoy {sorted(u for _, u in ours_only)}; orders: {touching}")
+def header(first: str) -> str:
+    steps = " | ".join(f"{s} µs" for s in STEPS)
+    return f"| {first} | phases | phases/s | median µs | p99 µs | {steps} |\n|---|---:|---:|---:|---:|" + (
+        "---:|" * len(STEPS))
 
 
-def _orders_touching(phase: PlayedPhase, units: set[tuple[str, str]]) -> list[str]:
-    provinces = {u.lstrip("*")[2:5] for _, u in units}
-    return [t for texts in phase.texts.values() for t in texts if any(p in t for p in provinces)]
+def _convoy_run(game_map: MapData, kept: Sequence[Stored], rules: str) -> Callable[[int], Timing]:
+    return lambda i: time_convoy_phase(game_map, kept[i], rules)
+
+
+def _peer_run(peer: Peer, prepared: Sequence[Any]) -> Callable[[int], Timing]:
+    return lambda i: time_peer_phase(peer, prepared[i])
 
 
 def _cpus() -> int:

@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -40,7 +39,7 @@ def run_steps(positions_file: str, steps: int) -> None:
     for phase in phases:
         if steps < 1:
             continue
-        state = replace(engine.state_from_dict(phase["state"]))
+        state = engine.state_from_dict(phase["state"])
         if steps < 2:
             continue
         orders: dict[str, list[engine.Order]] = {}

@@ -3,7 +3,8 @@
 Starts ``python -m local_stack`` (the process ``make run`` starts) on a free port and a
 fresh temporary data directory, plays ``--games`` games of ``--phases`` phases through
 HTTP with ``--clients`` concurrent clients (every power reads its view and submits
-random legal orders each movement and retreat phase; the creator calls process_turn),
+random legal orders each movement and retreat phase, or ``--ordering N`` random powers
+of them; the creator calls process_turn),
 then leaves it idle for ``--idle`` seconds. Prints a table: RSS of the whole process
 tree (server plus API worker processes) at start / after play / after idle, and
 process_turn p50/p99 over the first and the last 10 % of phases (by time).
@@ -86,13 +87,13 @@ def random_orders(legal: list[str], rng: random.Random) -> list[str]:
 
 
 def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, float]],
-         lock: threading.Lock) -> None:
+         lock: threading.Lock, ordering: int = 7) -> None:
     client = Client(base)
     created = client.call("POST", "/games", body={"variant": "classical"})
     game_id, creator = created["game_id"], created["token"]
     tokens = {p: client.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in POWERS}
     for _ in range(phases):
-        for power in POWERS:
+        for power in rng.sample(POWERS, ordering):  # ordering=0: nobody orders, every unit holds
             view = client.call("GET", f"/games/{game_id}", tokens[power])
             if view["status"].upper() != "ACTIVE":
                 return
@@ -132,6 +133,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--idle", type=float, default=300.0, help="seconds to idle after play")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ordering", type=int, default=7, choices=range(8),
+                        help="powers that view and order each phase (the others hold; 0: all hold)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from local_stack.emulator import free_port
@@ -163,7 +166,7 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
                     return
                 seed = pending.pop()
             try:
-                play(base, args.phases, random.Random(seed), turns, lock)
+                play(base, args.phases, random.Random(seed), turns, lock, args.ordering)
             except BaseException as exc:  # report after the run, keep the others going
                 errors.append(exc)
 
@@ -184,6 +187,7 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
     early, late = durations[:tenth], durations[-tenth:]
     size = sum(f.stat().st_size for f in Path(data_dir).rglob("*") if f.is_file()) / 1e6
     print(f"Soak: {args.games} games x {args.phases} phases, {args.clients} concurrent clients, "
+          f"{args.ordering} powers ordering per phase, "
           f"{len(turns)} process_turn calls in {played:.0f} s, then {args.idle:.0f} s idle; "
           f"data directory {size:.1f} MB")
     if errors:

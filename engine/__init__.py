@@ -14,6 +14,7 @@ phase is advanced by returning a new state.
 """
 
 from engine.allowance import adjustment_balance, build_sites, unit_allowance
+from engine.conclusion import concluded
 from engine.game import Game, initial_state
 from engine.legal import legal_orders, powers_with_orders_to_give
 from engine.maps import MapData, MapDataError, available_maps, build_map, load_map
@@ -83,3 +84,4 @@ __all__ = [
     "resolution_from_dict", "resolution_from_json", "resolution_to_dict", "simple_orders", "state_from_dict",
     "state_from_json", "state_to_dict", "to_json", "unit_allowance", "validate",
 ]
+__all__ += ["concluded"]  # issue 10: a finished game's final phase (engine/conclusion.py)

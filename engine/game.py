@@ -10,7 +10,7 @@ removals follow the rulebook's civil-disorder rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.adjustments import resolve_adjustments
@@ -30,6 +30,7 @@ from engine.types import (
     Unit,
 )
 from engine.validation import check_state
+from engine.values import quick_init
 
 
 def initial_state(map: MapData) -> GameState:  # noqa: A002
@@ -43,6 +44,7 @@ def initial_state(map: MapData) -> GameState:  # noqa: A002
     )
 
 
+@quick_init
 @dataclass(frozen=True, eq=False)
 class Game:
     """A state with its map and rulebook, plus the snapshots of phases already played."""
@@ -81,7 +83,7 @@ class Game:
             outcome = resolve_movement(state, flat, self.map, self.rulebook)
             results = outcome.results
             if outcome.dislodged:
-                nxt = _evolve(state, units=outcome.units, phase_type=PhaseType.RETREAT,
+                nxt = replace(state, units=outcome.units, phase_type=PhaseType.RETREAT,
                               dislodged=outcome.dislodged, contested=outcome.contested)
             else:
                 nxt = next_phase(state, self.map, outcome.units)
@@ -91,16 +93,8 @@ class Game:
         else:
             units, results = resolve_adjustments(state, flat, self.map, self.rulebook)
             nxt = next_phase(state, self.map, units)
-        return self._successor(nxt, state), Resolution(tuple(results))
-
-    def _successor(self, state: GameState, played: GameState) -> Game:
-        """The next Game. Its state was produced by the rules from a checked one, so
-        the map check of ``__post_init__`` is not repeated on the hot path."""
-        game = object.__new__(Game)
-        for name, value in (("map", self.map), ("state", state), ("rules", self.rules),
-                            ("history", (*self.history, played))):
-            object.__setattr__(game, name, value)
-        return game
+        following = Game(map=self.map, state=nxt, rules=self.rules, history=(*self.history, state))
+        return following, Resolution(tuple(results))
 
 
 def next_phase(state: GameState, map: MapData, units: frozenset[Unit]) -> GameState:  # noqa: A002
@@ -112,42 +106,20 @@ def next_phase(state: GameState, map: MapData, units: frozenset[Unit]) -> GameSt
     """
     cleared: dict[str, Any] = {"units": units, "dislodged": (), "contested": frozenset()}
     if state.season is Season.SPRING:
-        return _evolve(state, season=Season.FALL, phase_type=PhaseType.MOVEMENT, **cleared)
+        return replace(state, season=Season.FALL, phase_type=PhaseType.MOVEMENT, **cleared)
     if state.season is Season.WINTER:
         return _next_spring(state, **cleared)
-    owned = _evolve(state, ownership=update_ownership(units, state.ownership, map), **cleared)
+    owned = replace(state, ownership=update_ownership(units, state.ownership, map), **cleared)
     winner = solo_winner(owned, map)
     if winner is not None:
-        return _evolve(owned, status=GameStatus.COMPLETED, winner=winner)
+        return replace(owned, status=GameStatus.COMPLETED, winner=winner)
     if any(balances(owned, map).values()):
-        return _evolve(owned, season=Season.WINTER, phase_type=PhaseType.ADJUSTMENT)
+        return replace(owned, season=Season.WINTER, phase_type=PhaseType.ADJUSTMENT)
     return _next_spring(owned)
 
 
-def _evolve(state: GameState, **changes: Any) -> GameState:
-    """``dataclasses.replace`` for GameState on the hot path: the values come from a
-    checked state and the rules, so only the invariants that a phase step can break
-    are re-established (one unit per province; dislodged units in canonical order)."""
-    new = object.__new__(GameState)
-    values, old = new.__dict__, state.__dict__
-    for name in STATE_FIELDS:
-        values[name] = old[name]
-    values.update(changes)
-    units = values["units"]
-    by_province = {u.province: u for u in units}
-    if len(by_province) != len(units):
-        raise ValueError("two units in one province")
-    values["units_by_province"] = by_province
-    if len(values["dislodged"]) > 1:
-        values["dislodged"] = tuple(sorted(values["dislodged"], key=lambda d: d.unit))
-    return new
-
-
-STATE_FIELDS = tuple(f.name for f in fields(GameState))
-
-
 def _next_spring(state: GameState, **changes: Any) -> GameState:
-    return _evolve(state, year=state.year + 1, season=Season.SPRING, phase_type=PhaseType.MOVEMENT,
+    return replace(state, year=state.year + 1, season=Season.SPRING, phase_type=PhaseType.MOVEMENT,
                    **changes)
 
 

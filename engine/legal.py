@@ -1,7 +1,7 @@
 """Legal-order menus, and which powers the table is waiting for.
 
 ``legal_orders`` builds the candidate orders a client may offer as menus and then
-keeps only those ``engine.validation.validate`` accepts, returning the order as
+keeps only those the one legality check (``engine.validation``) accepts, returning the order as
 validate normalises it: there is one legality check in the engine, and a menu
 can never offer an order that order entry would refuse. The candidates are
 generated from the map's adjacency (and, for convoys, the fleets on the board),
@@ -17,20 +17,17 @@ Menu conventions (why they are this way):
   because they mean different things under the 2023 rules (DATC 4.A.3).
 * A fleet's moves name the exact coast it would reach.
 * A convoy is offered for a fleet at sea (a convoy node) for every army on a
-  coast and every coastal destination such that a chain of fleets on the board
-  that **includes this fleet** joins them. Candidates are the simple chains
-  through the fleet; validate then keeps only those where the fleet is a
-  necessary link of some route (DATC 6.G.19: a fleet that is only ever a detour
-  convoys nothing), which is a subset of the candidates.
+  coast and every coastal destination such that the fleet is a necessary link of
+  some route of fleets on the board joining them (DATC 6.G.19: a fleet that is
+  only ever a detour convoys nothing): the same ``engine.convoys`` answer that
+  validation and adjudication use.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable
-
 from engine.allowance import adjustment_balance, build_sites
 from engine.maps.loader import MapData
+from engine.position import Position
 from engine.types import (
     Build,
     Convoy,
@@ -49,7 +46,7 @@ from engine.types import (
     UnitKind,
     Waive,
 )
-from engine.validation import validate
+from engine.validation import check
 
 _TYPE_RANK = {
     cls: i
@@ -60,23 +57,28 @@ _TYPE_RANK = {
 def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
     """Every legal order ``power`` may give now, without duplicates, in a fixed order.
 
-    Sorted by the ordered unit's location (build location for builds), then
-    order kind, then the order's fields, so menus are stable between calls.
+    Ordered by the unit's province (build location for builds), then order kind
+    (hold, moves, supports to hold, supports to move, convoys), then what the order
+    names, so menus are stable between calls.
     """
     if state.status is not GameStatus.ACTIVE or power not in map.powers:
         return []  # validate() would refuse everything anyway; skip building candidates
-    if state.phase_type is PhaseType.MOVEMENT:
-        candidates: Iterable[Order] = _movement_candidates(state, map, power)
-    elif state.phase_type is PhaseType.RETREAT:
+    pos = Position(state, map)
+    if state.phase_type is PhaseType.MOVEMENT:  # generated in menu order, each once
+        return [order for order in _movement_candidates(pos, power) if _legal(order, pos)]
+    if state.phase_type is PhaseType.RETREAT:
         candidates = _retreat_candidates(state, power)
     else:
         candidates = _adjustment_candidates(state, map, power)
-    legal: set[Order] = set()
-    for order in candidates:
-        check = validate(order, state, map)
-        if check.ok and check.order is not None:
-            legal.add(check.order)
+    legal = {order for order in candidates if _legal(order, pos)}
     return sorted(legal, key=_order_key)
+
+
+def _legal(order: Order, pos: Position) -> bool:
+    """Does the one legality check accept the candidate exactly as it is? (Candidates
+    are built in their normalised form, so one that it would rewrite is a bug.)"""
+    legality = check(order, pos)
+    return legality.ok and legality.order == order
 
 
 def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...]:  # noqa: A002
@@ -100,164 +102,82 @@ def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...
     return tuple(out)
 
 
-def _order_key(order: Order) -> tuple[str, int, str]:
+def _order_key(order: Order) -> tuple[str, int, str, str, bool]:
+    """Place (unit, or build location; waives last), order kind, then what it names."""
     if isinstance(order, Build):
-        place = str(order.location)
-    elif isinstance(order, Waive):
-        place = "~"  # after every location
-    else:
-        place = str(order.unit)
-    return (place, _TYPE_RANK[type(order)], repr(order))
+        return (str(order.location), _TYPE_RANK[Build], order.kind.value, "", False)
+    if isinstance(order, Waive):
+        return ("~", _TYPE_RANK[Waive], "", "", False)
+    aim = getattr(order, "origin", None) or getattr(order, "target", None)
+    dest = getattr(order, "dest", None)
+    return (str(order.unit), _TYPE_RANK[type(order)], "" if aim is None else str(aim),
+            "" if dest is None else str(dest), getattr(order, "via_convoy", False))
 
 
 # --- movement --------------------------------------------------------------------------------
 
 
-def _fleet_provinces(state: GameState) -> frozenset[str]:
-    return frozenset(u.province for u in state.units if u.kind is UnitKind.FLEET)
-
-
-def convoy_destinations(map: MapData, src: str, fleets: frozenset[str]) -> frozenset[str]:  # noqa: A002
-    """Coastal provinces an army in ``src`` could be convoyed to by the fleets present.
-
-    The same reach as ``MapData.convoy_possible`` (chains of fleets at convoy
-    nodes), computed for every destination in one search.
-    """
-    if not map.can_be_convoyed(src):
-        return frozenset()
-    start = [f for f in map.water_neighbours[src] if f in fleets and map.is_convoy_node(f)]
-    seen = set(start)
-    queue = deque(start)
-    out: set[str] = set()
-    while queue:
-        here = queue.popleft()
-        for nxt in map.water_neighbours[here]:
-            if map.can_be_convoyed(nxt) and nxt != src:
-                out.add(nxt)
-            if nxt not in seen and nxt in fleets and map.is_convoy_node(nxt):
-                seen.add(nxt)
-                queue.append(nxt)
-    return frozenset(out)
-
-
-def _unit_moves(unit: Unit, state: GameState, map: MapData) -> list[Move]:  # noqa: A002
-    """Candidate moves of ``unit``: adjacent ones, plus VIA moves for armies."""
+def _targets(unit: Unit, pos: Position) -> list[tuple[Location, bool]]:
+    """Where ``unit`` could be ordered to move, sorted: (destination, by convoy)."""
+    m = pos.map
     if unit.kind is UnitKind.FLEET:
-        return [
-            Move(unit.power, unit.location, dest, kind=unit.kind)
-            for dest in sorted(map.fleet_adjacent.get(unit.location, ()))
-        ]
-    moves = [
-        Move(unit.power, unit.location, Location(p), kind=unit.kind)
-        for p in sorted(map.army_adjacent.get(unit.province, ()))
-    ]
-    for p in sorted(convoy_destinations(map, unit.province, _fleet_provinces(state))):
-        moves.append(Move(unit.power, unit.location, Location(p), via_convoy=True, kind=unit.kind))
-    return moves
+        return [(dest, False) for dest in m.fleet_targets[unit.location]]
+    places = m.locations_by_text
+    return [(places[p], False) for p in m.army_targets[unit.province]] + [
+        (places[p], True) for p in sorted(pos.convoy_destinations(unit.province))]
 
 
-def _movement_candidates(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
+def _movement_candidates(pos: Position, power: str) -> list[Order]:
+    """Per unit of ``power``, in province order: its hold, its moves, its supports (of
+    every unit's hold and every unit's candidate move it could reach into), its convoys."""
+    units = pos.units
+    into: dict[str, list[tuple[Unit, Location]]] = {}  # province -> (unit, dest) moves there
+    targets: dict[str, list[tuple[Location, bool]]] = {}
+    for here, unit in units.items():
+        targets[here] = _targets(unit, pos)
+        for dest, via in targets[here]:
+            if not via or dest.province not in pos.map.army_adjacent[here]:
+                into.setdefault(dest.province, []).append((unit, dest))
+    convoys = _convoys(pos, power)
     out: list[Order] = []
-    others_moves = {u: _unit_moves(u, state, map) for u in state.units}
-    for unit in state.units_of(power):
-        out.append(Hold(power, unit.location, unit.kind))
-        out.extend(others_moves[unit])
-        for other in sorted(state.units):
-            if other == unit:
-                continue
-            if map.can_support_into(unit, other.province):
-                out.append(SupportHold(power, unit.location, other.location, unit.kind, other.kind))
-            for move in others_moves[other]:
-                if move.dest.province != unit.province and map.can_support_into(unit, move.dest.province):
-                    out.append(
-                        SupportMove(power, unit.location, other.location, move.dest, unit.kind, other.kind)
-                    )
-        if unit.kind is UnitKind.FLEET and map.is_convoy_node(unit.province):
-            out.extend(_convoys(unit, state, map))
-    return out
-
-
-def _convoys(fleet: Unit, state: GameState, map: MapData) -> list[Order]:  # noqa: A002
-    """Convoy orders for ``fleet``: each (army, destination) a chain through it joins."""
-    fleets = frozenset(
-        u.province for u in state.units if u.kind is UnitKind.FLEET and map.is_convoy_node(u.province)
-    )
-    component = _component(fleet.province, fleets, map)
-    shore = {p for f in component for p in map.water_neighbours[f] if map.can_be_convoyed(p)}
-    out: list[Order] = []
-    for army in sorted(state.units):
-        if army.kind is not UnitKind.ARMY or army.province not in shore:
+    for here in sorted(units):
+        unit = units[here]
+        if unit.power != power:
             continue
-        for dest in sorted(shore - {army.province, fleet.province}):
-            if _on_simple_path(fleet.province, army.province, dest, component, map):
-                out.append(
-                    Convoy(fleet.power, fleet.location, army.location, Location(dest),
-                           fleet.kind, UnitKind.ARMY)
-                )
+        at, kind = unit.location, unit.kind
+        out.append(Hold(power, at, kind))
+        out += [Move(power, at, dest, via, kind) for dest, via in targets[here]]
+        reach = sorted(pos.map.support_reach(unit) - {here})
+        out += [SupportHold(power, at, units[p].location, kind, units[p].kind) for p in reach if p in units]
+        supports = [SupportMove(power, at, other.location, dest, kind, other.kind)
+                    for p in reach for other, dest in into.get(p, ()) if other.province != here]
+        supports.sort(key=_support_key)
+        out += supports
+        out += convoys.get(here, ())
     return out
 
 
-def _component(start: str, fleets: frozenset[str], map: MapData) -> frozenset[str]:  # noqa: A002
-    """The fleets (at convoy nodes) connected to ``start`` through each other."""
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for nxt in map.water_neighbours[here]:
-            if nxt in fleets and nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return frozenset(seen)
+def _support_key(order: SupportMove) -> tuple[str, str, str]:
+    return (order.origin.province, order.dest.province, order.dest.coast or "")
 
 
-def _on_simple_path(
-    via: str, src: str, dest: str, fleets: frozenset[str], map: MapData  # noqa: A002
-) -> bool:
-    """Is there a chain src - fleet - ... - fleet - dest through ``via`` with no fleet repeated?
-
-    Equivalent to two paths from ``via``, one to ``src`` and one to ``dest``, sharing no
-    fleet: a unit-capacity max flow of 2 from ``via`` (each other fleet split into an
-    in and out node of capacity 1) to a sink fed by ``src`` and ``dest``.
-    """
-    sink = ("SINK", "")
-    cap: dict[tuple[str, str], dict[tuple[str, str], int]] = {}
-
-    def arc(a: tuple[str, str], b: tuple[str, str]) -> None:
-        cap.setdefault(a, {}).setdefault(b, 0)
-        cap[a][b] += 1
-        cap.setdefault(b, {}).setdefault(a, 0)
-
-    source = (via, "out")
-    for f in fleets:
-        if f != via:
-            arc((f, "in"), (f, "out"))
-        for nxt in map.water_neighbours[f]:
-            if nxt in (src, dest):
-                arc((f, "out"), (nxt, "end"))
-            elif nxt in fleets and nxt != via:
-                arc((f, "out"), (nxt, "in"))
-    arc((src, "end"), sink)
-    arc((dest, "end"), sink)
-    flow = 0
-    while flow < 2:
-        parent: dict[tuple[str, str], tuple[str, str]] = {source: source}
-        frontier = deque([source])
-        while frontier and sink not in parent:
-            here = frontier.popleft()
-            for step, room in cap.get(here, {}).items():
-                if room > 0 and step not in parent:
-                    parent[step] = here
-                    frontier.append(step)
-        if sink not in parent:
-            return False
-        node = sink
-        while node != source:
-            prev = parent[node]
-            cap[prev][node] -= 1
-            cap[node][prev] += 1
-            node = prev
-        flow += 1
-    return True
+def _convoys(pos: Position, power: str) -> dict[str, list[Order]]:
+    """Convoy orders for ``power``'s fleets, by fleet province: each (army, destination)
+    whose convoy routes have that fleet as a necessary link (``engine.convoys``)."""
+    fleets = {u.province: u for u in pos.state.units_of(power) if u.kind is UnitKind.FLEET}
+    out: dict[str, list[Order]] = {}
+    if not fleets:
+        return out
+    places = pos.map.locations_by_text
+    for _, army in sorted(pos.units.items()):
+        if army.kind is not UnitKind.ARMY:
+            continue
+        for dest in sorted(pos.convoy_destinations(army.province)):
+            for province in pos.necessary_links(army.province, dest) & fleets.keys():
+                fleet = fleets[province]
+                out.setdefault(province, []).append(
+                    Convoy(power, fleet.location, army.location, places[dest], fleet.kind, UnitKind.ARMY))
+    return out
 
 
 # --- retreats and adjustments -------------------------------------------------------------------

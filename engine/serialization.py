@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping
+from enum import Enum
 from typing import Any, TypeVar
 
 from engine.types import (
@@ -44,9 +45,11 @@ from engine.types import (
     Season,
     Unit,
     UnitKind,
+    unit_order,
 )
 
 _T = TypeVar("_T")
+_E = TypeVar("_E", bound=Enum)
 
 _ORDER_CLASS_BY_TYPE: dict[OrderType, type] = {
     OrderType(getattr(cls, "order_type")): cls for cls in ORDER_CLASSES  # noqa: B009 (class attribute)
@@ -81,7 +84,7 @@ def location_from_str(text: str) -> Location:
 
 
 def _kind_to_str(kind: UnitKind | None) -> str | None:
-    return None if kind is None else kind.value
+    return None if kind is None else str(kind)
 
 
 def _kind_from_str(value: Any) -> UnitKind | None:
@@ -89,11 +92,22 @@ def _kind_from_str(value: Any) -> UnitKind | None:
 
 
 def _unit_to_dict(unit: Unit) -> dict[str, Any]:
-    return {"kind": unit.kind.value, "power": unit.power, "location": location_to_str(unit.location)}
+    return {"kind": str(unit.kind), "power": unit.power, "location": str(unit.location)}
 
 
 def _unit_from_dict(d: Mapping[str, Any]) -> Unit:
-    return Unit(UnitKind(d["kind"]), d["power"], location_from_str(d["location"]))
+    return Unit(_word(UnitKind, d["kind"]), d["power"], location_from_str(d["location"]))
+
+
+_WORDS: dict[tuple[type, Any], Any] = {
+    (enum, member.value): member for enum in (UnitKind, Season, PhaseType, GameStatus) for member in enum
+}
+
+
+def _word(enum: type[_E], value: Any) -> _E:
+    """``enum(value)`` by table (an Enum call is slow); unknown values raise as it does."""
+    member = _WORDS.get((enum, value)) if isinstance(value, str) else None
+    return member if member is not None else enum(value)
 
 
 def _dislodged_to_dict(d: DislodgedUnit) -> dict[str, Any]:
@@ -118,13 +132,13 @@ def _dislodged_from_dict(d: Mapping[str, Any]) -> DislodgedUnit:
 def state_to_dict(state: GameState) -> dict[str, Any]:
     return {
         "year": state.year,
-        "season": state.season.value,
-        "phase_type": state.phase_type.value,
-        "units": [_unit_to_dict(u) for u in sorted(state.units)],
+        "season": str(state.season),
+        "phase_type": str(state.phase_type),
+        "units": [_unit_to_dict(u) for u in sorted(state.units, key=unit_order)],
         "ownership": dict(state.ownership),
         "dislodged": [_dislodged_to_dict(d) for d in state.dislodged],
         "contested": sorted(state.contested),
-        "status": state.status.value,
+        "status": str(state.status),
         "winner": state.winner,
     }
 
@@ -136,13 +150,13 @@ def state_from_dict(d: Mapping[str, Any]) -> GameState:
             raise ValueError(f"year must be an integer, not {year!r}")
         return GameState(
             year=year,
-            season=Season(d["season"]),
-            phase_type=PhaseType(d["phase_type"]),
+            season=_word(Season, d["season"]),
+            phase_type=_word(PhaseType, d["phase_type"]),
             units=frozenset(_unit_from_dict(u) for u in d.get("units", ())),
             ownership=Ownership(dict(d.get("ownership", {}))),
             dislodged=tuple(_dislodged_from_dict(x) for x in d.get("dislodged", ())),
             contested=frozenset(d.get("contested", ())),
-            status=GameStatus(d.get("status", GameStatus.ACTIVE.value)),
+            status=_word(GameStatus, d.get("status", "ACTIVE")),
             winner=d.get("winner"),
         )
 

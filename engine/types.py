@@ -14,6 +14,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, TypeAlias
 
+from engine.values import quick_init
+
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
 def _state_without_hash(self: object) -> dict[str, Any]:
@@ -94,6 +96,7 @@ class ResultCode(_Word):
     WAIVE = "WAIVE"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Location:
     """A province, and for a fleet in a split-coast province, the coast it is on.
@@ -163,6 +166,7 @@ class Location:
 _INTERNED: dict[str, Location] = {}
 
 
+@quick_init
 @dataclass(frozen=True, order=True)
 class Unit:
     kind: UnitKind
@@ -193,6 +197,14 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
+def unit_order(unit: Unit) -> tuple[str, str, str, str]:
+    """The sort key of ``Unit``'s order (kind, power, location) as plain strings, so a
+    sort compares in C instead of through the generated comparison methods."""
+    location = unit.location
+    return (unit.kind, unit.power, location.province, location.coast or "")
+
+
+@quick_init
 @dataclass(frozen=True)
 class DislodgedUnit:
     """A unit dislodged in the movement phase just played, with what its retreat needs.
@@ -216,6 +228,7 @@ class DislodgedUnit:
 # unit actually on the board.
 
 
+@quick_init
 @dataclass(frozen=True)
 class Hold:
     power: str
@@ -225,6 +238,7 @@ class Hold:
     order_type = OrderType.HOLD
 
 
+@quick_init
 @dataclass(frozen=True)
 class Move:
     power: str
@@ -236,6 +250,7 @@ class Move:
     order_type = OrderType.MOVE
 
 
+@quick_init
 @dataclass(frozen=True)
 class SupportHold:
     power: str
@@ -247,6 +262,7 @@ class SupportHold:
     order_type = OrderType.SUPPORT_HOLD
 
 
+@quick_init
 @dataclass(frozen=True)
 class SupportMove:
     power: str
@@ -259,6 +275,7 @@ class SupportMove:
     order_type = OrderType.SUPPORT_MOVE
 
 
+@quick_init
 @dataclass(frozen=True)
 class Convoy:
     power: str
@@ -271,6 +288,7 @@ class Convoy:
     order_type = OrderType.CONVOY
 
 
+@quick_init
 @dataclass(frozen=True)
 class Retreat:
     power: str
@@ -281,6 +299,7 @@ class Retreat:
     order_type = OrderType.RETREAT
 
 
+@quick_init
 @dataclass(frozen=True)
 class Disband:
     """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
@@ -292,6 +311,7 @@ class Disband:
     order_type = OrderType.DISBAND
 
 
+@quick_init
 @dataclass(frozen=True)
 class Build:
     power: str
@@ -301,6 +321,7 @@ class Build:
     order_type = OrderType.BUILD
 
 
+@quick_init
 @dataclass(frozen=True)
 class Waive:
     power: str
@@ -326,6 +347,7 @@ ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
 # --- Results -------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True)
 class Reason:
     """Why an order ended as it did, for players: a stable code and the units involved.
@@ -340,6 +362,7 @@ class Reason:
     detail: str = ""
 
 
+@quick_init
 @dataclass(frozen=True)
 class OrderResult:
     order: Order
@@ -349,71 +372,7 @@ class OrderResult:
     reason: Reason | None = None
 
 
-# --- hot-path constructors ------------------------------------------------------------------
-# The adjudicator builds thousands of these per second from values it has already checked;
-# a frozen dataclass's __init__ (one object.__setattr__ per field, then __post_init__) was a
-# measurable share of a phase. These fill the same fields directly. Engine-internal only.
-
-
-def trusted_unit(kind: UnitKind, power: str, location: Location) -> Unit:
-    unit = object.__new__(Unit)
-    fields = unit.__dict__
-    fields["kind"], fields["power"], fields["location"] = kind, power, location
-    fields["province"] = location.province
-    return unit
-
-
-def trusted_hold(power: str, unit: Location, kind: UnitKind | None) -> Hold:
-    order = object.__new__(Hold)
-    fields = order.__dict__
-    fields["power"] = power
-    fields["unit"] = unit
-    fields["kind"] = kind
-    return order
-
-
-def trusted_move(power: str, unit: Location, dest: Location, via_convoy: bool, kind: UnitKind | None) -> Move:
-    order = object.__new__(Move)
-    fields = order.__dict__
-    fields["power"] = power
-    fields["unit"] = unit
-    fields["dest"] = dest
-    fields["via_convoy"] = via_convoy
-    fields["kind"] = kind
-    return order
-
-
-def trusted_support(
-    cls: type[SupportHold] | type[SupportMove] | type[Convoy], power: str, unit: Location,
-    target: Location, dest: Location | None, kind: UnitKind | None, target_kind: UnitKind | None,
-) -> SupportHold | SupportMove | Convoy:
-    """A SupportHold (``dest`` None; ``target`` is the supported unit), a SupportMove or a
-    Convoy (``target`` is the origin of the supported or convoyed move)."""
-    order = object.__new__(cls)
-    fields = order.__dict__
-    fields["power"] = power
-    fields["unit"] = unit
-    if dest is None:
-        fields["target"] = target
-    else:
-        fields["origin"] = target
-        fields["dest"] = dest
-    fields["kind"] = kind
-    fields["target_kind"] = target_kind
-    return order
-
-
-def trusted_result(
-    order: Order, result: ResultCode, dislodged: bool = False,
-    retreat_options: tuple[Location, ...] = (), reason: Reason | None = None,
-) -> OrderResult:
-    out = object.__new__(OrderResult)
-    fields = out.__dict__
-    fields["order"], fields["result"], fields["dislodged"] = order, result, dislodged
-    fields["retreat_options"], fields["reason"] = retreat_options, reason
-    return out
-
-
+@quick_init
 @dataclass(frozen=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
@@ -489,6 +448,7 @@ SEASON_LETTER = {Season.SPRING: "S", Season.FALL: "F", Season.WINTER: "W"}
 PHASE_LETTER = {PhaseType.MOVEMENT: "M", PhaseType.RETREAT: "R", PhaseType.ADJUSTMENT: "A"}
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameState:
     """An immutable snapshot of the board between phases.
@@ -535,19 +495,6 @@ class GameState:
         """Province -> unit on the board (read-only by convention; built once)."""
         return {u.province: u for u in self.units}
 
-    @cached_property
-    def validation_memo(self) -> dict[Any, Any]:
-        """Memo for ``engine.validate`` (a pure function of order, state and map), so an
-        order checked at entry is not checked again when the phase is adjudicated; it
-        also keeps the convoy-route answers of this position. Entries name their map.
-        Not part of the value: excluded from equality, hashing and serialization."""
-        return {}
-
-    @cached_property
-    def fleet_provinces(self) -> frozenset[str]:
-        """Where the fleets are: the convoy graph of this position."""
-        return frozenset(u.province for u in self.units if u.kind is UnitKind.FLEET)
-
     def unit_at(self, province: str) -> Unit | None:
         by_province = self.units_by_province
         unit = by_province.get(province)
@@ -570,7 +517,7 @@ class GameState:
         return counts
 
     def units_of(self, power: str) -> tuple[Unit, ...]:
-        return tuple(sorted(u for u in self.units if u.power == power))
+        return tuple(sorted((u for u in self.units if u.power == power), key=unit_order))
 
     def centers_of(self, power: str) -> tuple[str, ...]:
         return tuple(p for p, owner in self.ownership.items() if owner == power)

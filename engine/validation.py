@@ -13,11 +13,14 @@ convoy is ordered): that is adjudication.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from operator import attrgetter
 
 from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
+from engine.position import Position
 from engine.types import (
     ORDERS_BY_PHASE,
     Build,
@@ -38,6 +41,7 @@ from engine.types import (
     UnitKind,
     Waive,
 )
+from engine.values import quick_init
 
 
 class ErrorCode(StrEnum):
@@ -68,6 +72,7 @@ class ErrorCode(StrEnum):
     GAME_OVER = "GAME_OVER"
 
 
+@quick_init
 @dataclass(frozen=True)
 class ValidationResult:
     ok: bool
@@ -102,100 +107,14 @@ PHASE_WORDS = {
 
 
 def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
-    """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry.
-
-    Results are memoised on the state (see ``GameState.validation_memo``)."""
-    memo = state.validation_memo
-    entry = memo.get(id(order))
-    # Keyed by identity (no hashing of the order): the entry keeps the order alive, so
-    # its id cannot be reused while the memo exists; an equal order is just a miss.
-    if entry is not None and entry[0] is order and entry[1] is map:
-        known: ValidationResult = entry[2]
-        return known
-    result = _accept_plain(order, state, map)
-    if result is None:
-        result = _validate(order, state, map)
-    memo[id(order)] = (order, map, result)
-    return result
+    """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry."""
+    return check(order, Position(state, map))
 
 
-def _accepted(order: Order) -> ValidationResult:
-    """``ValidationResult(True, None, "", order)``, built field by field (hot path)."""
-    result = object.__new__(ValidationResult)
-    fields = result.__dict__
-    fields["ok"] = True
-    fields["code"] = None
-    fields["reason"] = ""
-    fields["order"] = order
-    return result
-
-
-def _accept_plain(given: Order, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
-    """Accept, in one step, the commonest legal movement orders when they already name
-    their units exactly as they stand (what menus and canonical text produce). None
-    means "not sure": the full check decides. A test holds it to the full check's answer.
-    Validation is most of a movement phase's cost (docs/performance.md)."""
-    cls = type(given)
-    if state.phase_type is not PhaseType.MOVEMENT or cls not in _PLAIN:
-        return None
-    order: PlainOrder = given  # type: ignore[assignment]  # cls is in _PLAIN
-    units = state.units_by_province
-    here = order.unit
-    unit = units.get(here.province)
-    if (unit is None or unit.power != order.power or unit.kind is not order.kind
-            or not _same(here, unit.location) or state.status is not GameStatus.ACTIVE):
-        return None
-    if cls is Hold:
-        return _accepted(order)
-    if cls is Move:
-        move: Move = order  # type: ignore[assignment]
-        dest = move.dest
-        if unit.kind is UnitKind.ARMY:
-            plain = dest.coast is None and (
-                dest.province in map.army_adjacent[here.province]
-                or map.convoy_possible(here.province, dest.province, state.fleet_provinces,
-                                       state.validation_memo)
-            )
-        else:
-            plain = not move.via_convoy and dest in map.fleet_adjacent[unit.location]
-        return _accepted(order) if plain else None
-    if cls is Convoy:
-        return _accept_plain_convoy(order, unit, state, map)  # type: ignore[arg-type]
-    support: SupportHold | SupportMove = order  # type: ignore[assignment]
-    aim = support.target if cls is SupportHold else support.origin  # type: ignore[union-attr]
-    target = units.get(aim.province)
-    if (target is None or target.kind is not support.target_kind or not _same(aim, target.location)
-            or aim.province == here.province):
-        return None
-    if cls is SupportHold:
-        into = aim.province
-    else:
-        dest = support.dest  # type: ignore[union-attr]
-        into = dest.province
-        if into in (here.province, aim.province) or (dest.coast is not None and target.kind is UnitKind.ARMY):
-            return None
-    return _accepted(order) if map.can_support_into(unit, into) else None
-
-
-def _accept_plain_convoy(
-    order: Convoy, unit: Unit, state: GameState, map: MapData  # noqa: A002
-) -> ValidationResult | None:
-    army = state.units_by_province.get(order.origin.province)
-    if (army is None or army.kind is not UnitKind.ARMY or order.target_kind is not UnitKind.ARMY
-            or not _same(order.origin, army.location) or order.dest.coast is not None
-            or unit.kind is not UnitKind.FLEET or not map.is_convoy_node(unit.province)):
-        return None
-    src, dest = army.province, order.dest.province
-    if not map.convoy_could_use(unit.province, src, dest, state.fleet_provinces, state.validation_memo):
-        return None
-    return _accepted(order)
-
-
-_PLAIN = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
-PlainOrder = Hold | Move | SupportHold | SupportMove | Convoy
-
-
-def _validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def check(order: Order, pos: Position) -> ValidationResult:
+    """``validate`` within a request's context (the adjudicator and menus check many
+    orders of one position, and share its convoy answers)."""
+    state, map = pos.state, pos.map  # noqa: A001
     if state.status is not GameStatus.ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
     cls = type(order)
@@ -209,21 +128,28 @@ def _validate(order: Order, state: GameState, map: MapData) -> ValidationResult:
     if order.power not in map.powers:
         return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
     provinces = map.provinces
-    for name in _LOCATION_FIELDS[cls]:
-        province = getattr(order, name).province
+    for province in _PROVINCES_NAMED[cls](order):
         if province not in provinces:
             return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {province}")
     if state.phase_type is PhaseType.MOVEMENT:
-        return _validate_movement(order, state, map)
+        return _validate_movement(order, pos)
     if state.phase_type is PhaseType.RETREAT:
         return _validate_retreat(order, state, map)
     return _validate_adjustment(order, state, map)
 
 
-_LOCATION_FIELDS: dict[type, tuple[str, ...]] = {
-    Hold: ("unit",), Move: ("unit", "dest"), SupportHold: ("unit", "target"),
-    SupportMove: ("unit", "origin", "dest"), Convoy: ("unit", "origin", "dest"),
-    Retreat: ("unit", "dest"), Disband: ("unit",), Build: ("location",), Waive: (),
+# The provinces each kind of order names, read in one C call (a field named twice
+# makes a one-field getter return a tuple too).
+_PROVINCES_NAMED: dict[type, Callable[[Order], tuple[str, ...]]] = {
+    Hold: attrgetter("unit.province", "unit.province"),
+    Move: attrgetter("unit.province", "dest.province"),
+    SupportHold: attrgetter("unit.province", "target.province"),
+    SupportMove: attrgetter("unit.province", "origin.province", "dest.province"),
+    Convoy: attrgetter("unit.province", "origin.province", "dest.province"),
+    Retreat: attrgetter("unit.province", "dest.province"),
+    Disband: attrgetter("unit.province", "unit.province"),
+    Build: attrgetter("location.province", "location.province"),
+    Waive: lambda order: (),
 }
 
 
@@ -245,33 +171,33 @@ def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
     return unit
 
 
-def _validate_movement(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def _validate_movement(order: Order, pos: Position) -> ValidationResult:
     assert isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy))
-    unit = _own_unit(order, state)
-    if isinstance(unit, ValidationResult):
-        return unit
-    # The engine acts on the unit on the board, whatever letter or coast was written:
+    unit = pos.units.get(order.unit.province)
+    if unit is None:
+        return _fail(ErrorCode.NO_SUCH_UNIT, f"there is no unit in {order.unit.province}")
+    if unit.power != order.power:
+        return _fail(ErrorCode.NOT_YOUR_UNIT, f"the unit in {unit.province} belongs to {unit.power}, "
+                     f"not {order.power}")
+    # The engine acts on the unit on the board, whatever letter or coast was written: an
+    # order that names the unit exactly as it stands is carried out as given, otherwise
     # each branch builds the order it will carry out from the unit itself.
+    exact = order.kind is unit.kind and (order.unit is unit.location or order.unit == unit.location)
     cls = type(order)
     if cls is Move:
-        return _validate_move(order, unit, state, map)  # type: ignore[arg-type]
+        return _validate_move(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is Hold:
-        return _ok(order if _is_unit(order, unit) else Hold(order.power, unit.location, unit.kind))
+        return _ok(order if exact else Hold(order.power, unit.location, unit.kind))
     if cls is SupportHold:
-        return _validate_support_hold(order, unit, state, map)  # type: ignore[arg-type]
+        return _validate_support_hold(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is SupportMove:
-        return _validate_support_move(order, unit, state, map)  # type: ignore[arg-type]
-    return _validate_convoy(order, unit, state, map)  # type: ignore[arg-type]
+        return _validate_support_move(order, unit, exact, pos)  # type: ignore[arg-type]
+    return _validate_convoy(order, unit, exact, pos)  # type: ignore[arg-type]
 
 
-def _same(a: Location, b: Location) -> bool:
-    return a is b or a == b
-
-
-def _is_unit(order: Hold | Move | SupportHold | SupportMove | Convoy, unit: Unit) -> bool:
-    """Does the order already name the unit exactly as it stands (letter and coast)?
-    Then it is carried out as given; otherwise a corrected copy is made."""
-    return order.kind is unit.kind and _same(order.unit, unit.location)
+def _names(given: Location, unit: Unit, kind: UnitKind | None) -> bool:
+    """Does an order name this other unit exactly (letter and location)?"""
+    return kind is unit.kind and (given is unit.location or given == unit.location)
 
 
 def fleet_destination(
@@ -297,13 +223,14 @@ def fleet_destination(
     return dest
 
 
-def army_can_move(unit: Unit, dest: str, state: GameState, map: MapData) -> ValidationResult | None:  # noqa: A002
+def army_can_move(unit: Unit, dest: str, pos: Position) -> ValidationResult | None:
     """None when an army may try to move to ``dest``, over land or by a possible convoy."""
+    map = pos.map  # noqa: A001
     if dest in map.army_adjacent[unit.province]:
         return None
     if map.provinces[dest].is_sea:
         return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
-    if map.convoy_possible(unit.province, dest, state.fleet_provinces, state.validation_memo):
+    if pos.convoy_possible(unit.province, dest):
         return None
     if not map.can_be_convoyed(unit.province) or not map.can_be_convoyed(dest):
         return _fail(ErrorCode.NOT_ADJACENT, f"{unit.province} is not next to {dest}")
@@ -313,93 +240,80 @@ def army_can_move(unit: Unit, dest: str, state: GameState, map: MapData) -> Vali
     )
 
 
-def _validate_move(order: Move, unit: Unit, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
     if order.dest.province == unit.province:
         return _fail(ErrorCode.MOVE_TO_SELF, "a unit cannot move to the province it is in")
     if unit.kind is UnitKind.ARMY:
-        problem = army_can_move(unit, order.dest.province, state, map)
+        problem = army_can_move(unit, order.dest.province, pos)
         if problem is not None:
             return problem
-        if order.dest.coast is None and _is_unit(order, unit):
-            return _ok(order)
+        if order.dest.coast is None and exact:
+            return ValidationResult(True, None, "", order)
         return _ok(Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind))
     if order.via_convoy:
         return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
-    dest = fleet_destination(unit, order.dest, map)
+    dest = fleet_destination(unit, order.dest, pos.map)
     if isinstance(dest, ValidationResult):
         return dest
-    if dest is order.dest and _is_unit(order, unit):
-        return _ok(order)
+    if dest is order.dest and exact:
+        return ValidationResult(True, None, "", order)
     return _ok(Move(order.power, unit.location, dest, False, unit.kind))
 
 
-def _supported_unit(target: Location, state: GameState) -> Unit | ValidationResult:
-    unit = state.unit_at(target.province)
-    if unit is None:
-        return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {target.province} to support")
-    return unit
-
-
-def _validate_support_hold(
-    order: SupportHold, unit: Unit, state: GameState, map: MapData  # noqa: A002
-) -> ValidationResult:
-    if order.target.province == unit.province:
+def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+    there = order.target.province
+    if there == unit.province:
         return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support itself")
-    target = _supported_unit(order.target, state)
-    if isinstance(target, ValidationResult):
-        return target
-    if not map.can_support_into(unit, target.province):
-        return _fail(
-            ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {target.province}, so cannot support there"
-        )
-    if _is_unit(order, unit) and order.target_kind is target.kind and _same(order.target, target.location):
-        return _ok(order)
+    target = pos.units.get(there)
+    if target is None:
+        return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {there} to support")
+    if there not in pos.map.support_reach(unit):
+        return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {there}, so cannot support there")
+    if exact and _names(order.target, target, order.target_kind):
+        return ValidationResult(True, None, "", order)
     return _ok(SupportHold(order.power, unit.location, target.location, unit.kind, target.kind))
 
 
-def _validate_support_move(
-    order: SupportMove, unit: Unit, state: GameState, map: MapData  # noqa: A002
-) -> ValidationResult:
-    if order.origin.province == unit.province:
+def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+    origin, into = order.origin.province, order.dest.province
+    if origin == unit.province:
         return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support its own move")
-    if order.dest.province == unit.province:
+    if into == unit.province:
         return _fail(ErrorCode.CANNOT_SUPPORT, "a unit cannot support a move into its own province")
-    if order.origin.province == order.dest.province:
+    if origin == into:
         return _fail(ErrorCode.MOVE_TO_SELF, "the supported move goes nowhere")
-    target = _supported_unit(order.origin, state)
-    if isinstance(target, ValidationResult):
-        return target
-    if not map.can_support_into(unit, order.dest.province):
-        return _fail(
-            ErrorCode.CANNOT_SUPPORT,
-            f"{unit} cannot reach {order.dest.province}, so cannot support a move there",
-        )
+    target = pos.units.get(origin)
+    if target is None:
+        return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {origin} to support")
+    if into not in pos.map.support_reach(unit):
+        return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {into}, so cannot support a move there")
     # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
     dest = order.dest if target.kind is UnitKind.FLEET else order.dest.bare
-    if (dest is order.dest and _is_unit(order, unit) and order.target_kind is target.kind
-            and _same(order.origin, target.location)):
-        return _ok(order)
+    if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
+        return ValidationResult(True, None, "", order)
     return _ok(SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
 
 
-def _validate_convoy(order: Convoy, unit: Unit, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+    map = pos.map  # noqa: A001
     if unit.kind is not UnitKind.FLEET or not map.is_convoy_node(unit.province):
         return _fail(ErrorCode.CANNOT_CONVOY, f"{unit} cannot convoy: only fleets at sea convoy")
-    target = state.unit_at(order.origin.province)
+    target = pos.units.get(order.origin.province)
     if target is None or target.kind is not UnitKind.ARMY:
         return _fail(
             ErrorCode.NOTHING_TO_CONVOY, f"there is no army in {order.origin.province} to convoy"
         )
-    if not map.can_be_convoyed(order.dest.province) or order.dest.province == target.province:
-        return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {order.dest.province}")
-    if not map.convoy_could_use(
-        unit.province, target.province, order.dest.province, state.fleet_provinces, state.validation_memo
-    ):
+    into = order.dest.province
+    if into not in map.convoy_shores or into == target.province:
+        return _fail(ErrorCode.CANNOT_CONVOY, f"an army cannot be convoyed to {into}")
+    if unit.province not in pos.necessary_links(target.province, into):
         return _fail(
             ErrorCode.NO_CONVOY_ROUTE,
-            f"{unit} cannot be part of any chain of fleets from {target.province} to {order.dest.province}",
+            f"{unit} cannot be part of any chain of fleets from {target.province} to {into}",
         )
     dest = order.dest.bare
+    if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
+        return ValidationResult(True, None, "", order)
     return _ok(Convoy(order.power, unit.location, target.location, dest, unit.kind, UnitKind.ARMY))
 
 

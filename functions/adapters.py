@@ -30,7 +30,7 @@ from functions.ports import (
     WebhookTarget,
     target_from_dict,
 )
-from functions.usecases.common import SCHEDULER, Actor, load, parse_iso
+from functions.usecases.common import SCHEDULER, Actor, iso, load, parse_iso
 from functions.usecases.notifications import webhook_document
 from functions.usecases.process_turn import process_turn
 from functions.usecases.reminders import send_reminder
@@ -135,12 +135,11 @@ class StoreDeadlineGames:
         return str(send_reminder(self._store, self._clock, game_id, phase, scheduler=self._scheduler))
 
     def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:
-        """Scans the game listing (newest first, bounded): fine as a backstop at small scale.
-
-        At scale this wants a sparse index on `deadline`; see docs/notifications.md.
-        """
-        infos = [_info(game) for game in self._store.list_games(limit=self._scan_limit)]
-        return [i for i in infos if i.status == "ACTIVE" and i.deadline is not None and i.deadline <= now]
+        """Every game whose running deadline passed, from the store's sparse deadline index
+        (all games, not the newest few; docs/scaling.md). At most ``scan_limit`` per sweep:
+        the rest are the next sweep's. ``fire_deadline`` re-reads each game before acting."""
+        due = self._store.due_games(iso(now), limit=self._scan_limit)
+        return [DeadlineInfo(game_id, phase, parse_iso(at), "ACTIVE") for game_id, phase, at in due]
 
 
 def _info(game: Any) -> DeadlineInfo:

@@ -67,6 +67,7 @@ class Settings:
     scheduler_group: str = "convoy-deadlines"
     deadline_function_arn: str = ""
     scheduler_role_arn: str = ""
+    failed_work_queue_arn: str = ""  # schedules dead-letter here (template.yaml FailedWorkQueue)
     telegram_bot_token: str = ""
     telegram_webhook_secret: str = ""
     telegram_api_base: str = "https://api.telegram.org"
@@ -85,6 +86,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         scheduler_group=e.get("SCHEDULER_GROUP", "convoy-deadlines"),
         deadline_function_arn=e.get("DEADLINE_FUNCTION_ARN", ""),
         scheduler_role_arn=e.get("SCHEDULER_ROLE_ARN", ""),
+        failed_work_queue_arn=e.get("FAILED_WORK_QUEUE_ARN", ""),
         telegram_bot_token=e.get("TELEGRAM_BOT_TOKEN", ""),
         telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", ""),
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
@@ -173,7 +175,9 @@ def deadline_scheduler() -> DeadlineScheduler:
     s = settings()
     return EventBridgeDeadlineScheduler(
         lambda: aws_clients.client("scheduler"),
-        SchedulerSettings(s.scheduler_group, s.deadline_function_arn, s.scheduler_role_arn),
+        SchedulerSettings(
+            s.scheduler_group, s.deadline_function_arn, s.scheduler_role_arn, s.failed_work_queue_arn
+        ),
     )
 
 

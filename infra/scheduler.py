@@ -56,6 +56,7 @@ class SchedulerSettings:
     group_name: str
     target_arn: str  # the deadline function
     role_arn: str  # the role Scheduler assumes to invoke it
+    dead_letter_arn: str = ""  # the queue a firing goes to after Scheduler's retries (issue 11)
 
 
 @dataclass(frozen=True)
@@ -153,11 +154,17 @@ class EventBridgeDeadlineScheduler:
                     "Input": json.dumps(target_input, sort_keys=True),
                     # Scheduler's own retries; the function is idempotent so retries are safe.
                     "RetryPolicy": {"MaximumEventAgeInSeconds": 3600, "MaximumRetryAttempts": 10},
+                    **self._dead_letter(),
                 },
             )
         except (ClientError, BotoCoreError) as exc:
             raise _translate(exc, f"create schedule {name}") from exc
         return name
+
+    def _dead_letter(self) -> dict[str, Any]:
+        """A firing Scheduler gave up on is kept for an operator (docs/operations.md)."""
+        arn = self._settings.dead_letter_arn
+        return {"DeadLetterConfig": {"Arn": arn}} if arn else {}
 
     def delete_deadline(self, game_id: str, phase: str) -> None:
         """Remove every schedule of this phase; already gone (fired, deleted) is fine."""

@@ -1,13 +1,13 @@
 """API "containers": how the local stack runs the API Lambda handler concurrently.
 
 On AWS each Lambda container handles one request at a time and concurrency comes from
-more containers. The handler relies on that: Powertools' resolver keeps the current
-event on the module-level ``app``, so two threads in one interpreter would read each
-other's requests. The local stack therefore runs ``workers`` spawned processes, each a
-container importing the handlers once and serving one event at a time; the HTTP server
-hands events to whichever is free. ``workers=0`` runs the handler in the caller's
-process under a lock (one container), which in-process tests and ``bench/api_bench.py``
-use so that they can observe the handler directly.
+more containers, each its own process with its own module globals (caches, clients,
+the composition root). The local stack does the same: ``workers`` spawned processes,
+each a container importing the handlers once and serving one event at a time; the
+HTTP server hands events to whichever is free. Processes, not threads, also because
+the adjudicator is CPU-bound: on two cores two workers really run in parallel.
+``workers=0`` runs the handler in the caller's process under a lock (one container),
+which in-process tests and ``bench/api_bench.py`` use to observe the handler directly.
 """
 
 from __future__ import annotations

@@ -49,14 +49,13 @@ from pathlib import Path
 from typing import Any
 
 from local_stack import moto_patches
+from local_stack.backends import ACCOUNT, REGION, backend_dicts, dynamodb_backend
 
 log = logging.getLogger("convoy.local.durable")
 FLUSH_SECONDS = 1.0
 COMPACT_BYTES = 32 * 1024 * 1024
 MAGIC = b"CONVOY-SNAPSHOT-1\n"
 HEADER = struct.Struct(">II")  # record length, CRC-32 of the record
-ACCOUNT, REGION = "123456789012", "us-east-1"
-SERVICES = ("dynamodb", "sqs", "scheduler")
 # Requests that never change moto's state: not journaled.
 READS = {
     "GetItem", "BatchGetItem", "Query", "Scan", "DescribeTable", "ListTables", "DescribeTimeToLive",
@@ -96,19 +95,11 @@ def _run_pinned(seed: int, at: float, call: Callable[[], Any]) -> Any:
         _frozen.pop()
 
 
-def _backend_dicts() -> dict[str, Any]:
-    from moto.dynamodb.models import dynamodb_backends
-    from moto.scheduler.models import scheduler_backends
-    from moto.sqs.models import sqs_backends
-
-    return {"dynamodb": dynamodb_backends, "sqs": sqs_backends, "scheduler": scheduler_backends}
-
-
 def _dump_state() -> bytes:
     """Pickle the three backends (SQS queues hold a Condition: it is rebuilt empty)."""
     import moto
 
-    state = {name: backends[ACCOUNT][REGION] for name, backends in _backend_dicts().items()}
+    state = {name: backends[ACCOUNT][REGION] for name, backends in backend_dicts().items()}
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     rebuild = {threading.Condition: lambda _: (threading.Condition, ())}
@@ -239,7 +230,7 @@ class DurableState:
 
         if loaded["moto"] != moto.__version__:
             raise RuntimeError(f"{path} was written by moto {loaded['moto']}, this is {moto.__version__}")
-        for name, backends in _backend_dicts().items():
+        for name, backends in backend_dicts().items():
             backends[ACCOUNT][REGION] = loaded["state"][name]
 
     def _replay(self, app: Any, path: Path) -> None:
@@ -254,8 +245,6 @@ class DurableState:
 
     def _apply(self, app: Any, record: dict[str, Any]) -> None:
         if record["kind"] == "trim":
-            from local_stack.emulator import dynamodb_backend
-
             moto_patches.trim_stream(dynamodb_backend(), record["table"], record["upto"])
             return
         environ = _environ(record["request"])

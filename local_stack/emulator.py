@@ -20,12 +20,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from local_stack import moto_patches
+from local_stack.backends import REGION, dynamodb_backend
 
 if TYPE_CHECKING:
     from local_stack.durable import DurableState
 
-ACCOUNT = "123456789012"
-REGION = "us-east-1"
 LOCAL_ENV = {
     "AWS_ACCESS_KEY_ID": "local",
     "AWS_SECRET_ACCESS_KEY": "local",
@@ -40,12 +39,6 @@ def free_port(host: str = "127.0.0.1") -> int:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
         return port
-
-
-def dynamodb_backend() -> Any:
-    from moto.dynamodb.models import dynamodb_backends
-
-    return dynamodb_backends[ACCOUNT][REGION]
 
 
 @dataclass

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import threading
 import time
 import uuid
@@ -190,6 +191,8 @@ class HttpServer:
             expose_tracebacks=False, clear_untrusted_proxy_headers=True,
         )
         self._server.channel_class = JsonErrorChannel
+        # "Task queue depth is N": requests waiting for a free API worker; normal under load
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)
         self.port: int = int(self._server.effective_port)
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="convoy-http", daemon=True)

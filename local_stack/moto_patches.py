@@ -17,6 +17,10 @@ over long sessions (issue 9, docs/performance.md):
 3. ``StreamShard.items`` keeps every stream record ever written. AWS trims records
    after 24 hours; the local relay is the stream's only reader, so ``trim_stream``
    drops what it has processed (its checkpoint), keeping sequence numbers unchanged.
+4. ``Queue.deleted_messages`` keeps the receipt handles of every message ever deleted
+   (so that deleting twice succeeds): one entry per delivered notice, forever. It keeps
+   the newest ``MAX_DELETED_HANDLES`` (a receipt handle is only valid for the message's
+   visibility timeout on AWS, so a much older one is never presented again).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 
 MOTO_VERSION = "5.2.5"
 MAX_SHARD_ITERATORS = 1000
+MAX_DELETED_HANDLES = 10_000
 _applied = False
 
 
@@ -51,7 +56,40 @@ def apply() -> None:
         self.shard_iterators = _BoundedRegistry()
 
     DynamoDBStreamsBackend.__init__ = init
+    from moto.sqs.models import Queue
+
+    queue_init = Queue.__init__
+
+    def init_queue(self: Any, *args: Any, **kwargs: Any) -> None:
+        queue_init(self, *args, **kwargs)
+        self.deleted_messages = RecentSet(MAX_DELETED_HANDLES)
+
+    Queue.__init__ = init_queue
     _applied = True
+
+
+class RecentSet:
+    """The set operations moto uses on ``deleted_messages``, remembering the newest ``size``."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Any, None] = OrderedDict()
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def add(self, item: Any) -> None:
+        self._items[item] = None
+        self._items.move_to_end(item)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def update(self, items: Any) -> None:
+        for item in items:
+            self.add(item)
 
 
 class _BoundedRegistry(OrderedDict):  # type: ignore[type-arg]

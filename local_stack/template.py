@@ -86,9 +86,9 @@ def create_resources(
 ) -> dict[str, str]:
     """Create the template's tables and queues; returns {env var or logical id: name or URL}.
 
-    ``streams=False`` leaves out DynamoDB streams: moto keeps every stream record and
-    deep-copies the tables on each transaction, so a long local session with streams
-    grows in memory and slows down with every write (see docs/performance.md).
+    ``streams=False`` leaves out DynamoDB streams (for tests that do not want them); the
+    local stack keeps them: its relay reads the stream, and ``local_stack.moto_patches``
+    keeps moto's stream and transactions bounded.
     """
     template = template or load_template()
     created: dict[str, str] = {}

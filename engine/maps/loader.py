@@ -148,6 +148,16 @@ class MapData:
         return out
 
     @cached_property
+    def army_targets(self) -> dict[str, tuple[str, ...]]:
+        """For each province, where an army there may move over land, sorted."""
+        return {p: tuple(sorted(near)) for p, near in self.army_adjacent.items()}
+
+    @cached_property
+    def fleet_targets(self) -> dict[Location, tuple[Location, ...]]:
+        """For each fleet location, the exact locations it may move to, sorted."""
+        return {src: tuple(sorted(dests)) for src, dests in self.fleet_adjacent.items()}
+
+    @cached_property
     def army_spots(self) -> frozenset[Location]:
         """Where an army may stand (fleets: the keys of ``fleet_adjacent``)."""
         return frozenset(_loc(p.id) for p in self.provinces.values() if not p.is_sea)
@@ -186,13 +196,37 @@ class MapData:
 
     def can_support_into(self, unit: Unit, province: str) -> bool:
         """The support-reach rule: could move there itself, coasts ignored, edge allows it."""
-        if province not in self.reachable_provinces(unit.kind, unit.location):
-            return False
-        return not self.edge(unit.province, province).no_support_across
+        return province in self.support_reach(unit)
+
+    def support_reach(self, unit: Unit) -> frozenset[str]:
+        """The provinces ``unit`` may support into (``can_support_into`` for all at once)."""
+        table = self._army_support if unit.kind is UnitKind.ARMY else self._fleet_support
+        return table.get(unit.location.province if unit.kind is UnitKind.ARMY else unit.location, frozenset())
+
+    @cached_property
+    def _army_support(self) -> dict[Location | str, frozenset[str]]:
+        return {p: self._supportable(p, near) for p, near in self.army_adjacent.items()}
+
+    @cached_property
+    def _fleet_support(self) -> dict[Location | str, frozenset[str]]:
+        return {loc: self._supportable(loc.province, near) for loc, near in self.fleet_reach.items()}
+
+    def _supportable(self, province: str, near: frozenset[str]) -> frozenset[str]:
+        return frozenset(p for p in near if not self.edge(province, p).no_support_across)
 
     def resolve_name(self, text: str) -> str | None:
         """A province id from an id, full name or alias (case and punctuation insensitive)."""
         return self.names.get(normalize_name(text))
+
+    @cached_property
+    def name_prefixes(self) -> frozenset[str]:
+        """The leading words of every multi-word name (``north``, ``north atlantic``), so
+        a parser reading a name word by word knows when to stop."""
+        out: set[str] = set()
+        for name in self.names:
+            words = name.split(" ")
+            out.update(" ".join(words[:n]) for n in range(1, len(words)))
+        return frozenset(out)
 
     def is_convoy_node(self, province: str) -> bool:
         return self.provinces[province].convoy_node
@@ -214,83 +248,20 @@ class MapData:
             out[src.province].update(d.province for d in dests)
         return {k: frozenset(v) for k, v in out.items()}
 
-    def convoy_possible(
-        self, src: str, dest: str, fleets: frozenset[str] | set[str], memo: dict[Any, Any] | None = None
-    ) -> bool:
-        """Is there a chain of convoy-node provinces in ``fleets`` joining the coasts
-        ``src`` and ``dest``? ``memo``: a dict that lives as long as ``fleets`` does
-        (validation passes the state's), to answer each question once per position."""
-        if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
-            return False
-        return any(dest in self.water_neighbours[f] for f in self.convoy_reach(src, fleets, memo))
+    @cached_property
+    def convoy_water(self) -> dict[str, frozenset[str]]:
+        """The convoy graph: each province's water neighbours where a fleet may convoy."""
+        nodes = {pid for pid, p in self.provinces.items() if p.convoy_node}
+        return {pid: near & nodes for pid, near in self.water_neighbours.items()}
 
-    def convoy_reach(
-        self, src: str, fleets: frozenset[str] | set[str], memo: dict[Any, Any] | None = None
-    ) -> frozenset[str]:
-        """The fleet provinces a convoy from ``src`` could pass through (flood fill)."""
-        key = ("convoy_reach", self, src)  # the memo may serve several maps
-        if memo is not None and key in memo:
-            known: frozenset[str] = memo[key]
-            return known
-        frontier = [f for f in self.water_neighbours[src] if f in fleets and self.is_convoy_node(f)]
-        seen = set(frontier)
-        while frontier:
-            here = frontier.pop()
-            for nxt in self.water_neighbours[here]:
-                if nxt not in seen and nxt in fleets and self.is_convoy_node(nxt):
-                    seen.add(nxt)
-                    frontier.append(nxt)
-        reach = frozenset(seen)
-        if memo is not None:
-            memo[key] = reach
-        return reach
-
-    def convoy_could_use(
-        self,
-        fleet: str,
-        src: str,
-        dest: str,
-        fleets: frozenset[str] | set[str],
-        memo: dict[Any, Any] | None = None,
-    ) -> bool:
-        """Is the fleet at ``fleet`` a necessary link of some convoy route from ``src`` to
-        ``dest``? A route is a chain no fleet of which could be left out (an induced path);
-        a fleet that is only ever a detour is not convoying anything (DATC 6.G.19)."""
-        if src == dest or not self.can_be_convoyed(src) or not self.can_be_convoyed(dest):
-            return False
-        key = ("convoy_links", self, src, dest)
-        links: frozenset[str] | None = memo.get(key) if memo is not None else None
-        if links is None:
-            links = frozenset(self._necessary_links(src, dest, frozenset(fleets)))
-            if memo is not None:
-                memo[key] = links
-        return fleet in links
-
-    def _necessary_links(self, src: str, dest: str, fleets: frozenset[str]) -> set[str]:
-        water = self.water_neighbours
-        found: set[str] = set()
-
-        def extend(path: list[str]) -> None:
-            last = path[-1]
-            if len(path) > 1 and dest in water[last]:
-                found.update(path[1:])
-                return  # going further would leave out this fleet's own step to dest
-            for nxt in water[last]:
-                if nxt in path or nxt not in fleets or not self.is_convoy_node(nxt):
-                    continue
-                if any(nxt in water[earlier] for earlier in path[:-1]):
-                    continue  # a shortcut exists: the chain would not be minimal
-                path.append(nxt)
-                extend(path)
-                path.pop()
-
-        extend([src])
-        return found
+    @cached_property
+    def convoy_shores(self) -> frozenset[str]:
+        """Where a convoy may start or end: every coastal province."""
+        return frozenset(pid for pid, p in self.provinces.items() if p.kind == "coast")
 
     def can_be_convoyed(self, province: str) -> bool:
         """An army may start or end a convoy in any coastal province."""
-        p = self.provinces.get(province)
-        return p is not None and p.kind == "coast"
+        return province in self.convoy_shores
 
 
 def _loc(province: str, coast: str | None = None) -> Location:

@@ -15,8 +15,10 @@ from engine.movement.outcomes import Outcome
 from engine.movement.rules import Rules
 from engine.rulebook import Rulebook
 from engine.types import DislodgedUnit, GameState, Order, OrderResult, Unit
+from engine.values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True)
 class MovementOutcome:
     results: tuple[OrderResult, ...]
@@ -30,7 +32,6 @@ def resolve_movement(
 ) -> MovementOutcome:
     board = build_board(state, orders, map, rules)
     rules_ = Rules(board)
-    rules_.settle_obvious()
     outcome = Outcome(board, rules_)
     units = outcome.units_after(state.units)
     occupied = {u.province for u in units}

@@ -1,6 +1,7 @@
 """The orders of one movement phase, checked and indexed once so no rule scans.
 
-Every order goes through ``engine.validation.validate`` (the one legality check);
+Every order goes through ``engine.validation.check`` (the one legality check, in
+this adjudication's ``Position``);
 illegal orders are kept aside to be reported VOID and the unit holds (DATC v3.0,
 issue 4.E.1). Supports and convoys are matched statically against the order the
 supported/convoyed unit actually received; unmatched ones are void too.
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.maps.loader import MapData
+from engine.position import Position
 from engine.rulebook import AdjacentConvoy, Rulebook, SupportCoast
 from engine.types import (
     Convoy,
@@ -25,7 +27,7 @@ from engine.types import (
     Unit,
     UnitKind,
 )
-from engine.validation import illegal_reason, validate
+from engine.validation import check, illegal_reason
 
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 
@@ -54,8 +56,9 @@ class Board:
 
 def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, rules: Rulebook) -> Board:
     board = Board(map=game_map, rules=rules, units=state.units_by_province)  # read-only
+    pos = Position(state, game_map)
     for order in orders:
-        _admit(board, state, order)
+        _admit(board, pos, order)
     for origin, move in board.moves.items():
         board.dest_of[origin] = move.dest.province
         board.moves_into.setdefault(move.dest.province, []).append(origin)
@@ -64,12 +67,12 @@ def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, ru
     return board
 
 
-def _admit(board: Board, state: GameState, order: Order) -> None:
-    check = validate(order, state, board.map)
-    if not check.ok or check.order is None:
-        board.given.append((order, None, illegal_reason(check)))
+def _admit(board: Board, pos: Position, order: Order) -> None:
+    legality = check(order, pos)
+    if not legality.ok or legality.order is None:
+        board.given.append((order, None, illegal_reason(legality)))
         return
-    effective: MovementOrder = check.order  # type: ignore[assignment]  # movement phase
+    effective: MovementOrder = legality.order  # type: ignore[assignment]  # movement phase
     province = effective.unit.province
     if province in board.orders:
         board.given.append((order, None, Reason("DUPLICATE", (province,), "the unit already has an order")))

@@ -1,9 +1,10 @@
-"""From resolved decisions to what players see: results with reasons, the new board,
-dislodged units with their retreat sets, and standoff provinces."""
+"""From the final verdicts to what players see: results with the reasons the
+decisions gave, the new board, dislodged units with their retreat sets, and
+standoff provinces. Nothing here judges: every answer is a verdict read off."""
 
 from __future__ import annotations
 
-from engine.movement.board import Board
+from engine.movement.board import Board, MovementOrder
 from engine.movement.rules import Rules
 from engine.types import (
     Convoy,
@@ -19,14 +20,12 @@ from engine.types import (
     SupportMove,
     Unit,
     UnitKind,
-    trusted_result,
-    trusted_unit,
 )
 
 NO_ORDER = Reason("NO_ORDER", (), "no order: the unit held")
 NO_ARMY_MOVES_SO = Reason("NOT_MATCHED", (), "no army was ordered to make that move")
 NOT_ORDERED_SO = Reason("NOT_MATCHED", (), "the supported unit was not ordered so")
-NO_ROUTE = Reason("NO_CONVOY_ROUTE", (), "no unbroken chain of convoys")
+NO_CONVOY_CODES = frozenset({"NO_CONVOY_ROUTE", "CONVOY_PARADOX"})
 
 
 class Outcome:
@@ -44,11 +43,11 @@ class Outcome:
     # --- the board after movement ------------------------------------------------------------
     def units_after(self, before: frozenset[Unit]) -> frozenset[Unit]:
         """``before`` less the units that moved or were dislodged, plus the movers at their
-        destinations. (Set algebra on ``before`` reuses its stored hashes.)"""
+        destinations."""
         units, moves = self.b.units, self.b.moves
         gone = [units[p] for p in self.moved]
         gone += [units[p] for p in self.dislodged_by]
-        arrived = [trusted_unit(units[p].kind, units[p].power, moves[p].dest) for p in self.moved]
+        arrived = [Unit(units[p].kind, units[p].power, moves[p].dest) for p in self.moved]
         return before.difference(gone).union(arrived)
 
     def contested(self, occupied: set[str]) -> frozenset[str]:
@@ -89,7 +88,6 @@ class Outcome:
         that had no order (so every unit's fate is in the resolution)."""
         out = []
         voided = set()  # own units whose only orders were void: they held, and say so
-        dislodged_by, moved = self.dislodged_by, self.moved
         for given, effective, reason in self.b.given:
             if effective is None:
                 province = self._own_province(given)
@@ -97,27 +95,38 @@ class Outcome:
                     voided.add(province)
                 out.append(self._result(given, ResultCode.VOID, reason, province, retreats))
                 continue
-            province = effective.unit.province
-            if province in moved:  # the commonest case, settled without _judge
-                out.append(trusted_result(effective, ResultCode.OK, False, (), None))
-                continue
-            if type(effective) is Hold and province not in dislodged_by:
-                out.append(trusted_result(effective, ResultCode.OK, False, (), None))
-                continue
-            code, why = self._judge(effective)
-            if province in dislodged_by:
-                out.append(trusted_result(effective, code, True, retreats.get(province, ()), why))
-            else:
-                out.append(trusted_result(effective, code, False, (), why))
+            code, why = self._read(effective)
+            out.append(self._result(effective, code, why, effective.unit.province, retreats))
         for province in sorted(self.b.units.keys() - self.b.orders.keys() - voided):
             unit = self.b.units[province]
             hold = Hold(unit.power, unit.location, unit.kind)
-            if province in dislodged_by:
-                out.append(self._result(hold, ResultCode.DISLODGED, self._dislodged_reason(province),
-                                        province, retreats))
-            else:
-                out.append(trusted_result(hold, ResultCode.OK, False, (), NO_ORDER))
+            code, why = self._read(hold)
+            out.append(self._result(hold, code, why or NO_ORDER, province, retreats))
         return tuple(out)
+
+    def _read(self, order: MovementOrder) -> tuple[ResultCode, Reason | None]:
+        """The result code and reason of an order the adjudicator carried out."""
+        province = order.unit.province
+        if isinstance(order, Move):
+            verdict = self.r.resolver.verdicts[("M", province)]
+            if verdict.ok:
+                return ResultCode.OK, None
+            assert verdict.reason is not None
+            code = ResultCode.NO_CONVOY if verdict.reason.code in NO_CONVOY_CODES else ResultCode.BOUNCE
+            return code, verdict.reason
+        if province in self.b.unmatched:
+            supports = isinstance(order, SupportHold | SupportMove)
+            return ResultCode.VOID, NOT_ORDERED_SO if supports else NO_ARMY_MOVES_SO
+        attacker = self.dislodged_by.get(province)
+        dislodged = None if attacker is None else Reason("DISLODGED_BY", (attacker,))
+        if isinstance(order, SupportHold | SupportMove):
+            if dislodged is not None:
+                return ResultCode.CUT, dislodged
+            self.r.resolve(("S", province))  # a support nobody's strength asked for is final now
+            verdict = self.r.resolver.verdicts[("S", province)]
+            return (ResultCode.OK, None) if verdict.ok else (ResultCode.CUT, verdict.reason)
+        assert isinstance(order, Hold | Convoy)
+        return (ResultCode.OK, None) if dislodged is None else (ResultCode.DISLODGED, dislodged)
 
     def _own_province(self, order: Order) -> str | None:
         """The province of the power's own unit an order names, if it names one."""
@@ -137,57 +146,4 @@ class Outcome:
     ) -> OrderResult:
         dislodged = province is not None and province in self.dislodged_by
         options = retreats.get(province, ()) if dislodged and province is not None else ()
-        return trusted_result(order, code, dislodged, options, reason)
-
-    def _judge(self, order: Order) -> tuple[ResultCode, Reason | None]:
-        province = order.unit.province  # type: ignore[union-attr]
-        if isinstance(order, Move):
-            return self._judge_move(province)
-        if isinstance(order, (SupportHold, SupportMove)):
-            return self._judge_support(province)
-        if province in self.b.unmatched:
-            return ResultCode.VOID, NO_ARMY_MOVES_SO
-        if province in self.dislodged_by:
-            return ResultCode.DISLODGED, self._dislodged_reason(province)
-        assert isinstance(order, (Hold, Convoy))
-        return ResultCode.OK, None
-
-    def _dislodged_reason(self, province: str) -> Reason | None:
-        attacker = self.dislodged_by.get(province)
-        return None if attacker is None else Reason("DISLODGED_BY", (attacker,))
-
-    def _judge_move(self, origin: str) -> tuple[ResultCode, Reason | None]:
-        if origin in self.moved:
-            return ResultCode.OK, None
-        if not self.r.arrives(origin):
-            return ResultCode.NO_CONVOY, NO_ROUTE
-        r, dest = self.r, self.b.dest_of[origin]
-        attack = r.attack_strength(origin)
-        opponent = r.head_to_head(origin)
-        if opponent is not None and attack <= r.defend_strength(opponent):
-            return ResultCode.BOUNCE, Reason("LOST_HEAD_TO_HEAD", (opponent,))
-        rivals = tuple(
-            sorted(o for o in self.b.moves_into[dest] if o != origin and r.prevent_strength(o) >= attack)
-        )
-        if rivals:
-            return ResultCode.BOUNCE, Reason("PREVENTED", rivals)
-        defender = self.b.units.get(dest)
-        if attack == 0 and defender is not None and defender.power == self.b.units[origin].power:
-            return ResultCode.BOUNCE, Reason("OWN_UNIT", (dest,), "a power cannot dislodge its own unit")
-        return ResultCode.BOUNCE, Reason("HELD", (dest,))
-
-    def _judge_support(self, province: str) -> tuple[ResultCode, Reason | None]:
-        if province in self.b.unmatched:
-            return ResultCode.VOID, NOT_ORDERED_SO
-        if province in self.dislodged_by:
-            return ResultCode.CUT, self._dislodged_reason(province)
-        if self.r.resolve(("S", province)):
-            return ResultCode.OK, None
-        power = self.b.units[province].power
-        cutters = tuple(
-            sorted(
-                a for a in self.b.moves_into.get(province, ())
-                if self.b.units[a].power != power and self.r.arrives(a)
-            )
-        )
-        return ResultCode.CUT, Reason("CUT_BY", cutters)
+        return OrderResult(order, code, dislodged, options, reason)

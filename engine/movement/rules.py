@@ -2,22 +2,29 @@
 
 Decisions (resolved by ``Resolver``): ``("M", origin)`` the move from origin
 succeeds; ``("S", province)`` the support given there is not cut; ``("P",
-origin)`` the convoyed army from origin has an unbroken convoy route.
-Strengths are doubled integers so a variant's half-strength edge is exact:
-a unit counts 2 (1 across a half-strength edge), each support 2.
+origin)`` the convoyed army from origin has an unbroken convoy route. Each decision
+returns a ``Verdict`` whose reason names what decided it (the rival that prevented
+the move, the unit that cut the support...): the results players read are these.
+Strengths are doubled integers so a variant's half-strength edge is exact: a unit
+counts 2 (1 across a half-strength edge), each support 2.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
+from engine import convoys
 from engine.movement.board import Board
-from engine.movement.resolver import Resolver
-from engine.types import SupportHold, SupportMove
+from engine.movement.resolver import Resolver, Verdict
+from engine.types import Reason, SupportHold, SupportMove
 
 Decision = tuple[str, str]  # ("M" | "S" | "P", province)
 UNIT = 2
 SUPPORT = 2
+
+YES = Verdict(True)
+NO_ROUTE = Verdict(False, Reason("NO_CONVOY_ROUTE", (), "no unbroken chain of convoys"))
+PARADOX = Verdict(False, Reason("CONVOY_PARADOX", (), "a convoy paradox: the convoy fails (Szykman rule)"))
 
 
 class Rules:
@@ -26,97 +33,67 @@ class Rules:
         self.resolver: Resolver[Decision] = Resolver(self.adjudicate, backup_rule)
         self.resolve = self.resolver.resolve
 
-    def settle_obvious(self) -> None:
-        """Decide up front what depends on nothing: a support nobody attacks is given; a
-        move over land into an empty province nobody else enters succeeds; an unsupported
-        land move against an unsupported unit that stays fails. (The same answers the
-        rules below would give; this only spares the resolver's bookkeeping.)"""
-        b, resolved = self.b, self.resolver.resolved
-        moves_into = b.moves_into
-        for province in b.supporting:
-            if province not in moves_into:
-                resolved[("S", province)] = True
-        for origin, move in b.moves.items():
-            if origin in b.convoy_intent:
-                continue
-            dest = move.dest.province
-            if dest not in b.units:
-                if len(moves_into[dest]) == 1:
-                    resolved[("M", origin)] = True
-            elif (dest not in b.moves and dest not in b.hold_supports
-                    and origin not in b.move_supports):
-                # An unsupported attack on a unit that stays and has no support: at most
-                # 2 against 2, so it fails, whoever else comes (DATC 6.A.x basics).
-                resolved[("M", origin)] = False
-
     # --- decisions ------------------------------------------------------------------------
-    def adjudicate(self, key: Decision) -> bool:
+    def adjudicate(self, key: Decision) -> Verdict:
         kind, province = key
         if kind == "M":
-            return self.move_succeeds(province)
+            return self.move(province)
         if kind == "S":
-            return self.support_given(province)
-        return self.path_exists(province)
+            return self.support(province)
+        return self.path(province)
 
-    def move_succeeds(self, origin: str) -> bool:
-        if origin in self.b.convoy_intent and not self.arrives(origin):
-            return False
+    def move(self, origin: str) -> Verdict:
+        """Beat the defence (head to head) or the hold, and every other unit's prevent."""
+        if not self.arrives(origin):
+            return self.resolver.verdicts.get(("P", origin), NO_ROUTE)
         dest = self.b.dest_of[origin]
         attack = self.attack_strength(origin)
         opponent = self.head_to_head(origin)
-        if opponent is not None:
-            if attack <= self.defend_strength(opponent):
-                return False
-        elif attack <= self.hold_strength(dest):
-            return False
-        return all(
-            attack > self.prevent_strength(other) for other in self.b.moves_into[dest] if other != origin
-        )
+        if opponent is not None and attack <= self.defend_strength(opponent):
+            return Verdict(False, Reason("LOST_HEAD_TO_HEAD", (opponent,)))
+        rivals = [o for o in self.b.moves_into[dest] if o != origin and attack <= self.prevent_strength(o)]
+        if rivals:
+            return Verdict(False, Reason("PREVENTED", tuple(sorted(rivals))))
+        if opponent is None and attack <= self.hold_strength(dest):
+            if attack == 0:
+                return Verdict(False, Reason("OWN_UNIT", (dest,), "a power cannot dislodge its own unit"))
+            return Verdict(False, Reason("HELD", (dest,)))
+        return YES
 
-    def support_given(self, province: str) -> bool:
+    def support(self, province: str) -> Verdict:
         """Cut by any attack except one from where the support goes (that one must
         dislodge), by a failed convoy, by the supporter's own power, or across an edge
-        whose move does not cut support (a variant feature)."""
-        supporter = self.b.units[province]
-        into = self.support_target(province)
-        for attacker in self.b.moves_into.get(province, ()):
-            if self.b.units[attacker].power == supporter.power or (
-                attacker in self.b.convoy_intent and not self.arrives(attacker)
-            ):
-                continue
-            spares = attacker == into or (
-                not self.convoyed(attacker) and self.b.map.edge(attacker, province).move_does_not_cut_support
-            )
-            if not spares or self.resolve(("M", attacker)):
-                return False
-        return True
+        whose move does not cut support (a variant feature). Attacks over land that cut
+        outright are read first: they need no other decision."""
+        units, intent = self.b.units, self.b.convoy_intent
+        power, into = units[province].power, self.support_target(province)
+        attackers = [a for a in self.b.moves_into.get(province, ()) if units[a].power != power]
+        cutters = [a for a in attackers if a not in intent and not self.spares(a, province, into)]
+        if cutters:
+            return Verdict(False, Reason("CUT_BY", tuple(sorted(cutters))))
+        for attacker in attackers:
+            if attacker in intent and not self.arrives(attacker):
+                continue  # a convoy that does not arrive cuts nothing
+            if not self.spares(attacker, province, into) or self.resolve(("M", attacker)):
+                return Verdict(False, Reason("CUT_BY", (attacker,)))
+        return YES
 
-    def path_exists(self, origin: str) -> bool:
-        return self.best_route(origin) > 0
+    def path(self, origin: str) -> Verdict:
+        return YES if self.best_route(origin) > 0 else NO_ROUTE
 
-    # --- convoys ----------------------------------------------------------------------------
+    # --- what the decisions ask -----------------------------------------------------------
+    def spares(self, attacker: str, province: str, into: str) -> bool:
+        return attacker == into or (
+            not self.convoyed(attacker) and self.b.map.edge(attacker, province).move_does_not_cut_support
+        )
+
     def best_route(self, origin: str) -> int:
         """0 when no route of undislodged convoying fleets joins origin and destination;
         else the strength of the best last convoy step (an edge feature: 2 or 1)."""
-        fleets = self.b.convoyers.get(origin, set())
         dest = self.b.dest_of[origin]
-        water = self.b.map.water_neighbours
-        frontier = [f for f in water[origin] if f in fleets]
-        seen = set(frontier)
-        best = 0
-        while frontier:
-            fleet = frontier.pop()
-            if self.dislodged(fleet):
-                continue
-            if dest in water[fleet]:
-                best = max(best, self.b.map.edge(fleet, dest).strength)
-                if best == UNIT:
-                    return best
-            for nxt in water[fleet]:
-                if nxt in fleets and nxt not in seen:
-                    seen.add(nxt)
-                    frontier.append(nxt)
-        return best
+        afloat = _Afloat(self, self.b.convoyers.get(origin, set()))
+        last = convoys.last_links(self.b.map, origin, dest, afloat)
+        return max((self.b.map.edge(f, dest).strength for f in last), default=0)
 
     def dislodged(self, province: str) -> bool:
         """For a unit that does not move (convoying fleets): did any attack succeed?"""
@@ -146,21 +123,13 @@ class Rules:
     def head_to_head(self, origin: str) -> str | None:
         """The unit moving the other way along the same border, both over land."""
         dest = self.b.dest_of[origin]
-        back = self.b.moves.get(dest)
-        if back is None or back.dest.province != origin:
-            return None
-        if self.convoyed(origin) or self.convoyed(dest):
+        if self.b.dest_of.get(dest) != origin or self.convoyed(origin) or self.convoyed(dest):
             return None
         return dest
 
     def supports_given(self, supporters: Sequence[str], exclude_power: str | None = None) -> int:
-        count = 0
-        for s in supporters:
-            if exclude_power is not None and self.b.units[s].power == exclude_power:
-                continue
-            if self.resolve(("S", s)):
-                count += 1
-        return count
+        units = self.b.units
+        return sum(1 for s in supporters if units[s].power != exclude_power and self.resolve(("S", s)))
 
     def hold_strength(self, province: str) -> int:
         if province not in self.b.units:
@@ -170,7 +139,7 @@ class Rules:
         return UNIT + SUPPORT * self.supports_given(self.b.hold_supports.get(province, ()))
 
     def attack_strength(self, origin: str) -> int:
-        if origin in self.b.convoy_intent and not self.arrives(origin):
+        if not self.arrives(origin):
             return 0
         dest = self.b.dest_of[origin]
         supporters = self.b.move_supports.get(origin, ())
@@ -189,7 +158,7 @@ class Rules:
         )
 
     def prevent_strength(self, origin: str) -> int:
-        if origin in self.b.convoy_intent and not self.arrives(origin):
+        if not self.arrives(origin):
             return 0
         opponent = self.head_to_head(origin)
         if opponent is not None and self.resolve(("M", opponent)):
@@ -206,7 +175,21 @@ class Rules:
         return order.dest.province
 
 
-def backup_rule(cycle: Sequence[Decision]) -> dict[Decision, bool]:
+class _Afloat:
+    """The convoying fleets of one move that are not dislodged, asked lazily so a
+    route depends only on the fleets it could pass through."""
+
+    __slots__ = ("rules", "fleets")
+
+    def __init__(self, rules: Rules, fleets: Set[str]) -> None:
+        self.rules = rules
+        self.fleets = fleets
+
+    def __contains__(self, province: object) -> bool:
+        return province in self.fleets and not self.rules.dislodged(str(province))
+
+
+def backup_rule(cycle: Sequence[Decision]) -> dict[Decision, Verdict]:
     """Settle a cycle with no single answer.
 
     A cycle through a convoy route is a convoy paradox: the Szykman rule (DATC
@@ -215,8 +198,8 @@ def backup_rule(cycle: Sequence[Decision]) -> dict[Decision, bool]:
     """
     paths = [k for k in cycle if k[0] == "P"]
     if paths:
-        return dict.fromkeys(paths, False)
+        return dict.fromkeys(paths, PARADOX)
     moves = [k for k in cycle if k[0] == "M"]
     if moves:
-        return dict.fromkeys(moves, True)
-    return dict.fromkeys(cycle, False)
+        return dict.fromkeys(moves, YES)
+    return dict.fromkeys(cycle, Verdict(False))

@@ -27,9 +27,9 @@ coast written for an army stays in the order (DATC 4.B.6). Any problem raises
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import Final
 
-from engine.maps.loader import MapData, load_map
+from engine.maps.loader import MapData, load_map, normalize_name
 from engine.types import (
     Build,
     Convoy,
@@ -45,9 +45,6 @@ from engine.types import (
     SupportMove,
     UnitKind,
     Waive,
-    trusted_hold,
-    trusted_move,
-    trusted_support,
 )
 
 
@@ -62,122 +59,145 @@ class OrderSyntaxError(ValueError):
 
 # --- tokens ----------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"(?P<space>\s+)|(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])")
+_TOKEN = re.compile(
+    r"(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])|(?P<bad>.)", re.S
+)
 
 _KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "ARMY": UnitKind.ARMY, "FLEET": UnitKind.FLEET}
 _COASTS = {"NC", "SC", "EC", "WC"}
 _LONG_COASTS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
-_HOLD = {"H", "HOLD", "HOLDS"}
-_MOVE_WORDS = {"TO"}
-_SUPPORT = {"S", "SUPPORT", "SUPPORTS"}
-_CONVOY = {"C", "CONVOY", "CONVOYS"}
-_RETREAT = {"R", "RETREAT", "RETREATS"}
-_DISBAND = {"D", "DISBAND", "DISBANDS", "REMOVE"}
-_BUILD = {"B", "BUILD"}
-_LEADING = {"BUILD", "DISBAND", "REMOVE"}
-_MAX_NAME_TOKENS = 8
+_LETTERS = frozenset({"A", "F"})
+_HOLD = frozenset({"H", "HOLD", "HOLDS"})
+_MOVE_WORDS = frozenset({"TO"})
+_SUPPORT = frozenset({"S", "SUPPORT", "SUPPORTS"})
+_CONVOY = frozenset({"C", "CONVOY", "CONVOYS"})
+_RETREAT = frozenset({"R", "RETREAT", "RETREATS"})
+_DISBAND = frozenset({"D", "DISBAND", "DISBANDS", "REMOVE"})
+_BUILD = frozenset({"B", "BUILD"})
+_LEADING = frozenset({"BUILD", "DISBAND", "REMOVE"})
+_VIA = frozenset({"VIA"})
+_CONVOY_WORD = frozenset({"CONVOY"})
 
 
-@dataclass(frozen=True)
-class _Token:
-    kind: str  # "word" | "dash" | "punct"
-    text: str
-    start: int
-    end: int
+# A token is a plain tuple (cheap to make): kind ("word" | "dash" | "punct"), text as
+# written, start and end offsets, text in upper case.
+_Token = tuple[str, str, int, int, str]
+KIND: Final = 0
+TEXT: Final = 1
+START: Final = 2
+END: Final = 3
+UPPER: Final = 4
 
-    @property
-    def upper(self) -> str:
-        return self.text.upper()
+
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.'")
+_DASHES = frozenset({"->", "-", "\u2013", "\u2192"})
 
 
 def _tokenize(text: str) -> list[_Token]:
+    """Words, dashes and the punctuation ``/()``; whitespace separates. A chunk between
+    spaces that is one whole token (most are) is taken as it is; the others are cut by
+    the token pattern."""
     tokens: list[_Token] = []
     pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise OrderSyntaxError(f"unexpected character {text[pos]!r} at {pos}", pos)
-        kind = m.lastgroup or "space"
-        if kind != "space":
-            tokens.append(_Token(kind, m.group(), m.start(), m.end()))
-        pos = m.end()
+    for chunk in text.split():
+        start = text.index(chunk, pos)
+        pos = start + len(chunk)
+        if (chunk.isalnum() and chunk.isascii()) or _WORD_CHARS.issuperset(chunk):
+            tokens.append(("word", chunk, start, pos, chunk.upper()))
+        elif chunk in _DASHES:
+            tokens.append(("dash", chunk, start, pos, chunk))
+        else:
+            tokens += _cut(chunk, start)
     return tokens
+
+
+def _cut(chunk: str, offset: int) -> list[_Token]:
+    out = []
+    for m in _TOKEN.finditer(chunk):
+        kind, word, start = m.lastgroup, m.group(), m.start() + offset
+        if kind == "bad":
+            raise OrderSyntaxError(f"unexpected character {word!r} at {start}", start)
+        out.append((kind or "", word, start, m.end() + offset, word.upper()))
+    return out
 
 
 # --- parser ----------------------------------------------------------------------------------
 
 
 class _Parser:
+    """A cursor over the tokens. ``words[i]`` is token i's upper-case text when it is a
+    word, else None; two None sentinels end the list, so looking one ahead never fails."""
+
+    __slots__ = ("text", "map", "tokens", "words", "i")
+
     def __init__(self, text: str, map: MapData) -> None:  # noqa: A002
         self.text = text
         self.map = map
         self.tokens = _tokenize(text)
+        self.words: list[str | None] = [t[UPPER] if t[KIND] == "word" else None for t in self.tokens]
+        self.words += (None, None)
         self.i = 0
-
-    # token helpers
-    def peek(self, ahead: int = 0) -> _Token | None:
-        j = self.i + ahead
-        return self.tokens[j] if j < len(self.tokens) else None
-
-    def word(self, ahead: int = 0) -> str | None:
-        tok = self.peek(ahead)
-        return tok.upper if tok is not None and tok.kind == "word" else None
-
-    def position(self) -> int:
-        tok = self.peek()
-        return tok.start if tok is not None else len(self.text)
-
-    def fail(self, what: str) -> OrderSyntaxError:
-        tok = self.peek()
-        if tok is None:
-            return OrderSyntaxError(f"{what}, but the order ends at {len(self.text)}", len(self.text))
-        return OrderSyntaxError(f"{what}, found {tok.text!r} at {tok.start}", tok.start)
 
     def at_end(self) -> bool:
         return self.i >= len(self.tokens)
 
-    def expect_end(self) -> None:
-        if not self.at_end():
-            tok = self.tokens[self.i]
-            raise OrderSyntaxError(f"unexpected {tok.text!r} at {tok.start}: the order should end here",
-                                   tok.start)
+    def position(self) -> int:
+        return self.tokens[self.i][START] if self.i < len(self.tokens) else len(self.text)
 
-    def take_word(self, words: set[str]) -> bool:
-        if self.word() in words:
+    def fail(self, what: str) -> OrderSyntaxError:
+        if self.at_end():
+            return OrderSyntaxError(f"{what}, but the order ends at {len(self.text)}", len(self.text))
+        tok = self.tokens[self.i]
+        return OrderSyntaxError(f"{what}, found {tok[TEXT]!r} at {tok[START]}", tok[START])
+
+    def expect_end(self) -> None:
+        if self.i < len(self.tokens):
+            tok = self.tokens[self.i]
+            raise OrderSyntaxError(f"unexpected {tok[TEXT]!r} at {tok[START]}: the order should end here",
+                                   tok[START])
+
+    def take(self, words: frozenset[str]) -> bool:
+        if self.words[self.i] in words:
             self.i += 1
             return True
         return False
 
     def take_dash(self) -> bool:
-        tok = self.peek()
-        if tok is not None and (tok.kind == "dash" or tok.upper in _MOVE_WORDS):
+        i = self.i
+        if i < len(self.tokens) and (self.tokens[i][KIND] == "dash" or self.words[i] in _MOVE_WORDS):
             self.i += 1
             return True
         return False
 
     # grammar pieces
     def kind(self, *, strict: bool = False) -> UnitKind | None:
-        """An optional unit letter (``strict``: only exactly A or F, as after S and C)."""
-        w = self.word()
-        if w is None or (strict and w not in ("A", "F")) or w not in _KINDS:
-            return None
-        nxt = self.peek(1)
-        if nxt is None or nxt.kind != "word":  # "A" alone, or "A -": not a unit letter
+        """An optional unit letter (``strict``: only exactly A or F, as after S and C):
+        a letter alone, or before something that is not a word, is not one."""
+        w = self.words[self.i]
+        if w is None or w not in (_LETTERS if strict else _KINDS) or self.words[self.i + 1] is None:
             return None
         self.i += 1
         return _KINDS[w]
 
     def location(self, what: str = "a province") -> Location:
-        start = self.peek()
-        if start is None or start.kind != "word":
+        i = self.i
+        if self.words[i] is None:
             raise self.fail(f"expected {what}")
-        province, after = self._province_at(self.i)
+        province, after = self._province_at(i)
         if province is None:
-            raise OrderSyntaxError(f"unknown province {start.text!r} at {start.start}", start.start)
+            tok = self.tokens[i]
+            raise OrderSyntaxError(f"unknown province {tok[TEXT]!r} at {tok[START]}", tok[START])
         self.i = after
+        places = self.map.locations_by_text
+        nxt = self.words[after]
+        if nxt is None and (after >= len(self.tokens) or self.tokens[after][TEXT] not in "/("):
+            return places[province]  # nothing after it can be a coast
+        if nxt is not None and nxt not in _LONG_COASTS and (
+                len(nxt) > 4 or nxt.replace(".", "") not in _COASTS):
+            return places[province]  # the next word cannot begin a coast (see _coast_word)
         coast = self._coast()
         if coast is None:
-            return Location(province)
+            return places[province]
         name, coast_pos = coast
         known = self.map.provinces[province].coasts
         if name not in known:
@@ -185,58 +205,59 @@ class _Parser:
             raise OrderSyntaxError(
                 f"unknown coast '{province}/{name}' at {coast_pos}: {province} {has}", coast_pos
             )
-        return Location(province, name)
+        return places[f"{province}/{name}"]
 
     def _province_at(self, i: int) -> tuple[str | None, int]:
         """The longest run of words from token ``i`` that names a province (hyphens
-        inside a word, as in ``Mid-Atlantic``, count as part of it)."""
+        inside a word, as in ``Mid-Atlantic``, count as part of it). The run grows only
+        while it begins some multi-word name of the map."""
+        tokens, names, prefixes = self.tokens, self.map.names, self.map.name_prefixes
+        found: tuple[str | None, int] = (None, i)
         end = i
-        spans: list[int] = []
-        while end < len(self.tokens) and len(spans) < _MAX_NAME_TOKENS:
-            tok = self.tokens[end]
-            if tok.kind == "word":
-                spans.append(end)
-            elif not (tok.kind == "dash" and tok.text == "-" and 0 < end < len(self.tokens) - 1
-                      and self.tokens[end - 1].end == tok.start
-                      and self.tokens[end + 1].start == tok.end
-                      and self.tokens[end + 1].kind == "word" and end > i):
+        while end < len(tokens):
+            tok = tokens[end]
+            if tok[KIND] == "word":
+                raw = self.text[tokens[i][START]:tok[END]]
+                text = raw.lower() if raw.isalnum() else normalize_name(raw)
+                province = names.get(text)
+                if province is not None:
+                    found = (province, end + 1)
+                if text not in prefixes:
+                    break
+            elif not (tok[KIND] == "dash" and tok[TEXT] == "-" and i < end < len(tokens) - 1
+                      and tokens[end - 1][END] == tok[START] and tokens[end + 1][START] == tok[END]
+                      and tokens[end + 1][KIND] == "word"):
                 break
             end += 1
-        for last in reversed(spans):
-            text = self.text[self.tokens[i].start:self.tokens[last].end]
-            province = self.map.resolve_name(text)
-            if province is not None and province in self.map.provinces:
-                return province, last + 1
-        return None, i
+        return found
 
     def _coast(self) -> tuple[str, int] | None:
         """An optional coast after a province: ``/SC``, ``(SC)``, ``SC``, ``SOUTH COAST``."""
-        tok = self.peek()
-        if tok is None:
+        if self.at_end():
             return None
-        if tok.kind == "punct" and tok.text in "/(":
+        tok = self.tokens[self.i]
+        if tok[KIND] == "punct" and tok[TEXT] in "/(":
             self.i += 1
             coast_pos = self.position()
             coast = self._coast_word()
             if coast is None:
-                bad = self.peek()
-                if bad is None:
+                if self.at_end():
                     raise self.fail("expected a coast (NC, SC, EC or WC)")
-                raise OrderSyntaxError(f"unknown coast {bad.text!r} at {bad.start}", bad.start)
-            if tok.text == "(":
-                close = self.peek()
-                if close is None or close.text != ")":
+                bad = self.tokens[self.i]
+                raise OrderSyntaxError(f"unknown coast {bad[TEXT]!r} at {bad[START]}", bad[START])
+            if tok[TEXT] == "(":
+                if self.at_end() or self.tokens[self.i][TEXT] != ")":
                     raise self.fail("expected ')' after the coast")
                 self.i += 1
             return coast, coast_pos
-        if tok.kind == "word":
+        if tok[KIND] == "word":
             coast = self._coast_word()
             if coast is not None:
-                return coast, tok.start
+                return coast, tok[START]
         return None
 
     def _coast_word(self) -> str | None:
-        w = self.word()
+        w = self.words[self.i]
         if w is None:
             return None
         if w in _COASTS:
@@ -245,28 +266,30 @@ class _Parser:
         if w.replace(".", "") in _COASTS and len(w) <= 4:  # N.C.
             self.i += 1
             return w.replace(".", "")
-        if w in _LONG_COASTS and self.word(1) == "COAST":
+        if w in _LONG_COASTS and self.words[self.i + 1] == "COAST":
             self.i += 2
             return _LONG_COASTS[w]
         return None
 
 
-@dataclass(frozen=True)
 class _Parsed:
-    order_class: type
-    kind: UnitKind | None = None
-    unit: Location | None = None
-    unit_pos: int = 0
-    dest: Location | None = None
-    origin: Location | None = None
-    target_kind: UnitKind | None = None
-    via_convoy: bool = False
+    """What the grammar read, before the power is known (a plain record: cheap)."""
+
+    __slots__ = ("order_class", "kind", "unit", "unit_pos", "dest", "origin", "target_kind", "via_convoy")
+
+    def __init__(
+        self, order_class: type, kind: UnitKind | None = None, unit: Location | None = None,
+        unit_pos: int = 0, *, dest: Location | None = None, origin: Location | None = None,
+        target_kind: UnitKind | None = None, via_convoy: bool = False,
+    ) -> None:
+        self.order_class, self.kind, self.unit, self.unit_pos = order_class, kind, unit, unit_pos
+        self.dest, self.origin, self.target_kind, self.via_convoy = dest, origin, target_kind, via_convoy
 
 
 def _parse_grammar(p: _Parser) -> _Parsed:
     if p.at_end():
         raise OrderSyntaxError("empty order at 0", 0)
-    first = p.word()
+    first = p.words[0]
     if first == "WAIVE":
         p.i += 1
         p.expect_end()
@@ -283,48 +306,29 @@ def _parse_grammar(p: _Parser) -> _Parsed:
     kind = p.kind()
     pos = p.position()
     unit = p.location("a province (or A/F and a province)")
-    verb = p.peek()
-    if verb is None:
+    if p.at_end():
         raise p.fail("expected an order (H, -, S, C, R, D or B)")
-    if p.take_word(_HOLD):
+    if p.take(_HOLD):
         p.expect_end()
         return _Parsed(Hold, kind, unit, pos)
     if p.take_dash():
-        dest = p.location("a destination")
-        via = False
-        if p.take_word({"VIA"}):
-            via = True
-            p.take_word({"CONVOY"})
-        elif p.word() == "BY" and p.word(1) == "CONVOY":
-            via = True
-            p.i += 2
-        p.expect_end()
-        return _Parsed(Move, kind, unit, pos, dest=dest, via_convoy=via)
-    if p.take_word(_RETREAT):
+        return _move(p, kind, unit, pos)
+    if p.take(_RETREAT):
         p.take_dash()
         dest = p.location("a province to retreat to")
         p.expect_end()
         return _Parsed(Retreat, kind, unit, pos, dest=dest)
-    if p.take_word(_DISBAND):
+    if p.take(_DISBAND):
         p.expect_end()
         return _Parsed(Disband, kind, unit, pos)
-    if p.take_word(_BUILD):
+    if p.take(_BUILD):
         if kind is None:
             raise OrderSyntaxError(f"a build needs the unit type (A or F) at {pos}", pos)
         p.expect_end()
         return _Parsed(Build, kind, unit, pos)
-    if p.take_word(_SUPPORT):
-        target_kind = p.kind(strict=True)
-        origin = p.location("the supported unit's province")
-        if p.at_end() or p.take_word(_HOLD):
-            p.expect_end()
-            return _Parsed(SupportHold, kind, unit, pos, origin=origin, target_kind=target_kind)
-        if not p.take_dash():
-            raise p.fail("expected '-' or H after the supported unit")
-        dest = p.location("the supported move's destination")
-        p.expect_end()
-        return _Parsed(SupportMove, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
-    if p.take_word(_CONVOY):
+    if p.take(_SUPPORT):
+        return _support(p, kind, unit, pos)
+    if p.take(_CONVOY):
         target_kind = p.kind(strict=True)
         origin = p.location("the convoyed army's province")
         if not p.take_dash():
@@ -333,6 +337,32 @@ def _parse_grammar(p: _Parser) -> _Parsed:
         p.expect_end()
         return _Parsed(Convoy, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
     raise p.fail("expected an order (H, -, S, C, R, D or B)")
+
+
+def _move(p: _Parser, kind: UnitKind | None, unit: Location, pos: int) -> _Parsed:
+    dest = p.location("a destination")
+    via = False
+    if p.take(_VIA):
+        via = True
+        p.take(_CONVOY_WORD)
+    elif p.words[p.i] == "BY" and p.words[p.i + 1] == "CONVOY":
+        via = True
+        p.i += 2
+    p.expect_end()
+    return _Parsed(Move, kind, unit, pos, dest=dest, via_convoy=via)
+
+
+def _support(p: _Parser, kind: UnitKind | None, unit: Location, pos: int) -> _Parsed:
+    target_kind = p.kind(strict=True)
+    origin = p.location("the supported unit's province")
+    if p.at_end() or p.take(_HOLD):
+        p.expect_end()
+        return _Parsed(SupportHold, kind, unit, pos, origin=origin, target_kind=target_kind)
+    if not p.take_dash():
+        raise p.fail("expected '-' or H after the supported unit")
+    dest = p.location("the supported move's destination")
+    p.expect_end()
+    return _Parsed(SupportMove, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
 
 
 def _power_of(parsed: _Parsed, power: str | None, state: GameState | None) -> str:
@@ -393,52 +423,6 @@ def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
     return Convoy(power, unit, parsed.origin, dest, parsed.kind, parsed.target_kind)
 
 
-_LETTERS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET}
-
-
-def _parse_canonical(text: str, power: str, state: GameState | None, map: MapData) -> Order | None:  # noqa: A002
-    """The canonical forms ``format_order`` writes (what clients send back), read
-    word by word without the general tokenizer; None hands the text to the full
-    parser, which gives the same answer for these forms (tested) and all errors."""
-    words = text.upper().split()
-    if len(words) < 3 or words[0] not in _LETTERS:
-        return None
-    kind = _LETTERS[words[0]]
-    known = map.locations_by_text
-    unit = known.get(words[1])
-    if unit is None:
-        return None
-    verb, rest = words[2], words[3:]
-    if verb == "H" and not rest:
-        return trusted_hold(power, unit, kind)
-    if verb == "D" and not rest:
-        return Disband(power, unit, kind)
-    if verb in ("-", "R") and rest and (len(rest) == 1 or rest[1:] == ["VIA"] and verb == "-"):
-        dest = known.get(rest[0])
-        if dest is None:
-            return None
-        via = len(rest) == 2
-        if verb == "R" or (state is not None and state.phase_type is PhaseType.RETREAT):
-            return None if via else Retreat(power, unit, dest, kind)
-        return trusted_move(power, unit, dest, via, kind)
-    if verb in ("S", "C") and len(rest) in (2, 4) and rest[0] in _LETTERS:
-        target_kind = _LETTERS[rest[0]]
-        origin = known.get(rest[1])
-        if origin is None:
-            return None
-        if len(rest) == 2:
-            if verb != "S":
-                return None
-            return trusted_support(SupportHold, power, unit, origin, None, kind, target_kind)
-        dest = known.get(rest[3]) if rest[2] == "-" else None
-        if dest is None:
-            return None
-        if verb == "S":
-            return trusted_support(SupportMove, power, unit, origin, dest, kind, target_kind)
-        return trusted_support(Convoy, power, unit, origin, dest, kind, target_kind)
-    return None
-
-
 def parse_order(
     text: str,
     power: str | None = None,
@@ -454,17 +438,8 @@ def parse_order(
     if not isinstance(text, str):
         raise OrderSyntaxError("an order must be text at 0", 0)
     game_map = map if map is not None else load_map("classical")
-    if power:
-        fast = _parse_canonical(text, power.upper(), state, game_map)
-        if fast is not None:
-            return fast
-    return _parse_general(text, power, state, game_map)
-
-
-def _parse_general(text: str, power: str | None, state: GameState | None, map: MapData) -> Order:  # noqa: A002
-    """The full grammar: names, aliases, coast spellings, missing letters, errors."""
     try:
-        parser = _Parser(text, map)
+        parser = _Parser(text, game_map)
         parsed = _parse_grammar(parser)
         return _build_order(parsed, _power_of(parsed, power, state), state)
     except OrderSyntaxError:

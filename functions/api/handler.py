@@ -16,25 +16,25 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.logging import correlation_paths
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
+from functions.api import body_guard
 from functions.api.idempotency import run_once
 from functions.api.request_store import RequestStore
 from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
-from functions.observability import get_logger
+from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
-from functions.usecases import views
-from functions.usecases.common import Actor, hash_token, identify, iso, load
+from functions.usecases import lobby, views
+from functions.usecases.common import Actor, hash_token, identify, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
-from functions.usecases.game_kinds import kind_name, kind_named, kind_of
 from functions.usecases.join import join_game
+from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
 from functions.usecases.results import with_scores
@@ -50,12 +50,20 @@ TITLE = "Convoy"
 VERSION = "1.0.0"
 JSON = "application/json"
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+OPTIONAL_SECURITY: list[dict[str, list[str]]] = [{"bearer": []}, {}]  # observers need no token
+ERROR_BODY = {JSON: {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
 ERRORS: dict[int, Any] = {
-    code: {"description": text, "content": {JSON: {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+    code: {"description": text, "content": ERROR_BODY}
     for code, text in [
         (400, "Bad request"), (401, "No valid token"), (403, "Forbidden"), (404, "Not found"),
         (409, "Conflict (STALE_PHASE, POWER_TAKEN, ...)"), (422, "Validation error"),
     ]
+}
+# answers any route can give (functions/api/body_guard.py, storage): documented on every operation
+COMMON_ERRORS: dict[str, str] = {
+    "400": "Bad request (INVALID_ENCODING, JSON_TOO_DEEP)", "413": "PAYLOAD_TOO_LARGE",
+    "415": "UNSUPPORTED_MEDIA_TYPE", "422": "Validation error (VALIDATION_ERROR)",
+    "503": "STORAGE_UNAVAILABLE: retry",
 }
 
 
@@ -163,7 +171,7 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         phase_seconds={k: v for k, v in (body.phase_seconds or schemas.PhaseSeconds()).model_dump().items()
                        if v is not None},
         private=body.private,
-        join_password=body.join_password,
+        join_password=body.join_password.get_secret_value() if body.join_password else None,
         auto_process=body.auto_process,
         reminder_seconds=body.reminder_seconds,
         notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
@@ -192,10 +200,10 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
 @app.get("/games", tags=["games"], summary="List games (newest first)")
 def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameList:
     _, store = _services()
-    return schemas.GameList.model_validate({"games": views.list_games(store, limit)})
+    return schemas.GameList.model_validate({"games": lobby.list_games(store, limit)})
 
 
-@app.get("/games/<game_id>", tags=["games"], security=SECURITY, responses=ERRORS,
+@app.get("/games/<game_id>", tags=["games"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The game as the caller may see it (redacted per power; observers see no orders)")
 def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonView:
     services, store = _services()
@@ -211,7 +219,8 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
 
     def apply() -> schemas.JoinResponse:
         joined = join_game(
-            store, services.clock, game_id, body.side or body.power, body.password,
+            store, services.clock, game_id, body.side or body.power,
+            body.password.get_secret_value() if body.password is not None else None,
             scheduler=services.scheduler,
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
@@ -277,21 +286,25 @@ def get_orders_status(game_id: str) -> schemas.OrdersStatus:
 @app.post("/games/<game_id>/process_turn", tags=["turns"], security=SECURITY, responses=ERRORS,
           summary="Adjudicate the phase (creator, operator or scheduler)")
 def post_process_turn(
-    game_id: str, require_all: Annotated[bool, Query()] = False
+    game_id: str,
+    body: schemas.ProcessTurnRequest,  # an empty body is {}: no phase (compatibility)
+    require_all: Annotated[bool, Query()] = False,
 ) -> schemas.ProcessTurnResponse:
     services, store = _services()
+    phase = body.phase.upper() if body.phase else None
 
     def apply() -> schemas.ProcessTurnResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
         done = process_turn(
-            store, services.clock, game_id, actor, require_all=require_all, scheduler=services.scheduler
+            store, services.clock, game_id, actor, require_all=require_all, expected_phase=phase,
+            scheduler=services.scheduler,
         )
         return schemas.ProcessTurnResponse.model_validate(
             {"status": "ok", "phase": done.phase, "game_status": done.game_status,
              "resolution": {"phase": done.processed_phase, **done.resolution}}
         )
 
-    return _intent("process_turn", game_id, {"require_all": require_all}, apply)  # type: ignore[return-value]
+    return _intent("process_turn", game_id, {"require_all": require_all, "phase": phase}, apply)  # type: ignore[return-value]
 
 
 def _deadline_state(state: DeadlineState) -> schemas.DeadlineState:
@@ -432,7 +445,8 @@ def post_import(body: schemas.ExportDocument) -> Response[schemas.CreateGameResp
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     services, store = _services()
-    from functions.wiring import telegram_store  # deferred: no client at import
+    # deferred: only this route needs the bot's use cases (API cold start, issue 9)
+    from functions.wiring import telegram_store
 
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
@@ -547,7 +561,7 @@ def openapi_document() -> dict[str, Any]:
     """Generated from the route table when asked (GET /openapi.json, the drift test), never at import."""
     from functions.api.openapi import build_document
 
-    return build_document(
+    document = build_document(
         app.routes,
         title=TITLE,
         version=VERSION,
@@ -555,6 +569,18 @@ def openapi_document() -> dict[str, Any]:
         security_schemes={"bearer": {"type": "http", "scheme": "bearer"}},
         extra_models=(schemas.ErrorBody,),
     )
+    for route in app.routes:  # the router reads an empty body as {}: say so where that is valid
+        operation = document["paths"].get(route.openapi_path, {}).get(route.method.lower(), {})
+        if route.body is not None and "requestBody" in operation:
+            model = route.body[1]
+            operation["requestBody"]["required"] = any(f.is_required() for f in model.model_fields.values())
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            answers = operation.setdefault("responses", {})
+            for code, text in COMMON_ERRORS.items():
+                answers[code] = {"description": answers.get(code, {}).get("description", text),
+                                 "content": ERROR_BODY}
+    return document
 
 
 @app.get("/openapi.json", include_in_schema=False)
@@ -562,6 +588,9 @@ def get_openapi() -> Response[Any]:
     return _json(200, openapi_document())
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, clear_state=True)
+@logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    refused = body_guard.refuse(event)  # size, encoding, content type, depth: before routing
+    if refused is not None:
+        return refused
     return app.resolve(event, context)

@@ -46,7 +46,7 @@ def _parameters(route: Route) -> list[dict[str, Any]]:
         for name in route.path_params
     ]
     for param in route.query:
-        schema = {**param.annotation, "title": _title(param.name)}
+        schema = {**param.json_schema(), "title": _title(param.name)}
         required = param.default is inspect.Parameter.empty
         if not required:
             schema["default"] = param.default

@@ -59,6 +59,9 @@ class RequestStore:
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         return self._store.list_games(limit)
 
+    def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
+        return self._store.due_games(now_iso, limit)
+
     def phases(self, game_id: str) -> list[PhaseRecord]:
         return self._store.phases(game_id)
 

@@ -27,6 +27,7 @@ middlewares; none is used by Convoy.
 from __future__ import annotations
 
 import base64
+import functools
 import inspect
 import json
 import re
@@ -100,10 +101,18 @@ class Request:
 
 @dataclass
 class _QueryParam:
+    """One query parameter; its pydantic adapter is built on the route's first use."""
+
     name: str
-    annotation: Any
+    annotation: Any  # the type with its constraints: Annotated[int, Field(ge=1)]
     default: Any  # inspect.Parameter.empty when required
-    adapter: TypeAdapter[Any]
+
+    @functools.cached_property
+    def adapter(self) -> TypeAdapter[Any]:
+        return TypeAdapter(self.annotation)
+
+    def json_schema(self) -> dict[str, Any]:
+        return self.adapter.json_schema()
 
 
 @dataclass
@@ -152,8 +161,7 @@ def _build_route(method: str, path: str, func: Handler, options: dict[str, Any])
             for extra in extras:
                 if isinstance(extra, Query):
                     constraints = extra.constraints
-        adapter: TypeAdapter[Any] = TypeAdapter(typing.Annotated[base, Field(**constraints)])
-        query.append(_QueryParam(name, adapter.json_schema(), parameter.default, adapter))
+        query.append(_QueryParam(name, typing.Annotated[base, Field(**constraints)], parameter.default))
     regex = "^" + _PARAM.sub(r"(?P<\1>[^/]+)", re.escape(path)) + "$"  # re.escape keeps < > _
     return Route(method, path, func, re.compile(regex), names, body, tuple(query), hints.get("return"),
                  **options)

@@ -40,12 +40,26 @@ def make_handlers(
     def sweep_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         deps = dependencies()
         report = sweep(now=now(), games=deps.games, scheduler=deps.scheduler)
+        publish_overdue_games(len(report.outcomes) + len(report.errors))
         return {
             "outcomes": {game: str(outcome) for game, outcome in sorted(report.outcomes.items())},
             "errors": dict(sorted(report.errors.items())),
         }
 
     return handler, sweep_handler
+
+
+def publish_overdue_games(count: int) -> None:
+    """The OverdueGames metric (EMF on stdout, read by CloudWatch): games past their deadline
+    that no schedule processed. template.yaml's OverdueGamesAlarm watches it.
+
+    Imported here, not at module import: only the sweep path publishes, and the deadline
+    path's cold start should not pay for Powertools Metrics."""
+    from aws_lambda_powertools.metrics import Metrics, MetricUnit
+
+    metrics = Metrics(namespace="Convoy", service="convoy")
+    metrics.add_metric(name="OverdueGames", unit=MetricUnit.Count, value=count)
+    metrics.flush_metrics(raise_on_empty_metrics=False)
 
 
 def _default_dependencies() -> Any:

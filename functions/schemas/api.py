@@ -6,15 +6,32 @@ models and the routes; a test fails when the committed copy drifts.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel as PydanticModel
+from pydantic import ConfigDict, Field, SecretStr
+
+
+class BaseModel(PydanticModel):
+    """The base of every API model here: its validator is built when first used, not at import.
+
+    pydantic builds a model's core schema and validator when the class is defined; for ~35
+    models that is tens of ms of every Lambda cold start, though a request uses a few
+    (issue 9). ``defer_build`` builds each model once, on its first validation or schema.
+    """
+
+    model_config = ConfigDict(defer_build=True)
+
 
 OrderText = Field(min_length=1, max_length=120)
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Request bodies are strict (issue 10): no unknown fields, and no coercion —
+    ``"true"`` is not a bool, ``"86400"`` is not an int. An explicit ``null`` is refused
+    wherever a field is documented as "omit for ..." (see ``_omit_only``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PhaseSeconds(_Request):
@@ -64,7 +81,8 @@ class CreateGameRequest(_Request):
     rules: Literal["2023", "2000"] = "2023"
     phase_seconds: PhaseSeconds | None = None
     private: bool = False
-    join_password: str | None = Field(default=None, min_length=1, max_length=200)
+    # SecretStr: a repr (Powertools' DEBUG log of the route's arguments) shows "**********"
+    join_password: SecretStr | None = Field(default=None, min_length=1, max_length=200)
     auto_process: bool = False
     notify: list[NotifyTarget] | None = Field(default=None, max_length=5)
     reminder_seconds: int | None = Field(
@@ -126,9 +144,13 @@ class LinkCodeResponse(BaseModel):
 
 
 class JoinRequest(_Request):
-    power: str | None = Field(default=None, max_length=40, description="Omit for a random free power.")
-    side: str | None = Field(default=None, max_length=10, description="Backgammon: WHITE or BLACK (= power).")
-    password: str | None = Field(default=None, max_length=200)
+    # ``str`` with a None default that is never validated: omitting the field means "any
+    # free power", but an explicit ``"power": null`` is refused (it used to join a random seat)
+    power: str = Field(default=None, max_length=40, validate_default=False,  # type: ignore[assignment]
+                       description="Omit for a random free power (null is refused).")
+    side: str = Field(default=None, max_length=10, validate_default=False,  # type: ignore[assignment]
+                      description="Backgammon: WHITE or BLACK (= power); null is refused.")
+    password: SecretStr | None = Field(default=None, max_length=200)
 
 
 class JoinResponse(BaseModel):
@@ -137,13 +159,26 @@ class JoinResponse(BaseModel):
 
 
 class SubmitOrdersRequest(_Request):
-    orders: list[str] = Field(max_length=64, examples=[["A PAR - BUR", "F BRE - MAO"]])
+    orders: list[Annotated[str, Field(max_length=120)]] = Field(
+        max_length=64, examples=[["A PAR - BUR", "F BRE - MAO"]]
+    )
     phase: str | None = Field(default=None, max_length=10, examples=["S1901M"])
     client_timestamp: str | None = Field(default=None, max_length=40)
 
 
+class ProcessTurnRequest(_Request):
+    phase: str | None = Field(
+        default=None, max_length=10, examples=["S1901M"],
+        description="The phase the caller means to close; another phase answers 409 STALE_PHASE. "
+        "Optional for compatibility, but send it: without it a repeated call (double click, retry) "
+        "closes the next phase too.",
+    )
+
+
 class RetractOrdersRequest(_Request):
-    units: list[str] | None = Field(default=None, max_length=64, examples=[["A PAR"]])
+    units: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, max_length=64, examples=[["A PAR"]]
+    )
 
 
 class RejectedOrder(BaseModel):
@@ -252,6 +287,11 @@ class DummyPowersResponse(BaseModel):
     started: bool = Field(description="The dummies filled the last seats: the game has started.")
 
 
+class Owed(BaseModel):
+    builds: int
+    disbands: int
+
+
 class GameView(BaseModel):
     game_id: str
     map_name: str
@@ -292,6 +332,8 @@ class GameView(BaseModel):
     result: GameResult | None = None
     demo: bool = False
     settings: dict[str, Any] = Field(default_factory=dict, description="The game's lifecycle settings.")
+    owed: Owed = Field(description="Builds or removals the caller's power owes this phase "
+                                   "(adjustment phases; zeros otherwise and for observers).")
 
 
 class OrdersStatus(BaseModel):

@@ -34,13 +34,13 @@ from functions.usecases.common import (
     hash_password,
     hash_token,
     iso,
+    kind_name,
     load_active,
     new_token,
     require_player,
     retrying,
 )
 from functions.usecases.create_game import Created, CreateGame
-from functions.usecases.game_kinds import kind_name
 
 NAME = "backgammon"
 SIDES = sorted(side.name for side in bg.Side)

@@ -34,7 +34,6 @@ from functions.ports import (
     StaleVersion,
 )
 from functions.usecases.deadline_grid import grid_deadline
-from functions.usecases.game_kinds import DIPLOMACY, kind_name
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -107,6 +106,13 @@ def require_player(actor: Actor) -> str:
 
 
 # --- engine bridge -------------------------------------------------------------------------
+
+
+DIPLOMACY = "diplomacy"  # the kind of a record without settings["game"] (usecases/game_kinds.py)
+
+
+def kind_name(game: GameRecord) -> str:
+    return str(game.settings.get("game") or DIPLOMACY)
 
 
 @lru_cache(maxsize=8)

@@ -8,9 +8,8 @@ from typing import Any
 from functions.errors import ValidationFailed
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
 from functions.usecases import views
-from functions.usecases.common import Actor, game_map
+from functions.usecases.common import DIPLOMACY, Actor, game_map
 from functions.usecases.create_game import Created, CreateGame, create_game
-from functions.usecases.game_kinds import DIPLOMACY
 
 
 class Diplomacy:

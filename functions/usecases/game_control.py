@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from datetime import timedelta
 
-from functions.errors import Forbidden, NoDeadline
+from functions.errors import Forbidden, NoDeadline, NotAPlayer
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.common import (
     Actor,
@@ -37,6 +37,7 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import has_started
 from functions.usecases.submit_orders import maybe_auto_process
@@ -50,6 +51,8 @@ class DeadlineState:
 
 
 def _require_controller(actor: Actor) -> None:
+    if actor.kind == "anonymous":
+        raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
     if actor.kind not in ("creator", "operator"):
         raise Forbidden("only the game's creator or the operator may pause, resume or extend a game")
 
@@ -90,7 +93,7 @@ def resume_game(
         if not game.paused:
             return _state(game)
         version, now = game.version, clock.now()
-        started = has_started(game)
+        started = has_started(game, kind_of(game).seats(game))
         if game.paused_remaining:
             game.deadline = iso(now + timedelta(seconds=game.paused_remaining))
         elif started:

@@ -6,22 +6,20 @@ instead of testing the game's name. A record's kind is ``settings["game"]``; rec
 are Diplomacy (every game stored before backgammon existed). Everything else about a game stays
 in its own modules: Diplomacy in the use cases around ``engine``, backgammon in
 ``backgammon_game.py`` around ``backgammon``.
+
+This module names the seam (``GameKind``; a record's kind name is ``common.kind_name``) and
+knows no kind; the registry that maps a name to its kind is ``kind_registry.py``, above the
+kinds it imports, so no two modules import each other (tests/contracts/test_boundaries.py).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from functions.errors import UnknownGame
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
-
-if TYPE_CHECKING:
-    from functions.usecases.common import Actor
-    from functions.usecases.create_game import Created, CreateGame
-
-DIPLOMACY = "diplomacy"
+from functions.usecases.common import Actor
+from functions.usecases.create_game import Created, CreateGame
 
 
 class GameKind(Protocol):
@@ -42,29 +40,3 @@ class GameKind(Protocol):
     def view(self, game: GameRecord, actor: Actor) -> dict[str, Any]:
         """The game as ``actor`` may see it (the one view builder of this kind)."""
         ...
-
-
-def kind_name(game: GameRecord) -> str:
-    return str(game.settings.get("game") or DIPLOMACY)
-
-
-def kind_named(name: str) -> GameKind:
-    kinds = _kinds()
-    if name not in kinds:
-        raise UnknownGame(f"unknown game {name!r}; games: {', '.join(sorted(kinds))}")
-    return kinds[name]
-
-
-def kind_of(game: GameRecord) -> GameKind:
-    return kind_named(kind_name(game))
-
-
-@lru_cache(maxsize=1)
-def _kinds() -> dict[str, GameKind]:
-    # Built on first use, not at import: each kind wraps use cases (views, create_game) that
-    # themselves ask this module for a game's kind, so importing them here would be a cycle.
-    from functions.usecases.backgammon_game import BACKGAMMON
-    from functions.usecases.diplomacy_kind import DIPLOMACY_KIND
-
-    kinds: tuple[GameKind, ...] = (DIPLOMACY_KIND, BACKGAMMON)
-    return {kind.name: kind for kind in kinds}

@@ -33,7 +33,8 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
-from functions.usecases.game_kinds import kind_of
+from functions.usecases.game_kinds import GameKind
+from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import dummy_powers, open_seats
 
@@ -63,7 +64,7 @@ def join_game(
             raise BadPassword("this game is private: a correct password is required")
         kind = kind_of(game)
         powers = kind.seats(game)
-        free = open_seats(game)
+        free = open_seats(game, powers)
         if power is not None:
             wanted = power.upper()
             if wanted not in powers:
@@ -81,7 +82,7 @@ def join_game(
         version = game.version
         game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
         events, outbox = take_over(game, chosen, now)
-        started = start_if_full(game, now, events, outbox)
+        started = start_if_full(game, kind, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
             sync_schedule(
@@ -94,11 +95,11 @@ def join_game(
 
 
 def start_if_full(
-    game: GameRecord, now: datetime, events: list[EventRecord], outbox: list[OutboxRecord]
+    game: GameRecord, kind: GameKind, now: datetime, events: list[EventRecord], outbox: list[OutboxRecord]
 ) -> bool:
     """The first time no seat is open (dummies fill theirs) the game starts: GAME_STARTED,
     PHASE_STARTED and the first deadline, from now. True if it started (working copy)."""
-    if game.started_at is not None or open_seats(game):
+    if game.started_at is not None or open_seats(game, kind.seats(game)):
         return False
     game.started_at = iso(now)
     game.phase_started_at = iso(now)
@@ -107,7 +108,7 @@ def start_if_full(
     events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
     started = {"phase": game.phase, "deadline": game.deadline}
     outbox.append(add_outbox(game, "PHASE_STARTED", started, f"{game.phase}:started"))
-    events += kind_of(game).on_start(game, now)
+    events += kind.on_start(game, now)
     return True
 
 

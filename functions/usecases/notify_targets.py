@@ -1,8 +1,10 @@
 """Validate a game's delivery targets (``settings.notify``) when the game is created.
 
 A player-supplied URL is checked here for what can be known without the network:
-``https`` only, no credentials in the URL, a host, and an IP-literal host must be a
-public address. The full SSRF guard (DNS resolution, every address public, the
+``https`` only, no credentials in the URL, a host, an IP-literal host must be a
+public address, and a name must not be one that can only be internal
+(functions/usecases/host_names.py: ``metadata.google.internal``, ``169.254.169.254.nip.io``).
+The full SSRF guard (DNS resolution, every address public, the
 connection pinned to the vetted address) runs on every send (infra/webhooks.py),
 because a name's addresses can change after creation. ``allow_loopback`` (local runs
 and tests only) admits ``localhost`` / loopback literals over http or https.
@@ -21,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from functions.errors import ValidationFailed
+from functions.usecases.host_names import internal_name_reason
 
 MAX_TARGETS = 5
 _CHAT_ID = re.compile(r"^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$")
@@ -55,6 +58,9 @@ def check_url(url: str, *, allow_loopback: bool) -> str:
     except ValueError:
         if host.lower().rstrip(".") == "localhost" and not loopback_ok:
             raise ValidationFailed("notify URLs must not point at loopback addresses") from None
+        reason = None if loopback_ok else internal_name_reason(host)
+        if reason is not None:  # functions/usecases/host_names.py
+            raise ValidationFailed(f"notify URLs must name a public host: {reason}") from None
         return url
     if not (address.is_global or loopback_ok):
         raise ValidationFailed("notify URLs must not point at private, loopback or link-local addresses")

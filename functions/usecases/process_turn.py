@@ -23,7 +23,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
-from functions.errors import Forbidden, GamePaused, OrdersMissing, StalePhase, StoredOrderUnreadable
+from functions.errors import (
+    Forbidden,
+    GamePaused,
+    NotAPlayer,
+    OrdersMissing,
+    StalePhase,
+    StoredOrderUnreadable,
+)
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, PhaseRecord
 from functions.usecases.common import (
     Actor,
@@ -77,6 +84,8 @@ def process_turn(
     expected_phase: str | None = None,
     scheduler: DeadlineScheduler | None = None,
 ) -> Processed:
+    if actor.kind == "anonymous":
+        raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
     if not actor.may_process:
         raise Forbidden("only the game's creator, the operator or the scheduler may process a turn")
     seen_phase: list[str] = []
@@ -85,7 +94,8 @@ def process_turn(
         game = load_active(store, game_id)
         wanted = expected_phase or (seen_phase[0] if seen_phase else None)
         if wanted is not None and wanted != game.phase:
-            raise StalePhase(f"{wanted} was already processed; the game is at {game.phase}", phase=game.phase)
+            raise StalePhase(f"process_turn for {wanted}, but the game is at {game.phase}; nothing was "
+                             "processed", phase=game.phase)
         seen_phase.append(game.phase)
         if game.paused and actor.kind == "scheduler":
             raise GamePaused("the game is paused; only its creator or the operator may process it")
@@ -115,8 +125,8 @@ def process_turn(
                     ) from exc
             orders[power] = parsed
         after, resolution = engine.Game(map=the_map, state=state, rules=game.rules).adjudicate(orders)
-        new_state = after.state
-        assert new_state is not None
+        assert after.state is not None
+        new_state = engine.concluded(after.state)  # a finished game ends on W<year>A, not F<year>R
         resolved = resolution_view(resolution)
         resolved["nmr"] = owing_powers(game, state)
         votes = public_votes(game)

@@ -17,29 +17,31 @@ The game *has started* once every seat was filled at least once (``started_at``)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import engine
 from functions.ports import GameRecord
 from functions.usecases.common import game_map, state_of
-from functions.usecases.game_kinds import kind_of
 from functions.usecases.results import survivors
 
 OPEN = "open"
 CIVIL_DISORDER = "civil_disorder"
 
 
-def all_powers(game: GameRecord) -> list[str]:
-    """Every seat of the game (powers; sides for other kinds of game), sorted."""
-    return kind_of(game).seats(game)
+def all_powers(game: GameRecord, seats: Sequence[str] | None = None) -> list[str]:
+    """Every seat of the game: ``seats`` as the game's kind gives them (the callers that
+    dispatch on kinds pass them: join, lobby), else the Diplomacy map's powers."""
+    return sorted(seats) if seats is not None else sorted(game_map(game.variant).power_ids)
 
 
 def dummy_powers(game: GameRecord) -> list[str]:
     return sorted(str(p) for p in game.settings.get("dummy_powers") or [])
 
 
-def open_seats(game: GameRecord) -> list[str]:
+def open_seats(game: GameRecord, seats: Sequence[str] | None = None) -> list[str]:
     """Seats a newcomer may take: no player, not a dummy."""
     dummies = set(dummy_powers(game))
-    return [p for p in all_powers(game) if p not in game.players and p not in dummies]
+    return [p for p in all_powers(game, seats) if p not in game.players and p not in dummies]
 
 
 def seat_status(game: GameRecord, power: str) -> str:
@@ -52,13 +54,13 @@ def seat_status(game: GameRecord, power: str) -> str:
     return CIVIL_DISORDER if status == CIVIL_DISORDER else OPEN
 
 
-def in_civil_disorder(game: GameRecord) -> list[str]:
-    return [p for p in all_powers(game) if seat_status(game, p) == CIVIL_DISORDER]
+def in_civil_disorder(game: GameRecord, seats: Sequence[str] | None = None) -> list[str]:
+    return [p for p in all_powers(game, seats) if seat_status(game, p) == CIVIL_DISORDER]
 
 
-def has_started(game: GameRecord) -> bool:
+def has_started(game: GameRecord, seats: Sequence[str] | None = None) -> bool:
     """Every seat was filled once (games stored before ``started_at``: every seat is filled)."""
-    return game.started_at is not None or not open_seats(game)
+    return game.started_at is not None or not open_seats(game, seats)
 
 
 def excused(game: GameRecord) -> set[str]:

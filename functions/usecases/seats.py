@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from functions.errors import Forbidden, PowerTaken, UnknownPower
+from functions.errors import Forbidden, NotAPlayer, PowerTaken, UnknownPower
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, OutboxRecord
 from functions.usecases.common import (
     Actor,
@@ -29,6 +29,7 @@ from functions.usecases.common import (
 )
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.join import start_if_full
+from functions.usecases.kind_registry import kind_of
 from functions.usecases.lifecycle_settings import check_dummies
 from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import OPEN, all_powers, dummy_powers, has_started, open_seats, seat_status
@@ -40,6 +41,13 @@ class SeatChanged:
     power: str
     status: str
     open_seats: list[str]
+
+
+def _require_controller(actor: Actor, what: str) -> None:
+    if actor.kind == "anonymous":
+        raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
+    if actor.kind not in ("creator", "operator"):
+        raise Forbidden(f"only the game's creator or the operator may {what}")
 
 
 def _open(game: GameRecord, power: str, reason: str, now: datetime) -> SeatChanged:
@@ -77,8 +85,7 @@ def leave_game(store: GameStore, clock: Clock, game_id: str, actor: Actor, *,
 def open_seat(store: GameStore, clock: Clock, game_id: str, actor: Actor, power: str, *,
               scheduler: DeadlineScheduler | None = None) -> SeatChanged:
     """The creator (or operator) frees a seated power; an already open seat is answered as is."""
-    if actor.kind not in ("creator", "operator"):
-        raise Forbidden("only the game's creator or the operator may open a seat")
+    _require_controller(actor, "open a seat")
     wanted = power.upper()
 
     def attempt() -> SeatChanged:
@@ -110,8 +117,7 @@ def set_dummy_powers(store: GameStore, clock: Clock, game_id: str, actor: Actor,
     ``FORBIDDEN``). If the dummies fill the last seats,
     the game starts as a join would have started it.
     """
-    if actor.kind not in ("creator", "operator"):
-        raise Forbidden("only the game's creator or the operator may choose dummy powers")
+    _require_controller(actor, "choose dummy powers")
 
     def attempt() -> DummiesSet:
         game = load_active(store, game_id)
@@ -125,7 +131,7 @@ def set_dummy_powers(store: GameStore, clock: Clock, game_id: str, actor: Actor,
         game.settings["dummy_powers"] = wanted
         events = [add_event(game, "DUMMY_POWERS_SET", {"dummy_powers": wanted}, now)]
         outbox: list[OutboxRecord] = []
-        started = start_if_full(game, now, events, outbox)
+        started = start_if_full(game, kind_of(game), now, events, outbox)
         saved = store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
             sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline,

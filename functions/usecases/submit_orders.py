@@ -1,11 +1,15 @@
 """Submit or retract orders: each order text is parsed and validated by the engine.
 
-Modes:
-- ``replace``: the given orders become the power's whole order set for the phase.
-- ``add``: the given orders are added, replacing any earlier order for the same unit.
+Modes (the full rules are in functions/usecases/order_entry.py and docs/api.md):
+- ``replace``: when every given order is accepted they become the power's whole order
+  set for the phase; when any is rejected, the accepted ones replace the previous
+  order for their units and every other previous order stays.
+- ``add``: the accepted orders replace any earlier order for the same unit.
 Accepted orders are stored in canonical text; rejected ones come back with a
-stable code (``UNPARSEABLE_ORDER`` or ``ILLEGAL_ORDER`` + the engine's code) and
-the engine's reason. Within one request a later order for the same unit wins.
+stable code (``UNPARSEABLE_ORDER``, ``ILLEGAL_ORDER`` + the engine's code,
+``DUPLICATE_ORDER``, ``TOO_MANY_BUILDS``, ``TOO_MANY_DISBANDS``) and a reason.
+A request that changes nothing (every order rejected, a retraction that matches
+nothing) stores nothing and writes no event.
 
 Concurrency: the save is conditional on the version read. If another writer won,
 the game is reloaded; if its phase moved on (the turn was processed meanwhile)
@@ -27,25 +31,23 @@ from functions.usecases.common import (
     game_map,
     load,
     load_active,
-    order_key,
     parse_iso,
     require_player,
     retrying,
     state_of,
 )
 from functions.usecases.deadlines import ready_to_auto_process
+from functions.usecases.order_entry import (
+    Rejection,
+    enforce_allowance,
+    merge,
+    read_orders,
+    stored_orders,
+)
 from functions.usecases.process_turn import process_turn
 from functions.usecases.views import powers_to_wait_on
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Rejection:
-    order: str
-    code: str
-    message: str
-    engine_code: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,26 +70,8 @@ def check_orders(
     texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData
 ) -> tuple[dict[str, str], list[str], list[Rejection]]:
     """Parse and validate: ({unit key: canonical text}, accepted in order, rejections)."""
-    keyed: dict[str, str] = {}
-    rejected: list[Rejection] = []
-    for text in texts:
-        try:
-            order = engine.parse_order(text, power=power, state=state, map=the_map)
-        except engine.OrderSyntaxError as exc:
-            rejected.append(Rejection(text, "UNPARSEABLE_ORDER", str(exc) or "cannot read this order"))
-            continue
-        result = engine.validate(order, state, the_map)
-        if not result.ok:
-            code = str(result.code) if result.code is not None else None
-            rejected.append(Rejection(text, "ILLEGAL_ORDER", result.reason or "illegal order", code))
-            continue
-        final = result.order or order
-        key = order_key(final)
-        if key == "WAIVE":
-            key = f"WAIVE#{len(keyed)}"
-        keyed.pop(key, None)
-        keyed[key] = engine.format_order(final)
-    return keyed, list(keyed.values()), rejected
+    entry = read_orders(texts, power, state, the_map)
+    return entry.keyed, entry.accepted, entry.rejected
 
 
 def _check_phase(game: GameRecord, phase: str | None, client_timestamp: str | None) -> None:
@@ -133,13 +117,15 @@ def submit_orders(
         _check_phase(game, phase, client_timestamp)
         state = state_of(game)
         the_map = game_map(game.variant)
-        keyed, accepted, rejected = check_orders(orders, power, state, the_map)
-        if mode == "add":
-            merged = _keyed(game.pending_orders.get(power, []), power, state, the_map)
-            merged.update(keyed)
-            pending = list(merged.values())
-        else:
-            pending = accepted
+        entry = read_orders(orders, power, state, the_map)
+        previous = stored_orders(game.pending_orders.get(power, []), power, state, the_map)
+        merged, entry = enforce_allowance(merge(previous, entry, mode), entry, power, state, the_map)
+        pending = [engine.format_order(o) for o in merged.values()]
+        accepted, rejected = entry.accepted, entry.rejected
+        explicit_empty = mode == "replace" and not orders
+        if not accepted and not explicit_empty:
+            # nothing accepted: nothing changes, no event (issue 10)
+            return Submitted(game.phase, [], rejected, list(game.pending_orders.get(power, [])))
         version = game.version
         now = clock.now()
         game.pending_orders[power] = pending
@@ -164,6 +150,8 @@ def retract_orders(
         version = game.version
         now = clock.now()
         if units is None:
+            if power not in game.pending_orders:
+                return Submitted(game.phase, [], [], [])  # nothing to retract: no event
             game.pending_orders.pop(power, None)
             remaining: list[str] = []
         else:
@@ -172,6 +160,9 @@ def retract_orders(
             # "A PAR", "PAR", "F SPA/SC" -> the province; a blank entry names no unit
             drop = {u.upper().split("/")[0].split()[-1] for u in units if u.strip()}
             remaining = [text for key, text in keyed.items() if key not in drop]
+            if len(remaining) == len(keyed):
+                # nothing of the caller's matched (another power's units, say): no change, no event
+                return Submitted(game.phase, [], [], remaining)
             game.pending_orders[power] = remaining
         event = add_event(game, "ORDERS_RETRACTED", {"power": power, "count": len(remaining)}, now)
         saved = store.save(game, expected_version=version, events=[event])
@@ -181,8 +172,7 @@ def retract_orders(
 
 
 def _keyed(texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData) -> dict[str, str]:
-    keyed, _, _ = check_orders(texts, power, state, the_map)
-    return keyed
+    return read_orders(texts, power, state, the_map).keyed
 
 
 def set_wait_flag(

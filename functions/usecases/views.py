@@ -13,7 +13,7 @@ from typing import Any
 import engine
 from functions.ports import GameRecord, GameStore
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
-from functions.usecases.game_kinds import kind_name
+from functions.usecases.order_entry import owed
 from functions.usecases.results import with_scores
 from functions.usecases.roster import dummy_powers, excused, in_civil_disorder, open_seats, seat_status
 from functions.usecases.votes import votes_seen_by
@@ -96,6 +96,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS) -> dict[str, Any]:
         "orders": orders,
         "submitted": {p: p in game.pending_orders for p in waiting},
         "legal_orders": legal,
+        "owed": owed(state, the_map, power) if game.status == "ACTIVE" else owed(state, the_map, None),
     }
 
 
@@ -171,30 +172,6 @@ def events_after(store: GameStore, game_id: str, after: int, limit: int = 100) -
         ],
         "last_seq": game.event_seq,
     }
-
-
-def game_summary(game: GameRecord) -> dict[str, Any]:
-    return {
-        "game_id": game.game_id,
-        "variant": game.variant,
-        "rules": game.rules,
-        "phase": game.phase,
-        "status": game.status,
-        "private": bool(game.settings.get("private")),
-        "players": sorted(game.players),
-        # status mirrors the engine (ACTIVE/COMPLETED); a game still forming shows here
-        "open_seats": open_seats(game),
-        "dummy_powers": dummy_powers(game),
-        "civil_disorder": in_civil_disorder(game),
-        "demo": bool(game.settings.get("demo")),
-        "result": with_scores(game.result),
-        "game": kind_name(game),
-        "created_at": game.created_at,
-    }
-
-
-def list_games(store: GameStore, limit: int = 50) -> list[dict[str, Any]]:
-    return [game_summary(g) for g in store.list_games(limit)]
 
 
 def list_variants() -> list[dict[str, Any]]:

@@ -63,6 +63,7 @@ class DynamoGameStore:
         return items.game_from_item(item)
 
     def list_games(self, limit: int = 50) -> list[GameRecord]:
+        """Listing records, newest first (``items.listing_from_item``: no state, no secrets)."""
         response = self._call(
             "query",
             TableName=self.table_name,
@@ -73,7 +74,28 @@ class DynamoGameStore:
             ScanIndexForward=False,
             Limit=limit,
         )
-        return [items.game_from_item(i) for i in response.get("Items", [])]
+        return [items.listing_from_item(i) for i in response.get("Items", [])]
+
+    def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
+        """(game id, phase, deadline) of every game whose deadline is at or before ``now_iso``,
+        from the sparse ``by_due`` index, bucket by bucket (eventually consistent: the
+        sweeper re-reads each game before acting)."""
+        found: list[tuple[str, str, str]] = []
+        for bucket in keys.due_buckets():
+            kwargs: dict[str, Any] = dict(
+                TableName=self.table_name, IndexName=keys.DUE_INDEX,
+                KeyConditionExpression="due_bucket = :b AND due_at <= :now",
+                ExpressionAttributeValues=items.to_item({":b": bucket, ":now": now_iso}),
+            )
+            while len(found) < limit:
+                response = self._call("query", **kwargs)
+                for item in response.get("Items", []):
+                    attrs = items.from_item(item)
+                    found.append((attrs["game_id"], attrs["phase"], attrs["due_at"]))
+                if "LastEvaluatedKey" not in response:
+                    break
+                kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        return found[:limit]
 
     def phases(self, game_id: str) -> list[PhaseRecord]:
         return [items.phase_from_item(i) for i in self._query_prefix(game_id, keys.PHASE_PREFIX)]
@@ -204,7 +226,7 @@ class DynamoGameStore:
         ]
 
     def _transact(self, actions: list[dict[str, Any]]) -> None:
-        game_id = items.plain(actions[0]["Put"]["Item"]["game_id"]["S"])
+        game_id = actions[0]["Put"]["Item"]["game_id"]["S"]
         expected = -1
         if len(actions) == 1:
             put = dict(actions[0]["Put"])

@@ -1,6 +1,6 @@
 """Records <-> DynamoDB attribute maps (low-level client wire format).
 
-Numbers come back from DynamoDB as ``Decimal``; ``plain`` turns them back into
+Numbers come back from DynamoDB as decimal strings; ``deserialize`` turns them back into
 ``int`` (we store no floats), so records round-trip exactly.
 """
 
@@ -10,38 +10,74 @@ from dataclasses import asdict, fields
 from decimal import Decimal
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-
 from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 from infra.dynamodb import keys
-
-_ser = TypeSerializer()
-_de = TypeDeserializer()
 
 Item = dict[str, Any]
 
 
-def plain(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
+def serialize(value: Any) -> dict[str, Any]:
+    """One value in DynamoDB's wire format (what boto3's TypeSerializer writes for our types).
+
+    Our own, so the game store needs no ``boto3`` import (it pulls in s3transfer: tens of
+    ms of a cold start). Records hold JSON-compatible values only: no floats, no sets.
+    """
+    if value is None:
+        return {"NULL": True}
+    if isinstance(value, bool):
+        return {"BOOL": value}
+    if isinstance(value, int | Decimal):
+        return {"N": str(value)}
+    if isinstance(value, str):
+        return {"S": value}
+    if isinstance(value, bytes):
+        return {"B": value}
+    if isinstance(value, list | tuple):
+        return {"L": [serialize(v) for v in value]}
     if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set):
-        return [plain(v) for v in value]
-    return value
+        return {"M": {str(k): serialize(v) for k, v in value.items()}}
+    raise TypeError(f"cannot store {type(value).__name__} {value!r} (no floats or sets in records)")
+
+
+def deserialize(attribute: dict[str, Any]) -> Any:
+    """The inverse of ``serialize``; numbers become ``int`` (or ``float`` if not integral)."""
+    (tag, inner), = attribute.items()
+    if tag == "S":
+        return inner
+    if tag == "N":
+        number = Decimal(inner)
+        return int(number) if number == number.to_integral_value() else float(number)
+    if tag == "BOOL":
+        return bool(inner)
+    if tag == "NULL":
+        return None
+    if tag == "M":
+        return {k: deserialize(v) for k, v in inner.items()}
+    if tag == "L":
+        return [deserialize(v) for v in inner]
+    if tag == "B":
+        return inner
+    if tag in ("SS", "NS", "BS"):
+        return [deserialize({tag[0]: v}) for v in inner]
+    raise TypeError(f"unknown DynamoDB type {tag!r}")
 
 
 def to_item(attrs: dict[str, Any]) -> Item:
-    return {k: _ser.serialize(v) for k, v in attrs.items()}
+    return {k: serialize(v) for k, v in attrs.items()}
 
 
 def from_item(item: Item) -> dict[str, Any]:
-    return {k: plain(_de.deserialize(v)) for k, v in item.items()}
+    return {k: deserialize(v) for k, v in item.items()}
 
 
 def game_item(game: GameRecord) -> Item:
+    """META, plus the index attributes: the listing's own fields (``seated``,
+    ``is_private``) and, while a deadline runs, ``due_bucket``/``due_at``."""
     attrs = asdict(game)
-    attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND)
+    attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND,
+                 seated=sorted(game.players), is_private=bool(game.settings.get("private")))
+    if game.status == "ACTIVE" and not game.paused and game.deadline:
+        attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
     return to_item(attrs)
 
 
@@ -49,6 +85,19 @@ def game_from_item(item: Item) -> GameRecord:
     attrs = from_item(item)
     names = {f.name for f in fields(GameRecord)}
     return GameRecord(**{k: v for k, v in attrs.items() if k in names})
+
+
+def listing_from_item(item: Item) -> GameRecord:
+    """A listing record from the ``by_kind`` projection: the listing's fields only
+    (``players`` holds the seated powers with no data, ``settings`` only ``private``)."""
+    attrs = from_item(item)
+    return GameRecord(
+        game_id=attrs["game_id"], variant=attrs["variant"], rules=attrs["rules"],
+        created_at=attrs["created_at"], creator_token_hash="", state={}, phase=attrs["phase"],
+        phase_started_at="", status=attrs["status"],
+        players={p: {} for p in attrs.get("seated", [])},
+        settings={"private": bool(attrs.get("is_private"))},
+    )
 
 
 def phase_item(game_id: str, phase: PhaseRecord) -> Item:

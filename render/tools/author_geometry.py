@@ -340,7 +340,7 @@ def rings(geom: Any) -> list[list[list[float]]]:
 
 
 def _far_point(
-    mask: np.ndarray, avoid: list[tuple[float, float, float]], scale: float
+    mask: np.ndarray, avoid: list[tuple[float, float, float]], scale: float, within: np.ndarray | None = None
 ) -> tuple[float, float]:
     """The cell of ``mask`` farthest from its border and from the discs in ``avoid`` (pixel units)."""
     comps, count = ndimage.label(mask)
@@ -354,9 +354,21 @@ def _far_point(
     for ax, ay, rad in avoid:
         gap = np.hypot(px - ax, py - ay) - rad
         dist = np.minimum(dist, np.maximum(gap / scale, 0.0))
-    flat = int(np.argmax(np.where(mask, dist, -1)))
+    flat = int(np.argmax(np.where(mask if within is None else within, dist, -1)))
     r, c = divmod(flat, mask.shape[1])
     return round(float(px[r, c]), 1), round(float(py[r, c]), 1)
+
+
+def _centre_point(
+    mask: np.ndarray, unit: tuple[float, float], label: tuple[float, float], scale: float
+) -> tuple[float, float]:
+    """The supply-centre marker: beside the unit (13-24 units away), clear of unit and label."""
+    rr, cc = np.mgrid[0 : mask.shape[0], 0 : mask.shape[1]]
+    gap = np.hypot((cc + 0.5) * scale - unit[0], (rr + 0.5) * scale - unit[1])
+    ring = mask & (gap >= 13.0) & (gap <= 24.0)
+    if ring.sum() >= 4:
+        return _far_point(mask, [(unit[0], unit[1], 12.0), (label[0], label[1], 13.0)], scale, within=ring)
+    return _far_point(mask, [(unit[0], unit[1], 12.0), (label[0], label[1], 13.0)], scale)
 
 
 def anchors(
@@ -367,12 +379,11 @@ def anchors(
     for pid in board.ids:
         mask = labels == index[pid]
         unit = _far_point(mask, [], scale)
-        label = label_at.get(pid) or _far_point(mask, [(unit[0], unit[1], 13.0)], scale)
+        # a label is ~20 units wide and a glyph ~22: keep their centres ~20 apart
+        label = label_at.get(pid) or _far_point(mask, [(unit[0], unit[1], 20.0)], scale)
         entry: dict[str, Any] = {"unit": list(unit), "label": list(label)}
         if board.sc[pid]:
-            entry["supply_center"] = list(
-                _far_point(mask, [(unit[0], unit[1], 12.0), (label[0], label[1], 9.0)], scale)
-            )
+            entry["supply_center"] = list(_centre_point(mask, unit, label, scale))
         coasts = {}
         for coast in board.coasts[pid]:
             coasts[coast] = list(_coast_point(labels, mask, board, index, pid, coast, scale))
@@ -397,6 +408,17 @@ def _coast_point(
     shore = mask & ndimage.binary_dilation(water, iterations=2)
     if not shore.any():
         raise SystemExit(f"{pid}/{coast} touches none of its seas")
+    # where two coasts share a sea (Spain's north and west coasts both face the Mid-Atlantic),
+    # keep the stretch of shore nearest what only this coast reaches (Gascony, Gibraltar...)
+    others = set().union(*(board.coast_neighbours[(pid, c)] for c in board.coasts[pid] if c != coast))
+    own = board.coast_neighbours[(pid, coast)] - others
+    land = sorted(n for n in board.coast_neighbours[(pid, coast)] if board.kind[n] != "sea")
+    if own:
+        near = ndimage.distance_transform_edt(~np.isin(labels, [index[n] for n in own]))
+    elif land:  # no neighbour of its own (1900's west coast): the shore between its land neighbours
+        near = sum(ndimage.distance_transform_edt(labels != index[n]) for n in land)
+    if own or land:
+        shore &= near <= near[shore].min() + 25
     rr, cc = np.nonzero(shore)
     mr, mc = np.median(rr), np.median(cc)
     k = int(np.argmin((rr - mr) ** 2 + (cc - mc) ** 2))

@@ -2,8 +2,8 @@
 
 The layers, lowest first (functions/ports.py explains why the ports sit below infra):
 
-    engine -> functions.ports -> infra -> functions.usecases -> functions.adapters
-           -> handlers -> functions.wiring -> the local stack, bench
+    engine, backgammon, render (pure) -> functions.ports -> infra -> functions.usecases
+           -> functions.adapters -> handlers -> functions.wiring -> local_stack, bench
 
 Every module of ours is in exactly one layer, and each layer lists what it may import.
 There is no exceptions list: a new module either fits a layer or the table changes here,
@@ -19,29 +19,30 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "functions", "infra", "bench", "local_stack")
+PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram")
-# The local stack composes everything from the top (a top-level package, issue 9).
-LOCAL_STACK = ("local_stack",)
+PURE = ("engine", "backgammon", "render")  # rules and drawing: no I/O (their own purity tests)
 
 # layer -> (module prefixes in it, module prefixes it may import besides itself)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engine": (("engine",), ()),
+    "backgammon": (("backgammon",), ()),
+    "render": (("render",), ("engine",)),
     "ports": (("functions.ports",), ()),
     "errors": (("functions.errors",), ()),
     "schemas": (("functions.schemas",), ()),
     "observability": (("functions.observability",), ()),
-    "infra": (("infra",), ("engine", "functions.ports")),
-    "usecases": (("functions.usecases",), ("engine", "functions.ports", "functions.errors")),
+    "infra": (("infra",), (*PURE, "functions.ports")),
+    "usecases": (("functions.usecases",), (*PURE, "functions.ports", "functions.errors")),
     "adapters": (("functions.adapters",),
-                 ("engine", "functions.ports", "functions.errors", "functions.usecases")),
-    "handlers": (HANDLERS, ("engine", "functions.ports", "functions.errors", "functions.usecases",
+                 (*PURE, "functions.ports", "functions.errors", "functions.usecases")),
+    "handlers": (HANDLERS, (*PURE, "functions.ports", "functions.errors", "functions.usecases",
                             "functions.schemas", "functions.observability", "functions.wiring")),
-    "wiring": (("functions.wiring",), ("engine", "functions.ports", "functions.errors", "infra",
+    "wiring": (("functions.wiring",), (*PURE, "functions.ports", "functions.errors", "infra",
                                        "functions.adapters", "functions.usecases")),
-    "local_stack": (LOCAL_STACK, ("engine", "functions", "infra")),
-    "bench": (("bench",), ("engine", "functions", "infra", *LOCAL_STACK)),
+    "local_stack": (("local_stack",), (*PURE, "functions", "infra")),
+    "bench": (("bench",), (*PURE, "functions", "infra", "local_stack")),
     "package roots": (("functions",), ()),  # functions/__init__.py: a docstring, nothing else
 }
 

@@ -92,7 +92,9 @@ def test_schedule_group_and_a_role_scheduler_assumes_to_invoke_only_the_deadline
     (trust,) = role["AssumeRolePolicyDocument"]["Statement"]
     assert trust["Principal"] == {"Service": "scheduler.amazonaws.com"}
     statements = [s for p in role["Policies"] for s in p["PolicyDocument"]["Statement"]]
-    assert [s["Action"] for s in statements] == ["lambda:InvokeFunction"]
+    # invoke the deadline function, and dead-letter a firing it could not deliver
+    assert [s["Action"] for s in statements] == ["lambda:InvokeFunction", "sqs:SendMessage"]
+    assert statements[1]["Resource"] == {"Fn::GetAtt": ["FailedWorkQueue", "Arn"]}
     deadline = _by_handler()["functions.deadline.handler.handler"]
     # the role's resource and the env var both name the deadline function by its fixed name
     assert "-deadline" in str(statements[0]["Resource"]) and "-deadline" in str(deadline["FunctionName"])
@@ -121,3 +123,110 @@ def test_every_function_is_least_privilege() -> None:
         }
         assert not any(a.endswith("*") for a in actions), name
         assert "dynamodb:Scan" not in actions and "dynamodb:DeleteTable" not in actions, name
+
+
+# --- operations (issue 11 item 4; docs/operations.md) ------------------------------------
+
+ASYNC_HANDLERS = ("functions.deadline.handler.handler", "functions.deadline.handler.sweep_handler")
+
+
+def test_every_function_has_reserved_concurrency_and_a_log_group_with_retention() -> None:
+    template = load_template()
+    groups = resources_of(template, "AWS::Logs::LogGroup")
+    total = 0
+    for name, props in _functions().items():
+        reserved = props.get("ReservedConcurrentExecutions")
+        assert isinstance(reserved, int) and reserved >= 1, name
+        total += reserved
+        group = groups[f"{name}Logs"]
+        assert group["LogGroupName"] == {"Fn::Sub": f"/aws/lambda/${{{name}}}"}
+        assert 1 <= int(group["RetentionInDays"]) <= 365, name
+    # an account's default concurrency is 1,000, of which 100 must stay unreserved
+    assert total <= 900
+
+
+def test_async_functions_dead_letter_and_schedules_have_a_dead_letter_queue() -> None:
+    handlers = _by_handler()
+    failed = {"Fn::GetAtt": ["FailedWorkQueue", "Arn"]}
+    for handler in ASYNC_HANDLERS:
+        props = handlers[handler]
+        assert props["DeadLetterQueue"] == {"Type": "SQS", "TargetArn": failed}, handler
+        config = props["EventInvokeConfig"]
+        assert config["DestinationConfig"]["OnFailure"]["Destination"] == failed  # type: ignore[index]
+    (sweep,) = handlers["functions.deadline.handler.sweep_handler"]["Events"].values()  # type: ignore[union-attr]
+    assert sweep["Properties"]["DeadLetterConfig"] == {"Arn": failed}
+    env = load_template()["Globals"]["Function"]["Environment"]["Variables"]
+    assert env["FAILED_WORK_QUEUE_ARN"] == failed  # per-phase schedules dead-letter there too
+
+
+def test_relay_stream_mapping_has_a_retry_cap_bisect_and_a_failure_destination() -> None:
+    events = _by_handler()["functions.relay.handler.handler"]["Events"]
+    (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]  # type: ignore[union-attr]
+    assert 0 < int(stream["MaximumRetryAttempts"]) <= 10
+    assert stream["BisectBatchOnFunctionError"] is True
+    failed = {"Fn::GetAtt": ["FailedWorkQueue", "Arn"]}
+    assert stream["DestinationConfig"]["OnFailure"]["Destination"] == failed
+
+
+def test_alarms_cover_errors_throttles_dead_letters_and_overdue_games() -> None:
+    alarms = resources_of(load_template(), "AWS::CloudWatch::Alarm")
+    watched = {
+        (a["MetricName"], str(a["Dimensions"][0]["Value"])) for a in alarms.values()
+    }
+    for name in _functions():
+        assert ("Errors", str({"Ref": name})) in watched, name
+        assert ("Throttles", str({"Ref": name})) in watched, name
+    for queue in ("OutboxDeadLetterQueue", "FailedWorkQueue"):
+        assert ("ApproximateNumberOfMessagesVisible", str({"Fn::GetAtt": [queue, "QueueName"]})) in watched
+    assert any(a["MetricName"] == "OverdueGames" and a["Namespace"] == "Convoy" for a in alarms.values())
+    assert all(a["AlarmActions"] == [{"Ref": "AlarmTopic"}] for a in alarms.values())
+
+
+def test_api_has_access_logs_and_route_throttles() -> None:
+    api = resources_of(load_template(), "AWS::Serverless::HttpApi")["HttpApi"]
+    assert api["AccessLogSettings"]["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogs", "Arn"]}
+    assert "$context.status" in api["AccessLogSettings"]["Format"]
+    assert int(api["DefaultRouteSettings"]["ThrottlingRateLimit"]) > 0
+    for route in ("POST /games", "POST /games/{game_id}/join", "POST /webhooks/telegram"):
+        limits = api["RouteSettings"][route]
+        default = int(api["DefaultRouteSettings"]["ThrottlingRateLimit"])
+        assert 0 < int(limits["ThrottlingRateLimit"]) < default
+    # the throttled anonymous routes exist as routes of their own, on the API function
+    events = _by_handler()["functions.api.handler.lambda_handler"]["Events"]
+    paths = {(e["Properties"]["Path"], e["Properties"]["Method"]) for e in events.values()}  # type: ignore[union-attr]
+    assert {("/games", "POST"), ("/games/{game_id}/join", "POST")} <= paths
+
+
+CHECKOV_REQUIRED = {
+    "CKV_AWS_115": "function-level concurrency limit",
+    "CKV_AWS_116": "dead-letter queue",
+    "CKV_AWS_95": "API access logging",
+}
+
+
+def _checkov() -> Path | None:
+    tool = ROOT / ".venv-tools" / "bin" / "checkov"
+    return tool if tool.exists() else None
+
+
+def test_checkov_finds_no_missing_dead_letter_concurrency_or_access_logs() -> None:
+    """`make test` installs checkov into .venv-tools (its pins clash with ours); CI must have it."""
+    import json
+    import os
+
+    import pytest
+
+    tool = _checkov()
+    if tool is None:
+        if os.environ.get("CI"):
+            pytest.fail("checkov is missing in CI: make test installs it into .venv-tools")
+        pytest.skip("checkov not installed (make test installs it into .venv-tools)")
+    result = subprocess.run(
+        [str(tool), "-f", str(ROOT / "template.yaml"), "--framework", "cloudformation",
+         "--check", ",".join(CHECKOV_REQUIRED), "--skip-download", "--output", "json", "--quiet"],
+        capture_output=True, text=True, timeout=600,
+    )
+    report = json.loads(result.stdout or "{}")
+    failed = [(c["check_id"], c["resource"]) for c in report.get("results", {}).get("failed_checks", [])]
+    assert failed == [], failed
+    assert report["summary"]["passed"] > 0, report["summary"]

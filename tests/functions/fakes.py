@@ -98,6 +98,13 @@ class InMemoryGameStore:
             found = sorted(self.games.values(), key=lambda g: g.created_at, reverse=True)
             return [g.copy() for g in found[:limit]]
 
+    def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
+        """What the sparse deadline index holds (infra/dynamodb/items.py ``game_item``)."""
+        with self.lock:
+            due = [(g.game_id, g.phase, g.deadline) for g in self.games.values()
+                   if g.status == "ACTIVE" and not g.paused and g.deadline and g.deadline <= now_iso]
+        return sorted(due)[:limit]  # type: ignore[arg-type]
+
     def phases(self, game_id: str) -> list[PhaseRecord]:
         return list(self.phase_items.get(game_id, []))
 

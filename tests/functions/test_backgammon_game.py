@@ -14,11 +14,11 @@ from functions import errors
 from functions.usecases.backgammon_game import BACKGAMMON, play
 from functions.usecases.common import Actor, identify
 from functions.usecases.create_game import CreateGame
-from functions.usecases.game_kinds import kind_named
 from functions.usecases.join import join_game
+from functions.usecases.kind_registry import kind_named
+from functions.usecases.lobby import list_games
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
-from functions.usecases.views import list_games
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 WHITE, BLACK = Actor("player", "WHITE"), Actor("player", "BLACK")

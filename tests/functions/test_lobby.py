@@ -8,7 +8,8 @@ from functions import errors
 from functions.usecases.common import Actor, hash_token, identify
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.join import join_game
-from functions.usecases.views import game_summary, list_games, list_variants
+from functions.usecases.lobby import game_summary, list_games
+from functions.usecases.views import list_variants
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 

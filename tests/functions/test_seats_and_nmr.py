@@ -10,10 +10,11 @@ from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.join import join_game
 from functions.usecases.lifecycle import dummy_orders
 from functions.usecases.lifecycle_settings import LifecycleSettings
+from functions.usecases.lobby import game_summary
 from functions.usecases.process_turn import process_turn
 from functions.usecases.seats import leave_game, open_seat, set_dummy_powers
 from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, game_summary, game_view, history, orders_status
+from functions.usecases.views import events_after, game_view, history, orders_status
 from functions.usecases.votes import cast_vote
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore

@@ -9,10 +9,11 @@ from functions.usecases.common import Actor
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.join import join_game
 from functions.usecases.lifecycle_settings import LifecycleSettings
+from functions.usecases.lobby import game_summary
 from functions.usecases.process_turn import process_turn
 from functions.usecases.results import scores
 from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, game_summary, game_view, history
+from functions.usecases.views import events_after, game_view, history
 from functions.usecases.votes import cast_vote
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore

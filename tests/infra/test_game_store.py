@@ -21,9 +21,10 @@ from functions.ports import (
 from functions.usecases.common import SCHEDULER, Actor
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.join import join_game
+from functions.usecases.lobby import list_games
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, history, list_games
+from functions.usecases.views import events_after, history
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
 from tests.functions.fakes import FakeClock

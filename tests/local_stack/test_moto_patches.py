@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from local_stack.emulator import dynamodb_backend
+from local_stack.backends import dynamodb_backend
 from tests.local_stack.conftest import make_table
 
 
@@ -91,3 +91,26 @@ def test_a_transaction_copies_no_table(aws: None, monkeypatch: pytest.MonkeyPatc
     ddb.transact_write_items(TransactItems=[_put("A", 1), _put("B", 1)])
     assert copied == []
     assert _items(ddb) == {"A": "1", "B": "1"}
+
+
+def test_deleted_receipt_handles_are_remembered_only_recently(aws: None) -> None:
+    import boto3
+
+    from local_stack import moto_patches
+
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url = sqs.create_queue(QueueName="q")["QueueUrl"]
+    handles = []
+    for n in range(5):
+        sqs.send_message(QueueUrl=url, MessageBody=str(n))
+        [message] = sqs.receive_message(QueueUrl=url)["Messages"]
+        sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        handles.append(message["ReceiptHandle"])
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=handles[-1])  # deleting twice still succeeds
+    from moto.sqs.models import sqs_backends
+
+    queue = sqs_backends["123456789012"]["us-east-1"].queues["q"]
+    assert isinstance(queue.deleted_messages, moto_patches.RecentSet) and len(queue.deleted_messages) >= 5
+    small = moto_patches.RecentSet(3)
+    small.update(["a", "b", "c", "d"])
+    assert len(small) == 3 and "a" not in small and "d" in small

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from local_stack import moto_patches
-from local_stack.emulator import dynamodb_backend
+from local_stack.backends import dynamodb_backend
 from local_stack.stream_relay import StreamRelay, matches, outbox_filter
 from tests.local_stack.conftest import make_table, mock_streams_client
 

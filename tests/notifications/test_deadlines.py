@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from functions.deadline.handler import make_handlers
 from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget
 from functions.usecases.deadlines import (
@@ -205,3 +207,22 @@ def test_a_deadline_approaching_notice_is_rendered_with_who_still_owes_orders() 
     body = webhook_document(message, text)
     assert body["kind"] == "DEADLINE_APPROACHING" and body["payload"]["waiting_on"] == ["ITALY", "RUSSIA"]
 
+
+
+def test_the_sweeper_publishes_how_many_games_were_overdue(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 11 item 4: OverdueGames (EMF) feeds template.yaml's OverdueGamesAlarm, zero included."""
+    import json
+
+    class Deps:
+        games = FakeGames("g", ["S1901M", "F1901M"], deadline=NOW - timedelta(minutes=10))
+        scheduler = FakeScheduler()
+
+    _, sweep_handler = make_handlers(lambda: Deps, now=lambda: NOW)
+    sweep_handler({}, None)
+    sweep_handler({}, None)
+
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if "OverdueGames" in line]
+    assert [line["OverdueGames"] for line in lines] == [[1.0], [0.0]]  # the game, then none
+    (metric,) = lines[0]["_aws"]["CloudWatchMetrics"][0]["Metrics"]
+    assert metric == {"Name": "OverdueGames", "Unit": "Count"}
+    assert lines[0]["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Convoy"

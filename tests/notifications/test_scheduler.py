@@ -53,6 +53,20 @@ def test_schedule_creates_one_time_self_deleting_schedule(client: Any) -> None:
     assert json.loads(got["Target"]["Input"]) == {"game_id": "g1", "phase": "S1901M"}
 
 
+def test_a_firing_scheduler_gives_up_on_goes_to_the_failed_work_queue(client: Any) -> None:
+    """Issue 11 item 4: schedules have a dead-letter config when the deployment names a queue."""
+    arn = "arn:aws:sqs:us-east-1:123456789012:failed-work"
+    scheduler = EventBridgeDeadlineScheduler(
+        lambda: client, SchedulerSettings(SETTINGS.group_name, SETTINGS.target_arn, SETTINGS.role_arn, arn)
+    )
+
+    name = scheduler.schedule_deadline("g1", "S1901M", datetime(2030, 5, 1, tzinfo=UTC))
+
+    target = client.get_schedule(Name=name, GroupName=SETTINGS.group_name)["Target"]
+    assert target["DeadLetterConfig"] == {"Arn": arn}
+    assert target["RetryPolicy"]["MaximumRetryAttempts"] == 10
+
+
 def test_rescheduling_deletes_then_creates_under_a_fresh_name(client: Any) -> None:
     scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
     at = datetime(2030, 5, 1, tzinfo=UTC)

@@ -34,4 +34,8 @@ class Api:
         self.timings.append((route or f"{method} {path}", time.perf_counter() - started))
         if expect is not None:
             assert response.status_code == expect, (method, path, response.status_code, response.text)
-        return response.json() if response.content else None
+        if not response.content:
+            return None
+        if response.headers.get("content-type", "").startswith("application/json"):
+            return response.json()
+        return response.text  # a picture (the map routes): SVG text, or PNG bytes decoded as text

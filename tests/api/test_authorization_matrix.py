@@ -1,0 +1,116 @@
+"""Authorization matrix: every route x every kind of caller, with the expected status
+(issue 10, item 5). One table; a route the table does not list fails the test, so a new
+route cannot ship without its row.
+
+Callers: ``anonymous`` (no token), ``other_game`` (a valid player token of another game),
+``another_power`` (GERMANY in this game), ``the_power`` (FRANCE, whose orders/seat the
+call concerns), ``creator`` (the game's creator token), ``operator`` (the env token).
+Each cell runs on a fresh game (a timed classical game, every seat taken), so a cell that
+changes state (process_turn, pause) cannot affect another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine
+from functions.api.handler import openapi_document
+from tests.api.harness import OPERATOR_TOKEN, InProcessApi
+from tests.notifications.fakes import MemoryTelegramStore
+
+IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played
+    "format": "convoy-export/1", "variant": "classical", "rules": "2023", "phases": [],
+    "current": {"phase": "S1901M", "status": "ACTIVE",
+                "state": engine.state_to_dict(engine.initial_state(engine.load_map("classical")))},
+}
+CALLERS = ("anonymous", "other_game", "another_power", "the_power", "creator", "operator")
+PLAYERS_ONLY = (401, 401, 200, 200, 403, 403)
+CONTROLLERS_ONLY = (401, 401, 403, 403, 200, 200)
+EVERYONE = (200,) * 6
+VIEW = (200, 401, 200, 200, 200, 200)  # a token of another game is refused, not taken as observer
+
+# (method, path template, body) -> expected status per caller, in CALLERS order
+MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
+    ("POST", "/games"): ({"variant": "classical"}, (201,) * 6),
+    ("GET", "/games"): (None, EVERYONE),
+    ("GET", "/games/{game_id}"): (None, VIEW),
+    ("POST", "/games/{game_id}/join"): ({"power": "FRANCE"}, (409,) * 6),  # seat taken, whoever asks
+    ("POST", "/games/{game_id}/orders"): ({"orders": ["A PAR - BUR"]}, PLAYERS_ONLY),
+    ("POST", "/games/{game_id}/orders/add"): ({"orders": ["A PAR - BUR"]}, PLAYERS_ONLY),
+    ("DELETE", "/games/{game_id}/orders"): (None, PLAYERS_ONLY),
+    ("GET", "/games/{game_id}/orders_status"): (None, EVERYONE),
+    ("POST", "/games/{game_id}/process_turn"): ({"phase": "S1901M"}, CONTROLLERS_ONLY),
+    ("POST", "/games/{game_id}/pause"): (None, CONTROLLERS_ONLY),
+    ("POST", "/games/{game_id}/resume"): (None, CONTROLLERS_ONLY),
+    ("POST", "/games/{game_id}/extend"): ({"seconds": 60}, CONTROLLERS_ONLY),
+    ("POST", "/games/{game_id}/wait"): ({"wait": True}, PLAYERS_ONLY),
+    ("POST", "/games/{game_id}/telegram/link_code"): (None, PLAYERS_ONLY),
+    ("GET", "/games/{game_id}/last_resolution"): (None, EVERYONE),
+    ("GET", "/games/{game_id}/history"): (None, EVERYONE),
+    ("GET", "/games/{game_id}/events"): (None, EVERYONE),
+    ("GET", "/variants"): (None, EVERYONE),
+    ("GET", "/games/{game_id}/map"): (None, VIEW),
+    ("GET", "/games/{game_id}/map/orders"): (None, VIEW),  # only the caller's own orders drawn
+    # no phase adjudicated yet: 404 PHASE_NOT_FOUND for whoever may look; another game's token 401
+    ("GET", "/games/{game_id}/map/resolution"): (None, (404, 401, 404, 404, 404, 404)),
+    # backgammon moves on a Diplomacy game: identity first, then WRONG_GAME_KIND for players
+    ("POST", "/games/{game_id}/moves"): ({"input": "ROLL"}, (401, 401, 409, 409, 403, 403)),
+    # issue 12: votes and leaving are the seated players'; opening a seat is the controllers'
+    ("POST", "/games/{game_id}/votes"): ({"draw": True}, PLAYERS_ONLY),
+    ("POST", "/games/{game_id}/leave"): (None, PLAYERS_ONLY),
+    ("POST", "/games/{game_id}/seats/{power}/open"): (None, CONTROLLERS_ONLY),
+    # dummies are chosen while forming: this game has started, so even its controllers get 403
+    ("POST", "/games/{game_id}/dummy_powers"): ({"dummy_powers": []}, (401, 401, 403, 403, 403, 403)),
+    ("GET", "/games/{game_id}/export"): (None, EVERYONE),  # as public as the history
+    ("POST", "/games/import"): (IMPORTABLE, (201,) * 6),
+}
+
+
+def _documented_routes() -> set[tuple[str, str]]:
+    paths = openapi_document()["paths"]
+    return {(method.upper(), path) for path, ops in paths.items() for method in ops}
+
+
+def test_every_route_has_a_row() -> None:
+    assert _documented_routes() == set(MATRIX)
+
+
+def _token(caller: str, creator: str, tokens: dict[str, str], other: str) -> str | None:
+    return {
+        "anonymous": None, "other_game": other, "another_power": tokens["GERMANY"],
+        "the_power": tokens["FRANCE"], "creator": creator, "operator": OPERATOR_TOKEN,
+    }[caller]
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("route", sorted(MATRIX))
+def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
+                       route: tuple[str, str], caller: str) -> None:
+    import functions.wiring as notification_wiring
+
+    monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
+    method, template = route
+    body, expected = MATRIX[route]
+    _, _, other_tokens = api.new_game()
+    game_id, creator, tokens = api.new_game(phase_seconds={"MOVEMENT": 3600})
+    token = _token(caller, creator, tokens, other_tokens["FRANCE"])
+    answer = api.call(method, template.format(game_id=game_id, power="FRANCE"), body, token=token)
+    want = expected[CALLERS.index(caller)]
+    assert answer.status == want, (method, template, caller, answer.raw[:300])
+    if answer.status >= 400:
+        assert set(answer.body) >= {"code", "message"}
+
+
+@pytest.mark.parametrize("caller", ["anonymous", "another_power", "creator", "operator", "other_game"])
+def test_nobody_but_the_power_sees_its_pending_orders(api: InProcessApi, caller: str) -> None:
+    _, _, other_tokens = api.new_game()
+    game_id, creator, tokens = api.new_game()
+    api.call("POST", f"/games/{game_id}/orders", {"orders": ["A PAR - GAS"]}, token=tokens["FRANCE"])
+    token = _token(caller, creator, tokens, other_tokens["FRANCE"])
+    for path in ("", "/orders_status", "/events", "/history", "/last_resolution"):
+        answer = api.call("GET", f"/games/{game_id}{path}", token=token)
+        assert "A PAR - GAS" not in answer.raw, (caller, path)
+    mine = api.call("GET", f"/games/{game_id}", token=tokens["FRANCE"]).body
+    assert mine["orders"] == {"FRANCE": ["A PAR - GAS"]}
