@@ -6,7 +6,8 @@ executes, which is the same for the same code and inputs whatever the machine is
 doing. This script plays seeded random games (``bench.random_play``) to get
 movement positions, stores them as JSON dicts, then runs itself under callgrind
 once per step, each run doing one more step of the same pipeline a server runs
-(deserialize, parse, validate, adjudicate), and prints the difference per phase.
+(deserialize, parse, validate, adjudicate, serialize the result), and prints the
+difference per phase; then pydip (if installed) on the same positions.
 
     .venv/bin/python bench/engine_instructions.py [--phases 50] [--seed 1]
 
@@ -29,7 +30,7 @@ if __package__ in (None, ""):
 import engine  # noqa: E402
 from bench.engine_bench import collect_positions  # noqa: E402
 
-STEPS = ("load state", "parse", "validate", "adjudicate")
+STEPS = ("load state", "parse", "validate", "adjudicate", "store result")
 
 
 def run_steps(positions_file: str, steps: int) -> None:
@@ -54,7 +55,10 @@ def run_steps(positions_file: str, steps: int) -> None:
                 engine.validate(order, state, game_map)
         if steps < 4:
             continue
-        engine.Game(map=game_map, state=state).adjudicate(orders)
+        game, _ = engine.Game(map=game_map, state=state).adjudicate(orders)
+        if steps < 5:
+            continue
+        engine.state_to_dict(game.current)
 
 
 def count(positions_file: str, steps: int) -> int:
@@ -72,9 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--pydip", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         run_steps(args.child[0], int(args.child[1]))
+        return 0
+    if args.pydip:
+        run_pydip(int(args.pydip[0]), int(args.pydip[1]), args.pydip[2] == "1")
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind); nothing measured")
@@ -94,8 +102,43 @@ def main(argv: list[str] | None = None) -> int:
     print("| step | instructions per phase |\n|---|---:|")
     for name, before, after in zip(STEPS, counts[:-1], counts[1:], strict=True):
         print(f"| {name} | {(after - before) // len(phases):,} |")
-    print(f"| parse + validate + adjudicate | {(counts[-1] - counts[1]) // len(phases):,} |")
+    total = (counts[-1] - counts[0]) // len(phases)
+    print(f"| all five steps (what bench/engine_bench.py times) | {total:,} |")
+    peer = pydip_count(args.phases, args.seed)
+    if peer is not None:
+        print(f"| pydip 0.1.8, object building + resolve_turn | {peer:,} |")
     return 0
+
+
+def pydip_count(phases: int, seed: int) -> int | None:
+    """pydip's instructions per movement phase on the same positions, or None."""
+    try:
+        import pydip  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: F401
+    except ImportError:
+        return None
+    runs = []
+    for timed in (False, True):
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             __file__, "--pydip", str(phases), str(seed), "1" if timed else "0"],
+            capture_output=True, text=True, check=True,
+        )
+        runs.append(int(next(x for x in out.stderr.splitlines() if "Collected" in x).split()[-1]))
+    return (runs[1] - runs[0]) // phases
+
+
+def run_pydip(phases: int, seed: int, timed: bool) -> None:
+    """The pydip child: prepare every phase (untimed in the bench), then run them."""
+    from bench.peers import pydip_peer
+
+    game_map = engine.load_map("classical")
+    played, _ = collect_positions(game_map, seed, phases)
+    peer = pydip_peer(game_map)
+    assert peer is not None
+    prepared = [peer.prepare(p) for p in played if p.state.phase_type is engine.PhaseType.MOVEMENT][:phases]
+    if timed:
+        for item in prepared:
+            peer.run(item)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ The public API (shared/ARCHITECTURE.md §2) is everything imported here:
     o = engine.parse_order("A PAR - BUR", power="FRANCE", state=s, map=m)
     game2, resolution = engine.Game(map=m, state=s).adjudicate({"FRANCE": [o]})
 
-Non-goals: persistence, networking, logging set-up, AI. Values are frozen; a
+Non-goals: persistence, networking, logging set-up, strong play (``simple_orders`` is a
+plausible, deterministic player for dummy powers, nothing more). Values are frozen; a
 phase is advanced by returning a new state.
 """
 
@@ -39,6 +40,7 @@ from engine.serialization import (
     state_to_dict,
     to_json,
 )
+from engine.simple_ai import simple_orders
 from engine.types import (
     Build,
     Convoy,
@@ -79,7 +81,7 @@ __all__ = [
     "location_from_str",
     "location_to_str", "order_from_dict", "order_from_json", "order_to_dict",
     "parse_compact_order", "parse_compact_state", "parse_order", "powers_with_orders_to_give",
-    "resolution_from_dict", "resolution_from_json", "resolution_to_dict", "state_from_dict",
+    "resolution_from_dict", "resolution_from_json", "resolution_to_dict", "simple_orders", "state_from_dict",
     "state_from_json", "state_to_dict", "to_json", "unit_allowance", "validate",
 ]
 __all__ += ["concluded"]  # issue 10: a finished game's final phase (engine/conclusion.py)

@@ -62,6 +62,7 @@ IdempotentReplaySecret = _error(
     "IdempotentReplaySecret", "IDEMPOTENT_REPLAY_SECRET", 409,
     "The first answer to this Idempotency-Key carried a secret, which is never sent twice.",
 )
+BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malformed or does not replay.")
 PhaseNotFound = _error(
     "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
 )

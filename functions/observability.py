@@ -69,6 +69,13 @@ class Logger:
         self._local = threading.local()  # the local stack serves invocations on several threads
         self._cold = True
 
+    @property
+    def log_level(self) -> int:
+        return self._log.level
+
+    def setLevel(self, level: int | str) -> None:  # noqa: N802 - the logging (and Powertools) name
+        self._log.setLevel(level.upper() if isinstance(level, str) else level)
+
     def context(self) -> dict[str, Any]:
         return dict(getattr(self._local, "keys", {}))
 

@@ -66,6 +66,12 @@ class GameRecord:
     paused: bool = False  # the deadline clock is stopped (no schedule)
     paused_remaining: int | None = None  # whole seconds that were left when paused
     reminded_phase: str | None = None  # the last phase whose DEADLINE_APPROACHING was written
+    # lifecycle (functions/usecases/lifecycle.py): votes of this phase, per-seat NMR state,
+    # when the game first had every seat filled, and how it ended
+    votes: dict[str, dict[str, bool]] = field(default_factory=dict)  # power -> {"draw", "concede"}
+    seats: dict[str, dict[str, JSON]] = field(default_factory=dict)  # power -> missed/extended/status
+    started_at: str | None = None
+    result: dict[str, JSON] | None = None
 
     def copy(self) -> GameRecord:
         return copy.deepcopy(self)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape
@@ -28,7 +27,6 @@ from engine import (
     MapData,
     Move,
     Order,
-    OrderResult,
     ResultCode,
     Retreat,
     SupportHold,
@@ -557,6 +555,3 @@ def _darker(colour: str) -> str:
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return "#" + "".join(f"{round(c * 0.82):02x}" for c in (r, g, b))
 
-
-def orders_of(results: Iterable[OrderResult]) -> tuple[Order, ...]:
-    return tuple(r.order for r in results)

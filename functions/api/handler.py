@@ -33,11 +33,17 @@ from functions.schemas import press as press_schemas
 from functions.usecases import lobby, press, views
 from functions.usecases.common import Actor, hash_token, identify, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
+from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
 from functions.usecases.join import join_game
 from functions.usecases.kind_registry import kind_named, kind_of
+from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
+from functions.usecases.results import with_scores
+from functions.usecases.seats import SeatChanged, leave_game, open_seat, set_dummy_powers
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
+from functions.usecases.telegram_bot import link_code_for
+from functions.usecases.votes import cast_vote
 
 logger = get_logger()
 app = Router()
@@ -177,6 +183,12 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         allow_loopback_webhooks=services.settings.allow_loopback_webhooks,
         press=body.press,
         anonymous=body.anonymous,
+        lifecycle=LifecycleSettings(
+            draw_votes=body.draw_votes, max_year=body.max_year, nmr_extensions=body.nmr_extensions,
+            civil_disorder_after=body.civil_disorder_after, dummy_powers=tuple(body.dummy_powers or ()),
+            demo=body.demo, demo_power=body.demo_power,
+            deadline_at=body.deadline_at.model_dump(exclude_none=True) if body.deadline_at else None,
+        ),
         game=body.game,
         seed=body.backgammon.seed if body.backgammon else None,
         move_by_turn_rolls=bool(body.backgammon and body.backgammon.move_by_turn_rolls),
@@ -185,7 +197,8 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
     def apply() -> schemas.CreateGameResponse:
         created = kind_named(body.game).create(store, services.clock, request)
         return schemas.CreateGameResponse(
-            game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret
+            game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret,
+            power=created.power, player_token=created.player_token,
         )
 
     return _intent("create", None, body, apply, status=201)
@@ -360,12 +373,87 @@ def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
     return _intent("wait", game_id, body, apply)  # type: ignore[return-value]
 
 
+@app.post("/games/<game_id>/votes", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Vote for a draw (DIAS) and/or concede; the game ends when the votes carry")
+def post_votes(game_id: str, body: schemas.VoteRequest) -> schemas.VoteResponse:
+    services, store = _services()
+
+    def apply() -> schemas.VoteResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = cast_vote(store, services.clock, game_id, actor, draw=body.draw, concede=body.concede,
+                         scheduler=services.scheduler)
+        return schemas.VoteResponse.model_validate(asdict(done))
+
+    return _intent("votes", game_id, body, apply)  # type: ignore[return-value]
+
+
+def _seat(changed: SeatChanged) -> schemas.SeatChange:
+    return schemas.SeatChange(power=changed.power, status=changed.status, open_seats=changed.open_seats)
+
+
+@app.post("/games/<game_id>/leave", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Give up the caller's seat: the token stops working and the seat opens for join")
+def post_leave(game_id: str) -> schemas.SeatChange:
+    services, store = _services()
+
+    def apply() -> schemas.SeatChange:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        return _seat(leave_game(store, services.clock, game_id, actor, scheduler=services.scheduler))
+
+    return _intent("leave", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/seats/<power>/open", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Open a seated power's seat (creator or operator): its player's token stops working")
+def post_open_seat(game_id: str, power: str) -> schemas.SeatChange:
+    services, store = _services()
+
+    def apply() -> schemas.SeatChange:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        return _seat(open_seat(store, services.clock, game_id, actor, power, scheduler=services.scheduler))
+
+    return _intent(f"open_seat:{power.upper()}", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/dummy_powers", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
+          summary="Choose the dummy powers while the game is forming (creator or operator)")
+def post_dummy_powers(game_id: str, body: schemas.DummyPowersRequest) -> schemas.DummyPowersResponse:
+    services, store = _services()
+
+    def apply() -> schemas.DummyPowersResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        done = set_dummy_powers(store, services.clock, game_id, actor, body.dummy_powers,
+                                scheduler=services.scheduler)
+        return schemas.DummyPowersResponse.model_validate(asdict(done))
+
+    return _intent("dummy_powers", game_id, body, apply)  # type: ignore[return-value]
+
+
+@app.get("/games/<game_id>/export", tags=["lifecycle"], responses=ERRORS,
+         summary="The whole game as one document: settings, every phase, the result; never a secret")
+def get_export(game_id: str) -> schemas.ExportDocument:
+    _, store = _services()
+    return schemas.ExportDocument.model_validate(export_game(store, game_id))
+
+
+@app.post("/games/import", responses={201: {"description": "Created", "content": {JSON: {"schema": {
+    "$ref": "#/components/schemas/CreateGameResponse"}}}}, **ERRORS}, tags=["lifecycle"],
+    summary="A new game from an export, at its last phase, every seat open; returns the creator token")
+def post_import(body: schemas.ExportDocument) -> Response[schemas.CreateGameResponse]:
+    services, store = _services()
+
+    def apply() -> schemas.CreateGameResponse:
+        created = import_game(store, services.clock, body.model_dump(mode="json"))
+        return schemas.CreateGameResponse(game_id=created.game_id, token=created.token)
+
+    return _intent("import", None, body, apply, status=201)
+
+
 @app.post("/games/<game_id>/telegram/link_code", tags=["notifications"], security=SECURITY,
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     services, store = _services()
     # deferred: only this route needs the bot's use cases (API cold start, issue 9)
-    from functions.usecases.telegram_bot import link_code_for
     from functions.wiring import telegram_store
 
     actor = _actor(store, game_id, services.settings.operator_token)
@@ -470,7 +558,9 @@ def get_last_resolution(game_id: str) -> schemas.Resolution:
          summary="Every adjudicated phase: state before, all orders, resolution")
 def get_history(game_id: str) -> schemas.History:
     _, store = _services()
-    return schemas.History.model_validate({"phases": views.history(store, game_id)})
+    phases = views.history(store, game_id)
+    result = with_scores(load(store, game_id).result)
+    return schemas.History.model_validate({"phases": phases, "result": result})
 
 
 @app.get("/games/<game_id>/events", tags=["games"], responses=ERRORS,

@@ -55,6 +55,19 @@ class BackgammonSettings(_Request):
     move_by_turn_rolls: bool = Field(default=False, description="The opening roll is the first move.")
 
 
+class EveryDays(_Request):
+    MOVEMENT: int = Field(default=1, ge=1, le=30)
+    RETREAT: int = Field(default=1, ge=1, le=30)
+    ADJUSTMENT: int = Field(default=1, ge=1, le=30)
+
+
+class DeadlineAt(_Request):
+    time: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", examples=["20:00"])
+    zone: str = Field(min_length=1, max_length=60, examples=["Europe/Berlin"])
+    every_days: EveryDays | None = None
+    min_gap_minutes: int = Field(default=60, ge=0, le=1440)
+
+
 class CreateGameRequest(_Request):
     game: str = Field(
         default="diplomacy", pattern=r"^[a-z]{1,20}$", examples=["diplomacy", "backgammon"],
@@ -83,6 +96,20 @@ class CreateGameRequest(_Request):
         default="full", description="Who may talk when (docs/api.md, Press)."
     )
     anonymous: bool = Field(default=False, description="Nothing ties a power to a seat's identity.")
+    draw_votes: Literal["secret", "public"] = Field(
+        default="secret", description="secret: a power sees only its own vote; public: every vote."
+    )
+    max_year: int | None = Field(default=None, ge=1, le=3000,
+                                 description="After this year's last phase the game ends as a draw.")
+    nmr_extensions: int = Field(default=0, ge=0, le=10,
+                                description="Deadline extensions per power for missing orders.")
+    civil_disorder_after: int = Field(
+        default=2, ge=0, le=20, description="Missed movement phases in a row before civil disorder; 0: never."
+    )
+    dummy_powers: list[str] | None = Field(default=None, max_length=6, examples=[["TURKEY"]])
+    demo: bool = Field(default=False, description="One seat for the creator; every other power a dummy AI.")
+    demo_power: str | None = Field(default=None, max_length=40, description="demo: the creator's power.")
+    deadline_at: DeadlineAt | None = None
 
 
 class CreateGameResponse(BaseModel):
@@ -91,6 +118,8 @@ class CreateGameResponse(BaseModel):
     webhook_secret: str | None = Field(
         default=None, description="Signs generic webhook deliveries (docs/notifications.md). Shown once."
     )
+    power: str | None = Field(default=None, description="demo: the creator's seat.")
+    player_token: str | None = Field(default=None, description="demo: the creator's seat token. Shown once.")
 
 
 class ExtendRequest(_Request):
@@ -184,6 +213,8 @@ class ResultEntry(BaseModel):
 class Resolution(BaseModel):
     phase: str | None = None
     results: list[ResultEntry]
+    nmr: list[str] | None = Field(default=None, description="Powers that owed orders and gave none.")
+    votes: dict[str, dict[str, bool]] | None = Field(default=None, description="Public ballots only.")
 
 
 class ProcessTurnResponse(BaseModel):
@@ -208,6 +239,56 @@ class DislodgedView(BaseModel):
 class PlayerView(BaseModel):
     joined_at: str | None
     is_active: bool
+
+
+class SeatView(BaseModel):
+    status: Literal["player", "dummy", "open", "civil_disorder"]
+    missed: int = Field(description="Consecutive missed movement phases.")
+
+
+class Vote(BaseModel):
+    draw: bool
+    concede: bool
+
+
+class GameResult(BaseModel):
+    kind: Literal["solo", "draw", "concession", "year_limit", "abandoned"]
+    winners: list[str] = Field(description="The winner, or the draw's members (all survivors).")
+    centers: dict[str, int] = Field(description="Final supply-centre counts, every power.")
+    final_phase: str | None = Field(description="The last phase actually played.")
+    ended_at: str
+    scores: dict[str, dict[str, float]] = Field(description="sum_of_squares and draw_size: power -> points.")
+
+
+class VoteRequest(_Request):
+    draw: bool | None = None
+    concede: bool | None = None
+
+
+class VoteResponse(BaseModel):
+    phase: str
+    power: str
+    draw: bool
+    concede: bool
+    game_status: str
+    result: GameResult | None
+    votes: dict[str, Vote] | None = Field(description="Every vote of the phase: public ballots only.")
+
+
+class SeatChange(BaseModel):
+    power: str
+    status: str
+    open_seats: list[str]
+
+
+class DummyPowersRequest(_Request):
+    dummy_powers: list[str] = Field(max_length=6, examples=[["TURKEY"]])
+
+
+class DummyPowersResponse(BaseModel):
+    dummy_powers: list[str]
+    open_seats: list[str]
+    started: bool = Field(description="The dummies filled the last seats: the game has started.")
 
 
 class Owed(BaseModel):
@@ -246,6 +327,15 @@ class GameView(BaseModel):
     orders: dict[str, list[str]] = Field(description="The caller's own pending orders only.")
     submitted: dict[str, bool] = Field(description="Powers with a decision: have they submitted?")
     legal_orders: list[str] = Field(description="Legal orders for the caller's units.")
+    seats: dict[str, SeatView] = Field(default_factory=dict)
+    open_seats: list[str] = Field(default_factory=list, description="Seats join may take.")
+    civil_disorder: list[str] = Field(default_factory=list)
+    votes: dict[str, Vote] = Field(
+        default_factory=dict, description="This phase's votes: the caller's own (secret) or all (public)."
+    )
+    result: GameResult | None = None
+    demo: bool = False
+    settings: dict[str, Any] = Field(default_factory=dict, description="The game's lifecycle settings.")
     owed: Owed = Field(description="Builds or removals the caller's power owes this phase "
                                    "(adjustment phases; zeros otherwise and for observers).")
     press: str = Field(default="full", description="The game's press rule.")
@@ -272,6 +362,7 @@ class HistoryEntry(BaseModel):
 
 class History(BaseModel):
     phases: list[HistoryEntry]
+    result: GameResult | None = None
 
 
 class Event(BaseModel):
@@ -295,7 +386,11 @@ class GameSummary(BaseModel):
     status: str
     private: bool
     players: list[str]
-    open_seats: list[str] = Field(description="Powers nobody plays yet: the game starts when this is empty")
+    open_seats: list[str] = Field(description="Seats join may take (never taken, left, or civil disorder)")
+    dummy_powers: list[str] = Field(default_factory=list)
+    civil_disorder: list[str] = Field(default_factory=list)
+    demo: bool = False
+    result: GameResult | None = None
     created_at: str
     game: str = Field(default="diplomacy", description="The game kind: diplomacy or backgammon")
 
@@ -319,3 +414,34 @@ class ErrorBody(BaseModel):
 
     code: str = Field(examples=["STALE_PHASE"])
     message: str
+
+
+class ExportedPhase(BaseModel):
+    n: int
+    phase: str
+    state: dict[str, Any]
+    orders: dict[str, list[str]]
+    resolution: dict[str, Any]
+    processed_at: str
+
+
+class ExportedCurrent(BaseModel):
+    phase: str
+    state: dict[str, Any]
+    status: str
+
+
+class ExportDocument(BaseModel):
+    """GET /games/{id}/export, POST /games/import (functions/usecases/export.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["convoy-export/1"]
+    source: dict[str, Any] = Field(default_factory=dict, description="The exported game's id and creation.")
+    variant: str = Field(max_length=40)
+    rules: str = Field(max_length=10)
+    settings: dict[str, Any] = Field(default_factory=dict, description="Without secrets (an allow-list).")
+    phases: list[ExportedPhase] = Field(max_length=2000)
+    current: ExportedCurrent
+    result: dict[str, Any] | None = None
+

@@ -33,6 +33,7 @@ from functions.ports import (
     OutboxRecord,
     StaleVersion,
 )
+from functions.usecases.deadline_grid import grid_deadline
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -163,6 +164,11 @@ def parse_iso(text: str) -> datetime:
 
 
 def deadline_for(game: GameRecord, phase_type: str, now: datetime) -> str | None:
+    """The deadline of a phase starting ``now``: on the ``deadline_at`` grid if the game has
+    one (functions/usecases/deadline_grid.py), else ``phase_seconds`` later, else none."""
+    grid = game.settings.get("deadline_at")
+    if grid:
+        return iso(grid_deadline(grid, phase_type, now))
     seconds = (game.settings.get("phase_seconds") or {}).get(phase_type)
     return iso(now + timedelta(seconds=int(seconds))) if seconds else None
 

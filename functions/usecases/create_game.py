@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 import engine
 from functions.errors import UnknownVariant, ValidationFailed
 from functions.ports import Clock, GameRecord, GameStore
-from functions.usecases.common import add_event, game_map, hash_password, hash_token, iso, new_token
+from functions.usecases.common import (
+    add_event,
+    deadline_for,
+    game_map,
+    hash_password,
+    hash_token,
+    iso,
+    new_token,
+)
+from functions.usecases.lifecycle_settings import LifecycleSettings, settings_for
 from functions.usecases.notify_targets import validate_targets
 from functions.usecases.press_rules import validate_mode
 
@@ -37,6 +46,7 @@ class CreateGame:
     game: str = "diplomacy"  # the game kind (functions/usecases/game_kinds.py)
     seed: int | None = None  # backgammon: seeds the dice so the game replays
     move_by_turn_rolls: bool = False  # backgammon: the opening roll is the first move
+    lifecycle: LifecycleSettings = LifecycleSettings()  # votes, NMR, dummies, demo, deadline_at
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,8 @@ class Created:
     game_id: str
     token: str
     webhook_secret: str | None = None  # signs generic webhooks; shown once
+    power: str | None = None  # a demo game seats its creator at once: the power ...
+    player_token: str | None = None  # ... and its player token (shown once)
 
 
 def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
@@ -78,6 +90,8 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         settings["notify"] = notify
     if request.private and request.join_password:
         settings["join_password"] = hash_password(request.join_password)
+    more, demo_power = settings_for(request.lifecycle, the_map)
+    settings.update(more)
     game = GameRecord(
         game_id=secrets.token_hex(6),
         variant=request.variant,
@@ -95,5 +109,11 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         {"variant": request.variant, "rules": request.rules, "private": request.private},
         now,
     )
+    player_token = new_token() if demo_power else None
+    if demo_power and player_token:
+        game.players[demo_power] = {"token_hash": hash_token(player_token), "joined_at": iso(now)}
+        game.started_at = iso(now)
+        game.deadline = deadline_for(game, str(state.phase_type), now)
     store.create(game, [event])
-    return Created(game_id=game.game_id, token=token, webhook_secret=webhook_secret)
+    return Created(game_id=game.game_id, token=token, webhook_secret=webhook_secret,
+                   power=demo_power, player_token=player_token)

@@ -2,8 +2,10 @@
 
 The creator token can process a turn, but only when doing so takes nobody's chance away:
 
-- ``GAME_NOT_FULL`` (409) while a power has no player yet: processing would adjudicate a
-  board whose empty seats hold, and the creator could run the game before anyone joins.
+- ``GAME_NOT_FULL`` (409) before the game has started (every seat filled once; dummies need no
+  player, functions/usecases/roster.py): processing would adjudicate a board whose empty seats
+  hold, and the creator could run the game before anyone joins. A seat left or in civil
+  disorder after the start does not block it: the game goes on without that seat.
 - ``DEADLINE_NOT_REACHED`` (409) in a timed game whose phase still has time left (a running
   deadline not yet passed, or a paused phase with time remaining), unless every power with a
   decision has submitted (``require_all`` semantics): then nobody is cut off.
@@ -18,7 +20,8 @@ from datetime import datetime
 
 from functions.errors import DeadlineNotReached, GameNotFull
 from functions.ports import GameRecord
-from functions.usecases.common import Actor, game_map, parse_iso
+from functions.usecases.common import Actor, parse_iso
+from functions.usecases.roster import has_started, open_seats
 from functions.usecases.views import missing_powers
 
 
@@ -26,8 +29,8 @@ def check_creator_may_process(game: GameRecord, actor: Actor, now: datetime) -> 
     """Refuse the creator's hand-processing while it would be unfair; others pass."""
     if actor.kind != "creator":
         return
-    empty = sorted(set(game_map(game.variant).power_ids) - set(game.players))
-    if empty:
+    if not has_started(game):
+        empty = open_seats(game)
         raise GameNotFull(
             f"the game is not full ({', '.join(empty)} still open); only the operator may process it "
             "before every power has a player", open_seats=empty,

@@ -39,6 +39,7 @@ from functions.usecases.common import (
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
+from functions.usecases.roster import has_started
 from functions.usecases.submit_orders import maybe_auto_process
 
 
@@ -92,7 +93,7 @@ def resume_game(
         if not game.paused:
             return _state(game)
         version, now = game.version, clock.now()
-        started = len(game.players) == len(kind_of(game).seats(game))
+        started = has_started(game, kind_of(game).seats(game))
         if game.paused_remaining:
             game.deadline = iso(now + timedelta(seconds=game.paused_remaining))
         elif started:

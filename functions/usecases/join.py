@@ -9,9 +9,18 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
-from functions.ports import PLAYER_JOINED, Clock, DeadlineScheduler, GameStore
+from functions.ports import (
+    PLAYER_JOINED,
+    Clock,
+    DeadlineScheduler,
+    EventRecord,
+    GameRecord,
+    GameStore,
+    OutboxRecord,
+)
 from functions.usecases.common import (
     add_event,
     add_outbox,
@@ -24,8 +33,10 @@ from functions.usecases.common import (
     retrying,
 )
 from functions.usecases.deadlines import sync_schedule
+from functions.usecases.game_kinds import GameKind
 from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
+from functions.usecases.roster import dummy_powers, open_seats
 
 
 @dataclass(frozen=True)
@@ -53,11 +64,13 @@ def join_game(
             raise BadPassword("this game is private: a correct password is required")
         kind = kind_of(game)
         powers = kind.seats(game)
-        free = [p for p in powers if p not in game.players]
+        free = open_seats(game, powers)
         if power is not None:
             wanted = power.upper()
             if wanted not in powers:
                 raise UnknownPower(f"no power {power!r} in {game.variant}; powers: {', '.join(powers)}")
+            if wanted in dummy_powers(game):
+                raise PowerTaken(f"{wanted} is a dummy power: nobody may join it")
             if wanted not in free:
                 raise PowerTaken(f"{wanted} is already taken")
             chosen = wanted
@@ -68,23 +81,8 @@ def join_game(
         now = clock.now()
         version = game.version
         game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
-        events = [add_event(game, "PLAYER_JOINED", {"power": chosen}, now)]
-        outbox = [add_outbox(game, PLAYER_JOINED, {"power": chosen}, f"joined:{chosen}")]
-        started = len(game.players) == len(powers)
-        if started:
-            game.phase_started_at = iso(now)
-            phase_type = str(game.state.get("phase_type", ""))
-            game.deadline = None if game.paused else deadline_for(game, phase_type, now)
-            events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
-            outbox.append(
-                add_outbox(
-                    game,
-                    "PHASE_STARTED",
-                    {"phase": game.phase, "deadline": game.deadline},
-                    f"{game.phase}:started",
-                )
-            )
-            events += kind.on_start(game, now)
+        events, outbox = take_over(game, chosen, now)
+        started = start_if_full(game, kind, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
             sync_schedule(
@@ -94,3 +92,36 @@ def join_game(
         return Joined(power=chosen, token=token)
 
     return retrying(attempt)
+
+
+def start_if_full(
+    game: GameRecord, kind: GameKind, now: datetime, events: list[EventRecord], outbox: list[OutboxRecord]
+) -> bool:
+    """The first time no seat is open (dummies fill theirs) the game starts: GAME_STARTED,
+    PHASE_STARTED and the first deadline, from now. True if it started (working copy)."""
+    if game.started_at is not None or open_seats(game, kind.seats(game)):
+        return False
+    game.started_at = iso(now)
+    game.phase_started_at = iso(now)
+    phase_type = str(game.state.get("phase_type", ""))
+    game.deadline = None if game.paused else deadline_for(game, phase_type, now)
+    events.append(add_event(game, "GAME_STARTED", {"deadline": game.deadline}, now))
+    started = {"phase": game.phase, "deadline": game.deadline}
+    outbox.append(add_outbox(game, "PHASE_STARTED", started, f"{game.phase}:started"))
+    events += kind.on_start(game, now)
+    return True
+
+
+def take_over(game: GameRecord, power: str, now: datetime) -> tuple[list[EventRecord], list[OutboxRecord]]:
+    """PLAYER_JOINED, and PLAYER_REPLACED when the seat was left, opened or in civil disorder
+    (issue 12): the seat's NMR counts start afresh; the old token is gone with the old entry."""
+    previous = game.seats.pop(power, None)
+    data = {"power": power}
+    key = f"joined:{power}" if previous is None else f"joined:{power}:{game.event_seq + 1}"
+    events = [add_event(game, "PLAYER_JOINED", data, now)]
+    outbox = [add_outbox(game, PLAYER_JOINED, data, key)]
+    if previous is not None and previous.get("status"):
+        taken = {"power": power, "was": str(previous.get("status"))}
+        events.append(add_event(game, "PLAYER_REPLACED", taken, now))
+        outbox.append(add_outbox(game, "PLAYER_REPLACED", taken, f"replaced:{power}:{game.event_seq}"))
+    return events, outbox

@@ -7,8 +7,7 @@ What each draws, for ``phase`` = the current phase (default) or any adjudicated 
   own, everybody else sees none: nobody sees another power's orders before adjudication). For
   an adjudicated phase every order is public history, so all of them are drawn (uncoloured).
 - ``resolution``: an adjudicated phase (default: the last one), its orders coloured by result;
-  before the first adjudication, the current board captioned so (as ``/last_resolution``
-  answers ``{"results": []}`` then).
+  404 ``PHASE_NOT_FOUND`` before the first adjudication (there is no such picture yet).
 
 Caching: the picture is a pure function of its inputs, so its ETag is a hash of them (game,
 phase, version, format, viewer, width, palette, style) and is known before anything is drawn.
@@ -94,10 +93,6 @@ def seat_board_png(store: GameStore, picture: Mapping[str, Any], width: int = 12
 
 def _scene(store: GameStore, game: GameRecord, actor: Actor, request: MapRequest) -> _Scene:
     wanted = request.phase
-    if request.kind == "resolution" and wanted is None and store.last_phase(game.game_id) is None:
-        # like GET /last_resolution before the first turn ({"results": []}): the board, no results
-        overlay = render.results_overlay((), caption="No phase adjudicated yet")
-        return _Scene(state_of(game), overlay, game.phase, str(game.version), "public")
     live = wanted in (None, game.phase) and request.kind != "resolution"
     if live:
         state = state_of(game)
@@ -151,7 +146,7 @@ def _recorded_orders(
 def _phase_record(store: GameStore, game: GameRecord, phase: str | None) -> PhaseRecord:
     if phase is None:
         last = store.last_phase(game.game_id)
-        if last is None:  # _scene answers this case before asking
+        if last is None:
             raise PhaseNotFound("no phase has been adjudicated yet", phase=game.phase)
         return last
     for record in store.phases(game.game_id):

@@ -118,6 +118,8 @@ def render_text(message: OutboxMessage, public_url: str = "") -> str:
         waiting = [str(power) for power in p.get("waiting_on") or []]
         return text + (f" Still waiting on: {', '.join(waiting)}." if waiting else "")
     if message.kind == GAME_ENDED:
+        if p.get("summary"):  # written by functions/usecases/lifecycle.py end_game
+            return f"{game} is over: {p['summary']}."
         winner = p.get("winner")
         return f"{game} is over: {winner} wins." if winner else f"{game} is over."
     if message.kind == PLAYER_JOINED:

@@ -21,7 +21,7 @@ After the commit the next phase's deadline schedule replaces this phase's one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
@@ -33,7 +33,7 @@ from functions.errors import (
     StalePhase,
     StoredOrderUnreadable,
 )
-from functions.ports import Clock, DeadlineScheduler, GameStore, PhaseRecord
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, PhaseRecord
 from functions.usecases.common import (
     Actor,
     add_event,
@@ -47,6 +47,13 @@ from functions.usecases.common import (
 )
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.fairness import check_creator_may_process
+from functions.usecases.lifecycle import (
+    after_phase,
+    dummy_orders,
+    extend_for_missing,
+    owing_powers,
+    public_votes,
+)
 from functions.usecases.reminders import reminder_for
 from functions.usecases.views import missing_powers
 
@@ -57,6 +64,7 @@ class Processed:
     processed_phase: str
     game_status: str
     resolution: dict[str, Any]
+    extended: bool = False  # the deadline moved on for a missing power (nmr_extensions)
 
 
 def resolution_view(resolution: engine.Resolution) -> dict[str, Any]:
@@ -100,7 +108,12 @@ def process_turn(
                 raise OrdersMissing(f"waiting on {', '.join(missing)}", waiting_on=missing)
         state = state_of(game)  # first: another game kind is WRONG_GAME_KIND, not UNKNOWN_VARIANT
         check_creator_may_process(game, actor, clock.now())  # issue 11: no cutting opponents off
+        if actor.kind == "scheduler":
+            extended = _extend_instead(store, clock, game, scheduler)
+            if extended is not None:
+                return extended
         the_map = game_map(game.variant)
+        game.pending_orders.update(dummy_orders(game, state))  # demo games: the AI's, recorded as anyone's
         orders: dict[str, list[engine.Order]] = {}
         for power, texts in sorted(game.pending_orders.items()):
             parsed = []
@@ -119,6 +132,10 @@ def process_turn(
         assert after.state is not None
         new_state = engine.concluded(after.state)  # a finished game ends on W<year>A, not F<year>R
         resolved = resolution_view(resolution)
+        resolved["nmr"] = owing_powers(game, state)
+        votes = public_votes(game)
+        if votes:
+            resolved["votes"] = votes
         now = clock.now()
         version = game.version
         phase = PhaseRecord(
@@ -166,10 +183,14 @@ def process_turn(
                 f"{processed}:processed",
             )
         ]
-        if game.status != "ACTIVE":
-            winner = getattr(new_state, "winner", None)
-            events.append(add_event(game, "GAME_ENDED", {"winner": winner}, now))
-            outbox.append(add_outbox(game, "GAME_ENDED", {"winner": winner}, "ended"))
+        more_events, more_outbox = after_phase(
+            game, processed=processed, processed_type=str(state.phase_type), nmr=resolved["nmr"],
+            new_state=new_state, by_deadline=actor.kind == "scheduler", now=now,
+        )
+        events += more_events
+        outbox[0] = replace(outbox[0], payload={**outbox[0].payload, "game_status": game.status,
+                                                "deadline": game.deadline})
+        outbox += more_outbox
         store.commit_turn(game, expected_version=version, phase=phase, events=events, outbox=outbox)
         sync_schedule(
             scheduler, game.game_id, previous_phase=processed, phase=game.phase, deadline=game.deadline,
@@ -178,3 +199,19 @@ def process_turn(
         return Processed(game.phase, processed, game.status, resolved)
 
     return retrying(attempt)
+
+
+def _extend_instead(
+    store: GameStore, clock: Clock, game: GameRecord, scheduler: DeadlineScheduler | None
+) -> Processed | None:
+    """A deadline firing while a late power has an NMR extension left moves the deadline."""
+    version, now = game.version, clock.now()
+    changes = extend_for_missing(game, now)
+    if changes is None:
+        return None
+    store.save(game, expected_version=version, events=changes[0], outbox=changes[1])
+    sync_schedule(
+        scheduler, game.game_id, previous_phase=None, phase=game.phase, deadline=game.deadline,
+        reminder=reminder_for(game, now),
+    )
+    return Processed(game.phase, game.phase, game.status, {"results": []}, extended=True)

@@ -43,6 +43,9 @@ def reminder_for(game: GameRecord, now: datetime) -> datetime | None:
         return None
     phase_type = str(game.state.get("phase_type", ""))
     phase_seconds = (game.settings.get("phase_seconds") or {}).get(phase_type)
+    grid = game.settings.get("deadline_at")
+    if grid:  # a phase on the deadline_at grid lasts about its every_days (deadline_grid.py)
+        phase_seconds = int((grid.get("every_days") or {}).get(phase_type, 1)) * 86400
     return reminder_time(
         deadline=parse_iso(game.deadline),
         phase_seconds=phase_seconds,

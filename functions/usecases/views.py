@@ -14,13 +14,19 @@ import engine
 from functions.ports import GameRecord, GameStore
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
 from functions.usecases.order_entry import owed
+from functions.usecases.results import with_scores
+from functions.usecases.roster import dummy_powers, excused, in_civil_disorder, open_seats, seat_status
+from functions.usecases.votes import votes_seen_by
 
 
 def powers_to_wait_on(game: GameRecord) -> list[str]:
-    """Powers with a decision to make this phase (engine's ``powers_with_orders_to_give``)."""
+    """Powers with a decision to make this phase (engine's ``powers_with_orders_to_give``),
+    less those nobody waits on: dummies, and open seats or civil disorder once started."""
     if game.status != "ACTIVE":
         return []
-    return sorted(engine.powers_with_orders_to_give(state_of(game), game_map(game.variant)))
+    skip = excused(game)
+    owing = engine.powers_with_orders_to_give(state_of(game), game_map(game.variant))
+    return sorted(p for p in owing if p not in skip)
 
 
 def missing_powers(game: GameRecord) -> list[str]:
@@ -60,7 +66,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
         "season": str(state.season),
         "phase_type": str(state.phase_type),
         "status": game.status,
-        "winner": getattr(state, "winner", None),
+        "winner": _winner(game, state),
         "units": [_unit(u) for u in units],
         "units_by_power": by_power,
         "ownership": ownership,
@@ -78,7 +84,8 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
             p: {"joined_at": None if anonymous else info.get("joined_at"), "is_active": True}
             for p, info in sorted(game.players.items())
         },
-        "dummy_powers": [],
+        "dummy_powers": dummy_powers(game),
+        **lifecycle_view(game, power),
         "auto_process": bool(game.settings.get("auto_process")),
         "wait_flags": sorted(p for p, up in game.wait_flags.items() if up),
         "paused": game.paused,
@@ -95,6 +102,33 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
         "press": str(game.settings.get("press") or "full"),
         "anonymous": anonymous,
         "unread": unread,
+    }
+
+
+def _winner(game: GameRecord, state: engine.GameState) -> str | None:
+    result = game.result or {}
+    if result.get("kind") in ("solo", "concession"):
+        return str(result["winners"][0])
+    return getattr(state, "winner", None)
+
+
+LIFECYCLE_SETTINGS = ("draw_votes", "max_year", "nmr_extensions", "civil_disorder_after", "deadline_at")
+
+
+def lifecycle_view(game: GameRecord, power: str | None) -> dict[str, Any]:
+    """Seats, votes (redacted by ballot), the result and the lifecycle settings (issue 12)."""
+    settings = {k: game.settings[k] for k in LIFECYCLE_SETTINGS if game.settings.get(k) is not None}
+    return {
+        "seats": {
+            p: {"status": seat_status(game, p), "missed": int((game.seats.get(p) or {}).get("missed", 0))}
+            for p in sorted(game_map(game.variant).power_ids)
+        },
+        "open_seats": open_seats(game),
+        "civil_disorder": in_civil_disorder(game),
+        "votes": votes_seen_by(game, power),
+        "result": with_scores(game.result),
+        "demo": bool(game.settings.get("demo")),
+        "settings": {"draw_votes": "secret", **settings},
     }
 
 

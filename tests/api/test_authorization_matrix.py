@@ -15,10 +15,16 @@ from typing import Any
 
 import pytest
 
+import engine
 from functions.api.handler import openapi_document
 from tests.api.harness import OPERATOR_TOKEN, InProcessApi
 from tests.notifications.fakes import MemoryTelegramStore
 
+IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played
+    "format": "convoy-export/1", "variant": "classical", "rules": "2023", "phases": [],
+    "current": {"phase": "S1901M", "status": "ACTIVE",
+                "state": engine.state_to_dict(engine.initial_state(engine.load_map("classical")))},
+}
 CALLERS = ("anonymous", "other_game", "another_power", "the_power", "creator", "operator")
 PLAYERS_ONLY = (401, 401, 200, 200, 403, 403)
 CONTROLLERS_ONLY = (401, 401, 403, 403, 200, 200)
@@ -52,6 +58,14 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("GET", "/games/{game_id}/map/resolution"): (None, (404, 401, 404, 404, 404, 404)),
     # backgammon moves on a Diplomacy game: identity first, then WRONG_GAME_KIND for players
     ("POST", "/games/{game_id}/moves"): ({"input": "ROLL"}, (401, 401, 409, 409, 403, 403)),
+    # issue 12: votes and leaving are the seated players'; opening a seat is the controllers'
+    ("POST", "/games/{game_id}/votes"): ({"draw": True}, PLAYERS_ONLY),
+    ("POST", "/games/{game_id}/leave"): (None, PLAYERS_ONLY),
+    ("POST", "/games/{game_id}/seats/{power}/open"): (None, CONTROLLERS_ONLY),
+    # dummies are chosen while forming: this game has started, so even its controllers get 403
+    ("POST", "/games/{game_id}/dummy_powers"): ({"dummy_powers": []}, (401, 401, 403, 403, 403, 403)),
+    ("GET", "/games/{game_id}/export"): (None, EVERYONE),  # as public as the history
+    ("POST", "/games/import"): (IMPORTABLE, (201,) * 6),
 }
 
 
@@ -83,7 +97,7 @@ def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
     _, _, other_tokens = api.new_game()
     game_id, creator, tokens = api.new_game(phase_seconds={"MOVEMENT": 3600})
     token = _token(caller, creator, tokens, other_tokens["FRANCE"])
-    answer = api.call(method, template.format(game_id=game_id), body, token=token)
+    answer = api.call(method, template.format(game_id=game_id, power="FRANCE"), body, token=token)
     want = expected[CALLERS.index(caller)]
     assert answer.status == want, (method, template, caller, answer.raw[:300])
     if answer.status >= 400:

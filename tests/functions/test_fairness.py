@@ -16,6 +16,7 @@ from functions.usecases.common import SCHEDULER, Actor, parse_iso
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.game_control import pause_game
 from functions.usecases.join import join_game
+from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import submit_orders
 from tests.functions.conftest import POWERS
@@ -89,4 +90,12 @@ def test_issue11_pausing_does_not_let_the_creator_skip_the_time_left() -> None:
 def test_issue11_untimed_full_game_keeps_the_creators_hand_processing() -> None:
     store, clock = InMemoryGameStore(), FakeClock()
     game_id = _game(store, clock, POWERS)
+    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
+
+
+def test_issue11_dummy_powers_need_no_player_for_the_game_to_be_full() -> None:
+    store, clock = InMemoryGameStore(), FakeClock()
+    dummies = ("ITALY", "TURKEY")
+    game_id = _game(store, clock, [p for p in POWERS if p not in dummies],
+                    lifecycle=LifecycleSettings(dummy_powers=dummies))
     assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"

@@ -182,7 +182,7 @@ def test_unknown_phase_format_or_width_are_clear_errors(api_table: Table) -> Non
     assert _get("/games/nope/map")["statusCode"] == 404
 
 
-def test_before_the_first_adjudication_the_resolution_map_is_the_bare_board(table: Table) -> None:
+def test_no_resolution_map_before_the_first_adjudication(table: Table) -> None:
     wiring.override(
         wiring.Services(
             settings=wiring.load_settings(), store=table.store, clock=table.clock, idempotency=None
@@ -193,8 +193,7 @@ def test_before_the_first_adjudication_the_resolution_map_is_the_bare_board(tabl
         named = _get(f"/games/{table.game_id}/map/resolution", query={"phase": "S1901M"})
     finally:
         wiring.reset()
-    assert answer["statusCode"] == 200 and "No phase adjudicated yet" in answer["body"]
-    assert _orders_layer(answer["body"]).strip() == ""
+    assert answer["statusCode"] == 404 and '"PHASE_NOT_FOUND"' in answer["body"]
     assert named["statusCode"] == 404 and '"PHASE_NOT_FOUND"' in named["body"]
 
 

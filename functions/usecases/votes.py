@@ -1,0 +1,97 @@
+"""Draw (DIAS) and concession votes: ``POST /games/{id}/votes``.
+
+A seated, active power casts or withdraws ``draw`` and/or ``concede``. The votes are
+counted at once (and again after each processed phase, functions/usecases/lifecycle.py):
+- every active power votes draw -> the game ends in a draw of all survivors (DIAS);
+- every active power but one concedes -> that one wins (``concession``).
+A vote stands until withdrawn or until the phase is processed.
+
+Secret ballot (``draw_votes: "secret"``, the default): the answer and the view show
+the caller only its own vote and, once it happened, that the game ended; nothing is
+written to the (public) event log when a vote is cast. Public ballot: the answer
+and the view show every vote, and a ``VOTE_CAST`` event names power and vote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from functions.errors import Forbidden, GameNotStarted, ValidationFailed
+from functions.ports import Clock, DeadlineScheduler, EventRecord, GameRecord, GameStore, OutboxRecord
+from functions.usecases.common import Actor, add_event, load_active, require_player, retrying, state_of
+from functions.usecases.deadlines import sync_schedule
+from functions.usecases.lifecycle import end_game, vote_outcome
+from functions.usecases.results import with_scores
+from functions.usecases.roster import active_powers, has_started
+
+BALLOTS = ("secret", "public")
+
+
+@dataclass(frozen=True)
+class VoteState:
+    phase: str
+    power: str
+    draw: bool
+    concede: bool
+    game_status: str
+    result: dict[str, Any] | None
+    votes: dict[str, dict[str, bool]] | None  # every vote: public ballots only
+
+
+def ballot(game: GameRecord) -> str:
+    return str(game.settings.get("draw_votes") or "secret")
+
+
+def votes_seen_by(game: GameRecord, power: str | None) -> dict[str, dict[str, bool]]:
+    """What a caller may see of this phase's votes: all (public), or only its own (secret)."""
+    shown = {p: {"draw": bool(v.get("draw")), "concede": bool(v.get("concede"))}
+             for p, v in sorted(game.votes.items())}
+    if ballot(game) == "public":
+        return shown
+    return {power: shown[power]} if power in shown else {}
+
+
+def cast_vote(
+    store: GameStore, clock: Clock, game_id: str, actor: Actor, *,
+    draw: bool | None = None, concede: bool | None = None,
+    scheduler: DeadlineScheduler | None = None,
+) -> VoteState:
+    power = require_player(actor)
+    if draw is None and concede is None:
+        raise ValidationFailed('give "draw": true|false and/or "concede": true|false')
+
+    def attempt() -> VoteState:
+        game = load_active(store, game_id)
+        if not has_started(game):
+            raise GameNotStarted("votes open once every seat has been taken")
+        state = state_of(game)
+        if power not in active_powers(game, state):
+            raise Forbidden(f"{power} is not an active power (eliminated), so it has no vote")
+        version, now = game.version, clock.now()
+        vote = dict(game.votes.get(power) or {})
+        if draw is not None:
+            vote["draw"] = draw
+        if concede is not None:
+            vote["concede"] = concede
+        game.votes[power] = vote
+        events: list[EventRecord] = []
+        outbox: list[OutboxRecord] = []
+        if ballot(game) == "public":
+            events.append(add_event(game, "VOTE_CAST", {"power": power, **vote}, now))
+        ended = vote_outcome(game, state)
+        if ended is not None:
+            last = store.last_phase(game_id)
+            more = end_game(game, ended[0], ended[1], state, last.phase if last else None, now)
+            events += more[0]
+            outbox += more[1]
+        saved = store.save(game, expected_version=version, events=events, outbox=outbox)
+        if ended is not None:
+            sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=None)
+        return VoteState(
+            phase=saved.phase, power=power, draw=bool(vote.get("draw")), concede=bool(vote.get("concede")),
+            game_status=saved.status, result=with_scores(saved.result),
+            votes=votes_seen_by(game, power) if ballot(game) == "public" else None,
+        )
+
+    return retrying(attempt)
