@@ -75,7 +75,8 @@ def game_item(game: GameRecord) -> Item:
     ``is_private``) and, while a deadline runs, ``due_bucket``/``due_at``."""
     attrs = asdict(game)
     attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND,
-                 seated=sorted(game.players), is_private=bool(game.settings.get("private")))
+                 seated=sorted(game.players), is_private=bool(game.settings.get("private")),
+                 game_kind=str(game.settings.get("game") or "diplomacy"))
     if game.status == "ACTIVE" and not game.paused and game.deadline:
         attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
     return to_item(attrs)
@@ -89,14 +90,15 @@ def game_from_item(item: Item) -> GameRecord:
 
 def listing_from_item(item: Item) -> GameRecord:
     """A listing record from the ``by_kind`` projection: the listing's fields only
-    (``players`` holds the seated powers with no data, ``settings`` only ``private``)."""
+    (``players`` holds the seated powers with no data, ``settings`` only ``private`` and
+    the game's kind)."""
     attrs = from_item(item)
     return GameRecord(
         game_id=attrs["game_id"], variant=attrs["variant"], rules=attrs["rules"],
         created_at=attrs["created_at"], creator_token_hash="", state={}, phase=attrs["phase"],
         phase_started_at="", status=attrs["status"],
         players={p: {} for p in attrs.get("seated", [])},
-        settings={"private": bool(attrs.get("is_private"))},
+        settings={"private": bool(attrs.get("is_private")), "game": attrs.get("game_kind") or "diplomacy"},
     )
 
 

@@ -25,7 +25,6 @@ GAME_KIND = "GAME"
 LIST_INDEX = "by_kind"
 DUE_INDEX = "by_due"
 DUE_BUCKETS = 16
-LISTING_FIELDS = ("game_id", "variant", "rules", "phase", "status", "seated", "is_private", "created_at")
 
 
 def due_bucket(game_id: str) -> str:

@@ -13,8 +13,8 @@ from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.deadlines import FireOutcome, sweep
 from functions.usecases.game_control import pause_game
 from functions.usecases.join import join_game
+from functions.usecases.lobby import list_games
 from functions.usecases.process_turn import process_turn
-from functions.usecases.views import list_games
 from infra.dynamodb import keys
 from infra.dynamodb.game_store import DynamoGameStore
 from tests.functions.fakes import FakeClock
