@@ -5,6 +5,8 @@ views, orders status, Winter builds, three process_turn calls):
 - requests per second overall, median / p99 latency per route;
 - DynamoDB consumed capacity per route (ReturnConsumedCapacity, game table only);
 - the META item size after 1, 10 and 50 adjudicated phases (must not grow);
+- press (bench/press_bench.py): sends, reads, channel lists and read marks every phase, and
+  the cost of reading 50 new messages from a game with 5,000 messages vs one with 50;
 - cold start per Lambda entry point: import, and import + first request (bench/cold_start.py).
 
 Numbers are for the emulator on this machine: they compare routes and catch
@@ -26,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
 
-from bench import cold_start  # noqa: E402
+from bench import cold_start, press_bench  # noqa: E402
 from bench.capacity import CapacityMeter, item_size, meter  # noqa: E402
 from local_stack.stack import LocalStack  # noqa: E402
 from tests.functions.openings import FALL_1901, SPRING_1901  # noqa: E402
@@ -67,6 +69,7 @@ def play_year(call: Recorder) -> None:
             call("POST /games/{id}/orders", "POST", f"/games/{gid}/orders", tokens[power],
                  {"orders": given, "phase": phase})
             call("GET /games/{id}/orders_status", "GET", f"/games/{gid}/orders_status")
+        press_bench.talk(call, gid, tokens)
         call("POST /games/{id}/process_turn", "POST", f"/games/{gid}/process_turn", creator)
         call("GET /games/{id}/last_resolution", "GET", f"/games/{gid}/last_resolution")
         call("GET /games/{id}/events", "GET", f"/games/{gid}/events?after=0")
@@ -138,6 +141,8 @@ def main() -> None:
         sizes = meta_sizes(stack)
         print("META item size (bytes, DynamoDB item-size rules): "
               + ", ".join(f"after {n} phases: {size}" for n, size in sizes.items()))
+        print()
+        press_bench.print_read_cost(press_bench.read_cost(stack.url, units))
     finally:
         stack.stop()
     print()

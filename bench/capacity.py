@@ -67,6 +67,7 @@ def _tables(params: dict[str, Any]) -> set[str]:
     named = {params["TableName"]} if "TableName" in params else set()
     for action in params.get("TransactItems", []):
         named.update(body["TableName"] for body in action.values() if "TableName" in body)
+    named.update(params.get("RequestItems", {}))  # BatchGetItem / BatchWriteItem (press)
     return named
 
 

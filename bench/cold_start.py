@@ -12,7 +12,11 @@ late firing for a phase the game has left (a no-op, as in production); sweep —
 over the games; relay — a stream record of an OUTBOX item (sent to the queue); notifier —
 that message from the queue (the game has no targets: nothing sent); telegram — ``/help``
 from a chat (answered through the outbox). The numbers are for this machine and the
-emulator, not AWS; they compare revisions. Run: ``.venv/bin/python bench/cold_start.py``
+emulator, not AWS; they compare revisions. Run: ``.venv/bin/python bench/cold_start.py``;
+``--instructions`` counts CPU instructions under valgrind instead (repeatable on a busy
+machine: the same code executes the same instructions, whatever else runs). Both read
+compiled bytecode of our packages (``_bytecode_env``), as a deployment shipping
+``__pycache__`` would.
 """
 
 from __future__ import annotations
@@ -122,6 +126,27 @@ ENTRY_POINTS = (
 )
 
 
+def _instructions(code: str, args: list[str], env: dict[str, str]) -> int:
+    """CPU instructions a fresh interpreter executes for ``code`` (valgrind's callgrind count)."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, "-c", code, *args],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=1200)
+    counted = [ln for ln in done.stderr.splitlines() if "Collected :" in ln]
+    if done.returncode != 0 or not counted:
+        raise RuntimeError(f"callgrind: {done.stderr[-2000:]}")
+    return int(counted[-1].split(":")[-1].strip())
+
+
+def count_instructions(entry: EntryPoint, game: dict[str, str], env: dict[str, str]) -> tuple[float, float]:
+    """(import, import + first request) in millions of instructions: the same whatever else
+    the machine runs, so revisions compare even on a busy machine."""
+    event = json.dumps(entry.event(game))
+    bare = _instructions("import json, sys, time, importlib", [], env)
+    imported = _instructions(f"import json, sys, time, importlib; import {entry.module}", [], env)
+    first = _instructions(CHILD, [entry.module, entry.function, event], env)
+    return (imported - bare) / 1e6, (first - bare) / 1e6
+
+
 def _once(entry: EntryPoint, game: dict[str, str], env: dict[str, str]) -> tuple[float, float]:
     event = json.dumps(entry.event(game))
     done = subprocess.run([sys.executable, "-c", CHILD, entry.module, entry.function, event],
@@ -135,8 +160,26 @@ def _once(entry: EntryPoint, game: dict[str, str], env: dict[str, str]) -> tuple
     return figures["import"], figures["first"]
 
 
-def measure(runs: int = 5, names: tuple[str, ...] = ()) -> dict[str, tuple[float, float]]:
-    """{entry point: (median import s, median import + first request s)} on a fresh local stack."""
+PACKAGES = ("functions", "infra", "engine", "backgammon", "render")
+
+
+def _bytecode_env() -> dict[str, str]:
+    """Children that read compiled bytecode, as a deployment that ships ``__pycache__`` does.
+
+    Our own packages are compiled first (``compileall``): a cold start then loads bytecode
+    instead of compiling every module from source — with PYTHONDONTWRITEBYTECODE set and no
+    ``__pycache__`` (this machine's default), each import also pays the compiler.
+    """
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *PACKAGES], cwd=ROOT, check=True,
+                   capture_output=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "POWERTOOLS_LOG_LEVEL": "WARNING"}
+
+
+def measure(runs: int = 5, names: tuple[str, ...] = (), instructions: bool = False
+            ) -> dict[str, tuple[float, float]]:
+    """{entry point: (median import s, median import + first request s)} on a fresh local stack;
+    with ``instructions``, millions of instructions instead (one callgrind run each)."""
     import requests
 
     from local_stack.stack import LocalStack
@@ -148,10 +191,13 @@ def measure(runs: int = 5, names: tuple[str, ...] = ()) -> dict[str, tuple[float
         joined = requests.post(f"{stack.url}/games/{created['game_id']}/join", json={"power": "FRANCE"},
                                timeout=30).json()
         game = {"game_id": created["game_id"], "token": joined["token"]}
-        env = {**os.environ, "POWERTOOLS_LOG_LEVEL": "WARNING"}
+        env = _bytecode_env()
         out: dict[str, tuple[float, float]] = {}
         for entry in ENTRY_POINTS:
             if names and entry.name not in names:
+                continue
+            if instructions:
+                out[entry.name] = count_instructions(entry, game, env)
                 continue
             samples = [_once(entry, game, env) for _ in range(runs)]
             out[entry.name] = (statistics.median(s[0] for s in samples),
@@ -162,7 +208,7 @@ def measure(runs: int = 5, names: tuple[str, ...] = ()) -> dict[str, tuple[float
 
 
 def table(figures: dict[str, tuple[float, float]], runs: int) -> str:
-    lines = [f"Cold start (fresh interpreter, median of {runs}; first request against the local stack):",
+    lines = [f"Cold start (fresh interpreters reading bytecode, median of {runs}; against the local stack):",
              f"| {'handler':<8} | {'entry point':<30} | {'import ms':>9} | {'import + first ms':>17} |",
              f"|{'-' * 10}|{'-' * 32}|{'-' * 11}|{'-' * 19}|"]
     modules = {e.name: f"{e.module}.{e.function}".removeprefix("functions.") for e in ENTRY_POINTS}
@@ -172,12 +218,27 @@ def table(figures: dict[str, tuple[float, float]], runs: int) -> str:
     return "\n".join(lines)
 
 
+def instruction_table(figures: dict[str, tuple[float, float]]) -> str:
+    lines = ["Cold start in millions of CPU instructions (callgrind; interpreter start-up excluded):",
+             f"| {'handler':<8} | {'import':>8} | {'import + first':>14} |",
+             f"|{'-' * 10}|{'-' * 10}|{'-' * 16}|"]
+    for name, (imported, first) in figures.items():
+        lines.append(f"| {name:<8} | {imported:>8.0f} | {first:>14.0f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", nargs="*", default=(), help="entry points to measure (default: all)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under valgrind (Debian package valgrind) instead of ms")
     args = parser.parse_args()
-    print(table(measure(args.runs, tuple(args.only)), args.runs))
+    figures = measure(args.runs, tuple(args.only), args.instructions)
+    if args.instructions:
+        print(instruction_table(figures))
+    else:
+        print(table(figures, args.runs))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,8 @@ class Client:
 
     def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if method == "POST":  # a retry after a 502/503 must not apply a write twice
+            headers["Idempotency-Key"] = uuid.uuid4().hex
         for attempt in range(5):
             response = self.session.request(method, self.base + path, json=body, headers=headers, timeout=120)
             if response.status_code not in (502, 503):

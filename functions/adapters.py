@@ -24,6 +24,8 @@ from functions.ports import (
     GameStore,
     ItemNotFound,
     OutboxMessage,
+    PowerChats,
+    PressStore,
     Seat,
     SubmitOutcome,
     TelegramTarget,
@@ -151,10 +153,15 @@ def _info(game: Any) -> DeadlineInfo:
 class StoreGameActions:
     """`GameActions` for the bot: the same use cases the REST API calls."""
 
-    def __init__(self, store: GameStore, clock: Clock, scheduler: DeadlineScheduler | None = None) -> None:
+    def __init__(
+        self, store: GameStore, clock: Clock, scheduler: DeadlineScheduler | None = None,
+        press: PressStore | None = None, chats: PowerChats | None = None,
+    ) -> None:
         self._store = store
         self._clock = clock
         self._scheduler = scheduler
+        self._press = press  # press (issue 13): /msg; None: the bot refuses press
+        self._chats = chats
 
     def submit_orders(self, seat: Seat, orders: Sequence[str]) -> SubmitOutcome:
         done = submit_orders(
@@ -178,3 +185,17 @@ class StoreGameActions:
     def last_resolution(self, seat: Seat) -> Sequence[str]:
         results = last_resolution(self._store, seat.game_id).get("results", [])
         return [f"{r.get('order_str', '?')}: {r.get('result', '?')}" for r in results]
+
+    def send_message(
+        self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
+    ) -> tuple[str, int]:
+        from functions.errors import Forbidden
+        from functions.usecases.press import send_message
+
+        if self._press is None:
+            raise Forbidden("press is not available through this bot")
+        sent = send_message(
+            self._store, self._press, self._clock, seat.game_id, Actor("player", seat.power),
+            to, text, dedupe_key=dedupe_key, chats=self._chats,
+        )
+        return sent.channel, sent.seq

@@ -39,6 +39,7 @@ from functions.ports import (
     GameStore,
     IdempotencyStore,
     MessageQueue,
+    PressStore,
     ReplyOutbox,
     Seat,
     SystemClock,
@@ -145,6 +146,12 @@ class Services:
     # EventBridge deadline schedules; None when DEADLINE_FUNCTION_ARN is unset: deadlines are
     # then kept in META only (and the sweeper's job)
     scheduler: DeadlineScheduler | None = None
+    # press (issue 13): messages, channels and ledgers in the game table; None: press_store()
+    press: PressStore | None = None
+
+    @property
+    def press_store(self) -> PressStore:
+        return self.press if self.press is not None else press_store()
 
 
 @_once
@@ -161,6 +168,14 @@ def services() -> Services:
         idempotency=DynamoIdempotencyStore(s.idempotency_table, aws_clients.dynamodb),
         scheduler=deadline_scheduler() if s.deadline_function_arn else None,
     )
+
+
+@_once
+def press_store() -> PressStore:
+    """Press in the game table (infra/dynamodb/press_store.py); its client is built on first call."""
+    from infra.dynamodb.press_store import DynamoPressStore
+
+    return DynamoPressStore(settings().game_table)
 
 
 # ---------------------------------------------------------------- deadlines, relay, notifier, bot
@@ -274,6 +289,7 @@ def telegram_dependencies() -> TelegramDependencies:
     return TelegramDependencies(
         secret=s.telegram_webhook_secret,
         store=telegram_store(),
-        games=StoreGameActions(api.store, api.clock, api.scheduler),
+        games=StoreGameActions(api.store, api.clock, api.scheduler, press=api.press_store,
+                               chats=telegram_store()),
         outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
     )

@@ -9,6 +9,7 @@ all with an `expires_at` TTL so they do not grow forever:
 | TGUPDATE#<update_id>    | UPDATE             | this Telegram update was taken                |
 | LINKCODE#<sha256(code)> | LINKCODE           | a one-time link code -> (game, power)         |
 | TGUSER#<user_id>        | SEAT               | the seat a Telegram user plays                |
+| TGSEAT#<game>#<power>   | CHAT#<chat_id>     | a chat linked to a seat (press is relayed to) |
 | TGCHAT#<chat_id>        | OUTBOX#<dedupe>    | a bot answer to send (the stream relays it)   |
 
 Target keys are hashed so webhook URLs (which may embed tokens) are not copied around.
@@ -170,6 +171,36 @@ class DynamoTelegramStore(_Table):
         )
         item = answer.get("Item")
         return self._seat(item["game_id"]["S"], item["power"]["S"]) if item else None
+
+    def link_chat(self, user_id: int, seat: SeatLike, chat_id: int | str) -> None:
+        """Remember where the seat's player talks to the bot: its press is relayed there."""
+        item = {
+            "pk": _s(f"TGSEAT#{seat.game_id}#{seat.power}"),
+            "sk": _s(f"CHAT#{chat_id}"),
+            "chat_id": _s(str(chat_id)),
+            "user_id": _n(user_id),
+            "linked_at": _n(int(self._clock())),
+        }
+        self._call("put_item", Item=item)
+
+    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
+        """Chats linked to the seat since ``linked_since`` (epoch s: the current player's joining)
+        whose user still plays it (a user re-linked elsewhere drops out)."""
+        answer = self._call(
+            "query",
+            KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues={":pk": _s(f"TGSEAT#{game_id}#{power}")},
+            ConsistentRead=True,
+        )
+        chats: list[int | str] = []
+        for item in answer.get("Items", []):
+            if int(item.get("linked_at", {}).get("N", "0")) < int(linked_since):
+                continue  # linked by an earlier holder of the seat
+            seat = self.seat_of(int(item["user_id"]["N"]))
+            if seat is not None and (seat.game_id, seat.power) == (game_id, power):
+                raw = item["chat_id"]["S"]
+                chats.append(int(raw) if raw.lstrip("-").isdigit() else raw)
+        return sorted(set(chats), key=str)
 
 
 class DynamoReplyOutbox(_Table):

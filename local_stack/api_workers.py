@@ -54,6 +54,10 @@ def _warm() -> None:
     _route = routes()
 
 
+def _ready() -> int:
+    return os.getpid()
+
+
 def _invoke(event: dict[str, Any]) -> dict[str, Any]:
     assert _route is not None
     return _route(event, LocalContext())
@@ -78,6 +82,8 @@ class Containers:
             self._local = routes()
         if workers > 0:
             self._pool = self._new_pool()
+            for _ in range(workers):  # start every container now, not on the first requests
+                self._pool.submit(_ready)
 
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")  # the parent has threads: never fork

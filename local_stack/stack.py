@@ -47,6 +47,7 @@ class LocalStack:
     def stop(self) -> None:
         if self._loop is not None:
             self._loop.stop()
+            self._loop.join(timeout=30)  # a pump run in progress finishes before the emulator stops
         if self._http is not None:
             self._http.stop()
         if self._containers is not None:

@@ -15,6 +15,7 @@ import base64
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
+from urllib.parse import unquote
 
 from pydantic import BaseModel, ValidationError
 
@@ -28,7 +29,8 @@ from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
-from functions.usecases import lobby, views
+from functions.schemas import press as press_schemas
+from functions.usecases import lobby, press, views
 from functions.usecases.common import Actor, hash_token, identify, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
@@ -116,6 +118,9 @@ def _intent(route: str, game_id: str | None, body: BaseModel | dict[str, Any] | 
 @app.exception_handler(DomainError)
 def _domain_error(error: DomainError) -> Response[Any]:
     logger.info("rejected", extra={"code": error.code, "status": error.status})
+    if "retry_after" in error.extra:  # 429 RATE_LIMITED (press)
+        return Response(status_code=error.status, content_type=JSON, body=error.body(),
+                        headers={"Retry-After": str(error.extra["retry_after"])})
     return _json(error.status, error.body())
 
 
@@ -170,6 +175,8 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         reminder_seconds=body.reminder_seconds,
         notify=tuple(t.model_dump(exclude_none=True) for t in body.notify or []),
         allow_loopback_webhooks=services.settings.allow_loopback_webhooks,
+        press=body.press,
+        anonymous=body.anonymous,
         game=body.game,
         seed=body.backgammon.seed if body.backgammon else None,
         move_by_turn_rolls=bool(body.backgammon and body.backgammon.move_by_turn_rolls),
@@ -196,7 +203,8 @@ def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonVi
     services, store = _services()
     game = load(store, game_id)
     actor = identify(game, _bearer(), services.settings.operator_token)
-    return VIEW_MODELS[kind_name(game)].model_validate(kind_of(game).view(game, actor))
+    view = press.with_unread(kind_of(game).view(game, actor), services.press_store, game, actor)
+    return VIEW_MODELS[kind_name(game)].model_validate(view)
 
 
 @app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS,
@@ -381,6 +389,74 @@ def post_move(game_id: str, body: backgammon_schemas.MoveRequest) -> backgammon_
         })
 
     return _intent("moves", game_id, body, apply)  # type: ignore[return-value]
+
+
+# --- press (issue 13; functions/usecases/press.py) ----------------------------------------
+
+
+def _chats() -> Any:
+    from functions.wiring import telegram_store  # deferred: no client at import
+
+    return telegram_store()
+
+
+@app.post("/games/<game_id>/messages", tags=["press"], security=SECURITY, responses={
+    201: {"description": "Sent", "content": {JSON: {"schema": {"$ref": "#/components/schemas/SentMessage"}}}},
+    429: {"description": "RATE_LIMITED (Retry-After header)"}, **ERRORS},
+    summary='Send press: "to" a list of powers (a channel with the sender) or "ALL"')
+def post_message(game_id: str, body: press_schemas.SendMessageRequest) -> Response[press_schemas.SentMessage]:
+    services, store = _services()
+
+    def apply() -> press_schemas.SentMessage:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        sent = press.send_message(
+            store, services.press_store, services.clock, game_id, actor, body.to, body.text,
+            client_timestamp=body.client_timestamp, chats=_chats(),
+        )
+        return press_schemas.SentMessage(**asdict(sent))
+
+    return _intent("message", game_id, body, apply, status=201)
+
+
+@app.get("/games/<game_id>/messages", tags=["press"], security=SECURITY, responses=ERRORS,
+         summary="The caller's messages after a cursor, oldest first (observers: public press)")
+def get_messages(
+    game_id: str,
+    after: Annotated[int, Query(ge=0)] = 0,
+    channel: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=press.MAX_READ)] = 50,
+) -> press_schemas.MessageList:
+    services, store = _services()
+    actor = _actor(store, game_id, services.settings.operator_token)
+    found = press.read_messages(store, services.press_store, game_id, actor, after=after, channel=channel,
+                                limit=limit)
+    return press_schemas.MessageList.model_validate(found)
+
+
+@app.get("/games/<game_id>/channels", tags=["press"], security=SECURITY, responses=ERRORS,
+         summary="The caller's channels: members, last message, unread count")
+def get_channels(game_id: str) -> press_schemas.ChannelList:
+    services, store = _services()
+    actor = _actor(store, game_id, services.settings.operator_token)
+    return press_schemas.ChannelList.model_validate(
+        press.list_channels(store, services.press_store, game_id, actor)
+    )
+
+
+@app.post("/games/<game_id>/channels/<channel>/read", tags=["press"], security=SECURITY, responses=ERRORS,
+          summary="Mark a channel read up to a seq")
+def post_channel_read(
+    game_id: str, channel: str, body: press_schemas.MarkReadRequest
+) -> press_schemas.MarkReadResponse:
+    services, store = _services()
+
+    def apply() -> press_schemas.MarkReadResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        name = unquote(channel)  # rawPath keeps %2C if a client encoded the commas
+        done = press.mark_read(store, services.press_store, game_id, actor, name, body.upto)
+        return press_schemas.MarkReadResponse(**done)
+
+    return _intent(f"read:{channel}", game_id, body, apply)  # type: ignore[return-value]
 
 
 @app.get("/games/<game_id>/last_resolution", tags=["turns"], responses=ERRORS,

@@ -13,6 +13,14 @@ utility, whose import (with boto3) cost ~130 ms of every API cold start (issue 9
   mid-way does not hold the key for the whole TTL.
 - Only successes are remembered: when the intent raises (any domain error), the claim is
   released and the same key may be sent again after fixing the cause.
+- An answer that carries a secret (a seat or creator ``token``, a ``webhook_secret``) is
+  never stored and never replayed (issue 11): on anonymous routes the scope cannot tell two
+  callers apart, so a replay would hand one caller's token to whoever sends the same key
+  and body. What is stored is the answer without its secrets; a repeat gets 409
+  ``IDEMPOTENT_REPLAY_SECRET`` carrying those non-secret fields (``game_id``, ``power``),
+  so a retrying client learns the first call succeeded, and nothing is applied twice.
+  Passwords never reach the stored payload hash either (they are ``SecretStr``, hashed as
+  their mask).
 """
 
 from __future__ import annotations
@@ -24,11 +32,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from functions.errors import Conflict, IdempotencyKeyReused
+from functions.errors import Conflict, IdempotencyKeyReused, IdempotentReplaySecret
 from functions.ports import COMPLETED, IdempotencyStore
 
 Outcome = dict[str, Any]  # {"status": int, "body": JSON}
 DEFAULT_IN_PROGRESS_SECONDS = 60
+SECRET_FIELDS = frozenset({"token", "webhook_secret"})
+WITHHELD = "secrets_withheld"  # marks a stored outcome whose secrets were removed
 
 
 def _digest(value: Any) -> str:
@@ -65,7 +75,7 @@ def run_once(
         if existing.payload_hash != payload_hash:
             raise IdempotencyKeyReused("this Idempotency-Key was already used with a different body")
         if existing.status == COMPLETED and existing.outcome is not None:
-            return dict(existing.outcome)
+            return _replay(existing.outcome)
         raise Conflict("a request with this Idempotency-Key is still in progress; retry later")
     try:
         outcome = apply()
@@ -74,5 +84,25 @@ def run_once(
         with contextlib.suppress(Exception):
             store.release(record_key)
         raise
-    store.complete(record_key, outcome, expires_at=int(now()) + ttl_seconds)
+    store.complete(record_key, _storable(outcome), expires_at=int(now()) + ttl_seconds)
     return outcome
+
+
+def _storable(outcome: Outcome) -> Outcome:
+    """The outcome as it may be kept: without any secret field of its body."""
+    body = outcome.get("body")
+    if not isinstance(body, dict) or not SECRET_FIELDS & body.keys():
+        return outcome
+    kept = {k: v for k, v in body.items() if k not in SECRET_FIELDS}
+    return {**outcome, "body": kept, WITHHELD: sorted(SECRET_FIELDS & body.keys())}
+
+
+def _replay(stored: Outcome) -> Outcome:
+    if WITHHELD in stored:
+        fields = ", ".join(stored[WITHHELD])
+        raise IdempotentReplaySecret(
+            f"this Idempotency-Key was already applied; its answer held a secret ({fields}) "
+            "that is shown only once",
+            first=stored.get("body"),
+        )
+    return dict(stored)

@@ -79,6 +79,10 @@ class CreateGameRequest(_Request):
         description="How long before a deadline DEADLINE_APPROACHING goes out (default 3600; 0: none). "
         "Capped at a quarter of the phase length.",
     )
+    press: Literal["full", "public_only", "none", "rulebook"] = Field(
+        default="full", description="Who may talk when (docs/api.md, Press)."
+    )
+    anonymous: bool = Field(default=False, description="Nothing ties a power to a seat's identity.")
 
 
 class CreateGameResponse(BaseModel):
@@ -244,6 +248,9 @@ class GameView(BaseModel):
     legal_orders: list[str] = Field(description="Legal orders for the caller's units.")
     owed: Owed = Field(description="Builds or removals the caller's power owes this phase "
                                    "(adjustment phases; zeros otherwise and for observers).")
+    press: str = Field(default="full", description="The game's press rule.")
+    anonymous: bool = False
+    unread: int = Field(default=0, description="The caller's unread press messages, over all its channels.")
 
 
 class OrdersStatus(BaseModel):

@@ -16,6 +16,7 @@ from functions.errors import UnknownVariant, ValidationFailed
 from functions.ports import Clock, GameRecord, GameStore
 from functions.usecases.common import add_event, game_map, hash_password, hash_token, iso, new_token
 from functions.usecases.notify_targets import validate_targets
+from functions.usecases.press_rules import validate_mode
 
 PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
 
@@ -31,6 +32,8 @@ class CreateGame:
     reminder_seconds: int | None = None  # DEADLINE_APPROACHING lead; None: the default (deadlines.py)
     notify: tuple[dict[str, object], ...] = ()  # delivery targets (functions/usecases/notify_targets.py)
     allow_loopback_webhooks: bool = False  # local runs and tests only
+    press: str = "full"  # full | public_only | none | rulebook (functions/usecases/press_rules.py)
+    anonymous: bool = False  # nothing ties a power to a seat's identity
     game: str = "diplomacy"  # the game kind (functions/usecases/game_kinds.py)
     seed: int | None = None  # backgammon: seeds the dice so the game replays
     move_by_turn_rolls: bool = False  # backgammon: the opening roll is the first move
@@ -64,6 +67,8 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         "phase_seconds": {k: int(v) for k, v in sorted(request.phase_seconds.items())},
         "private": request.private,
         "auto_process": request.auto_process,
+        "press": validate_mode(request.press),
+        "anonymous": request.anonymous,
     }
     if request.reminder_seconds is not None:
         if int(request.reminder_seconds) < 0:

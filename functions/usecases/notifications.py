@@ -124,6 +124,12 @@ def render_text(message: OutboxMessage, public_url: str = "") -> str:
         return f"{game}: {p.get('power', 'a player')} has joined."
     if message.kind in (CHAT_REPLY, CHAT_PHOTO):
         return str(p.get("text", ""))
+    if message.kind == "MESSAGE":  # press (functions/usecases/press.py): text only where it may go
+        channel = p.get("channel", "?")
+        if "text" not in p:
+            return f"{game}: a message was sent in channel {channel}."
+        where = "to everyone" if channel == "ALL" else f"in {channel}"
+        return f"{game}, {p.get('from', '?')} {where}: {p['text']}"
     return f"{game}: {message.kind.replace('_', ' ').lower()}."
 
 

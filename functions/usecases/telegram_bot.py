@@ -9,6 +9,9 @@ Commands (a leading ``/cmd@BotName`` also works):
 - ``/last``        the last phase's resolution
 - ``/map``         the board as a picture (Telegram ``sendPhoto``), with this power's own
                    pending orders drawn on it (nobody else's: issue 14's redaction rule)
+- ``/msg POWER[,POWER] text``, ``/msg ALL text``   send press (issue 13); recipients' linked
+                   chats get it through the outbox. Its dedupe key is the update id, so an
+                   update handled twice (a retry after a failure) still sends once.
 - ``/help``, ``/start``
 
 Why the update id is claimed first: Telegram re-sends an update until it gets a 2xx,
@@ -43,7 +46,8 @@ HELP_TEXT = (
     "/myorders - your pending orders\n"
     "/status - who has submitted\n"
     "/last - the last resolution\n"
-    "/map - the board as a picture, with your pending orders"
+    "/map - the board as a picture, with your pending orders\n"
+    "/msg ENGLAND,GERMANY text - press to those powers (/msg ALL text: public press)"
 )
 
 
@@ -137,7 +141,11 @@ def handle_update(
     if not store.claim_update(update_id):
         return UpdateOutcome("duplicate", command.name)
     try:
-        answer = _answer(command, user_id=user_id, store=store, games=games, now=now)
+        if command.name in PRIVATE_ONLY and not _is_private(message):
+            answer: str | PhotoAnswer = PRIVATE_ONLY_TEXT.format(command=command.name)
+        else:
+            answer = _answer(command, user_id=user_id, store=store, games=games, now=now,
+                             chat_id=chat_id, update_id=update_id)
         if isinstance(answer, PhotoAnswer):
             picture = {"game_id": answer.seat.game_id, "power": answer.seat.power}
             outbox.reply_photo(chat_id, answer.caption, picture, f"tg:{update_id}")
@@ -149,8 +157,25 @@ def handle_update(
     return UpdateOutcome("handled", command.name)
 
 
+# Commands whose answers show a power's pending orders (issue 11: never in a group chat,
+# where other players read along). /orders echoes what was accepted, /map draws it; /msg
+# sends press, which a group must not read either.
+PRIVATE_ONLY = frozenset({"orders", "myorders", "map", "msg"})
+PRIVATE_ONLY_TEXT = (
+    "/{command} is for your eyes only, so it works only in a private chat with me: "
+    "open a chat with the bot and send it there. Nothing was submitted or shown here."
+)
+
+
+def _is_private(message: Mapping[str, Any]) -> bool:
+    """A one-to-one chat with the sender: Telegram's ``private`` chat type (group,
+    supergroup and channel chats are read by others)."""
+    return (message.get("chat") or {}).get("type") == "private"
+
+
 def _answer(
-    command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime
+    command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime,
+    chat_id: int | str, update_id: int,
 ) -> str | PhotoAnswer:
     if command.name in ("start", "help"):
         return HELP_TEXT
@@ -161,6 +186,7 @@ def _answer(
         if seat is None:
             return "That link code is unknown, used or expired. Ask the API for a new one."
         store.link_user(user_id, seat)
+        store.link_chat(user_id, seat, chat_id)
         return f"Linked: you play {seat.power} in game {seat.game_id}."
     handlers: dict[str, Callable[[Seat, str], str | PhotoAnswer]] = {
         "orders": lambda seat, arg: _submit(games, seat, arg),
@@ -168,6 +194,7 @@ def _answer(
         "status": lambda seat, _: _status(games, seat),
         "last": lambda seat, _: _last(games, seat),
         "map": lambda seat, _: _map(games, seat),
+        "msg": lambda seat, arg: _press(games, seat, arg, f"tg:{update_id}"),
     }
     handler = handlers.get(command.name)
     if handler is None:
@@ -193,6 +220,16 @@ def _submit(games: GameActions, seat: Seat, argument: str) -> str:
     lines += [f"  ok  {o}" for o in outcome.accepted]
     lines += [f"  NO  {o}: {why}" for o, why in outcome.rejected]
     return "\n".join(lines)
+
+
+def _press(games: GameActions, seat: Seat, argument: str, dedupe_key: str) -> str:
+    """``/msg ENGLAND,GERMANY text`` or ``/msg ALL text``."""
+    head, _, text = argument.strip().partition(" ")
+    if not head or not text.strip():
+        return "Usage: /msg ENGLAND,GERMANY text  (or /msg ALL text)"
+    to: str | list[str] = "ALL" if head.upper() == "ALL" else [p for p in head.split(",") if p]
+    channel, seq = games.send_message(seat, to, text, dedupe_key)
+    return f"Sent to {channel} (#{seq})."
 
 
 def _my_orders(games: GameActions, seat: Seat) -> str:

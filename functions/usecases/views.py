@@ -31,8 +31,9 @@ def _unit(unit: engine.Unit) -> dict[str, str]:
     return {"kind": str(unit.kind), "power": unit.power, "location": str(unit.location)}
 
 
-def game_view(game: GameRecord, actor: Actor = ANONYMOUS) -> dict[str, Any]:
-    """The seed §4 view of ``game`` as seen by ``actor``, redacted."""
+def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> dict[str, Any]:
+    """The seed §4 view of ``game`` as seen by ``actor``, redacted; ``unread``: the caller's
+    unread press (functions/usecases/press.py). In an anonymous game no seat detail shows."""
     state = state_of(game)
     the_map = game_map(game.variant)
     units = sorted(state.units, key=lambda u: (u.power, str(u.location)))
@@ -42,6 +43,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS) -> dict[str, Any]:
     ownership = dict(sorted(state.ownership.items()))
     waiting = powers_to_wait_on(game)
     power = actor.power if actor.kind == "player" else None
+    anonymous = bool(game.settings.get("anonymous"))
     orders: dict[str, list[str]] = {}
     legal: list[str] = []
     if power is not None:
@@ -73,7 +75,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS) -> dict[str, Any]:
         ],
         "contested": sorted(state.contested),
         "players": {
-            p: {"joined_at": info.get("joined_at"), "is_active": True}
+            p: {"joined_at": None if anonymous else info.get("joined_at"), "is_active": True}
             for p, info in sorted(game.players.items())
         },
         "dummy_powers": [],
@@ -90,6 +92,9 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS) -> dict[str, Any]:
         "submitted": {p: p in game.pending_orders for p in waiting},
         "legal_orders": legal,
         "owed": owed(state, the_map, power) if game.status == "ACTIVE" else owed(state, the_map, None),
+        "press": str(game.settings.get("press") or "full"),
+        "anonymous": anonymous,
+        "unread": unread,
     }
 
 

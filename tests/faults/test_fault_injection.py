@@ -258,7 +258,8 @@ def test_a_crash_between_send_and_log_is_not_deduplicated_by_us() -> None:
 
 
 def _update(update_id: int, text: str) -> dict[str, Any]:
-    return {"update_id": update_id, "message": {"text": text, "chat": {"id": 70}, "from": {"id": 7}}}
+    chat = {"id": 70, "type": "private"}
+    return {"update_id": update_id, "message": {"text": text, "chat": chat, "from": {"id": 7}}}
 
 
 def test_a_twice_delivered_telegram_update_is_handled_once() -> None:

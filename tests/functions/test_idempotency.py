@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from functions.api.idempotency import run_once
-from functions.errors import Conflict, GameNotFound, IdempotencyKeyReused
+from functions.errors import Conflict, GameNotFound, IdempotencyKeyReused, IdempotentReplaySecret
 from functions.ports import COMPLETED, IN_PROGRESS, IdempotencyRecord
 
 
@@ -126,3 +126,31 @@ def test_without_a_key_or_a_store_the_intent_simply_runs() -> None:
     run_once(MemoryIdempotencyStore(), None, SCOPE, {}, apply, 60)
     run_once(None, "k1", SCOPE, {}, apply, 60)
     assert applied == [1, 1]
+
+
+def test_token_replay_through_idempotency_key_is_refused() -> None:
+    """Issue 11, token replay (high): on an anonymous route two callers share a scope, so a
+    second caller with the same key and body must not get the first caller's token."""
+    store, clock = MemoryIdempotencyStore(), Clock()
+    applied: list[int] = []
+
+    def create() -> dict[str, Any]:
+        applied.append(1)
+        return {"status": 201, "body": {"game_id": "g9", "token": "creator-secret", "webhook_secret": "w"}}
+
+    anonymous = {"route": "create", "game_id": None, "caller": None}
+    first = run_once(store, "k", anonymous, {"variant": "classical"}, create, 3600, now=clock)
+    with pytest.raises(IdempotentReplaySecret) as replay:
+        run_once(store, "k", anonymous, {"variant": "classical"}, create, 3600, now=clock)
+
+    assert first["body"]["token"] == "creator-secret" and applied == [1]
+    assert replay.value.extra == {"first": {"game_id": "g9"}}
+    assert "creator-secret" not in str(store.items) and "'w'" not in str(store.items)  # never stored
+
+
+def test_answers_without_secrets_are_still_replayed_whole() -> None:
+    store, clock = MemoryIdempotencyStore(), Clock()
+    applied, apply = counting()
+    run_once(store, "k", SCOPE, {}, apply, 3600, now=clock)
+    assert run_once(store, "k", SCOPE, {}, apply, 3600, now=clock) == {"status": 200, "body": {"n": 1}}
+    assert applied == [1]

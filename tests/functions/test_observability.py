@@ -15,7 +15,10 @@ class Context:
     aws_request_id = "req-1"
 
 
-def test_each_line_is_json_with_the_invocation_and_extra_fields(capsys: pytest.CaptureFixture[str]) -> None:
+def test_each_line_is_json_with_the_invocation_and_extra_fields(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")  # the system tests' stack sets WARNING
     logger = Logger(service="test-observability")
 
     @logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP)

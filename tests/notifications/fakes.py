@@ -137,6 +137,7 @@ class MemoryTelegramStore:
         self.updates: set[int] = set()
         self.codes: dict[str, tuple[Seat, datetime]] = {}
         self.users: dict[int, Seat] = {}
+        self.chats: dict[tuple[str, str], dict[int | str, int]] = {}
 
     def snapshot(self) -> tuple[frozenset[int], int, int]:
         return frozenset(self.updates), len(self.codes), len(self.users)
@@ -163,11 +164,20 @@ class MemoryTelegramStore:
     def seat_of(self, user_id: int) -> Seat | None:
         return self.users.get(user_id)
 
+    def link_chat(self, user_id: int, seat: Seat, chat_id: int | str) -> None:
+        self.chats[(seat.game_id, seat.power)] = {**self.chats.get((seat.game_id, seat.power), {}),
+                                                  chat_id: user_id}
+
+    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
+        linked = self.chats.get((game_id, power), {})
+        return sorted((c for c, u in linked.items() if self.users.get(u) == Seat(game_id, power)), key=str)
+
 
 class FakeGameActions:
     def __init__(self) -> None:
         self.orders: dict[tuple[str, str], list[str]] = {}
         self.submissions = 0
+        self.sent: dict[str, tuple[str, str | Sequence[str], str]] = {}
 
     def submit_orders(self, seat: Seat, orders: Sequence[str]) -> SubmitOutcome:
         self.submissions += 1
@@ -184,6 +194,13 @@ class FakeGameActions:
 
     def last_resolution(self, seat: Seat) -> Sequence[str]:
         return ["A PAR - BUR: OK"]
+
+    def send_message(
+        self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
+    ) -> tuple[str, int]:
+        self.sent.setdefault(dedupe_key, (seat.power, to, text))
+        channel = "ALL" if to == "ALL" else ",".join(sorted({seat.power, *to}))
+        return channel, list(self.sent).index(dedupe_key) + 1
 
 
 class MemoryReplyOutbox:

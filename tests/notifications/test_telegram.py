@@ -46,8 +46,11 @@ def post(bot: Bot, update: dict[str, Any], secret: str | None = SECRET) -> dict[
     return make_handler(lambda: bot, now=lambda: NOW)(event, None)
 
 
-def update(update_id: int, text: str, user: int = 7, chat: int = 70) -> dict[str, Any]:
-    return {"update_id": update_id, "message": {"text": text, "chat": {"id": chat}, "from": {"id": user}}}
+def update(
+    update_id: int, text: str, user: int = 7, chat: int = 70, chat_type: str = "private"
+) -> dict[str, Any]:
+    message = {"text": text, "chat": {"id": chat, "type": chat_type}, "from": {"id": user}}
+    return {"update_id": update_id, "message": message}
 
 
 def test_a_bad_or_missing_secret_gets_401_and_changes_nothing(bot: Bot) -> None:
@@ -193,3 +196,20 @@ def test_dynamo_delivery_log_and_reply_outbox(table: Any) -> None:
         ExpressionAttributeValues={":o": {"S": "OUTBOX#"}},
     )["Items"]
     assert len(items) == 1 and items[0]["payload"]["M"]["text"]["S"] == "hi"
+
+
+@pytest.mark.parametrize("chat_type", ["group", "supergroup", "channel"])
+@pytest.mark.parametrize("command", ["/orders A PAR - BUR", "/myorders", "/map"])
+def test_pending_orders_never_reach_a_group_chat(bot: Bot, chat_type: str, command: str) -> None:
+    """Issue 11 (pending orders leak into group chats): commands that show a power's pending
+    orders answer only in a private chat; in a game's group they do nothing and say why."""
+    code = issue_link_code(Seat("g1", "FRANCE"), store=bot.store, now=NOW)
+    post(bot, update(1, f"/link {code}"))
+    post(bot, update(2, "/orders A PAR - BUR"))  # privately: accepted
+    submissions = bot.games.submissions
+
+    assert post(bot, update(3, command, chat=-100, chat_type=chat_type))["statusCode"] == 200
+
+    chat, text = bot.outbox.replies["tg:3"]
+    assert chat == -100 and "private chat" in text and "PAR" not in text
+    assert bot.games.submissions == submissions  # nothing submitted from the group

@@ -136,15 +136,19 @@ def test_idempotency_key_replays_the_first_answer(stack: LocalStack) -> None:
     api = Api(stack.url)
     key = {"Idempotency-Key": "create-1"}
     first = api.call("POST", "/games", body={"variant": "classical"}, headers=key, expect=201)
-    again = api.call("POST", "/games", body={"variant": "classical"}, headers=key, expect=201)
-    assert first == again
+    # the creator token is shown once: a replay says the game exists, never hands out the token
+    again = api.call("POST", "/games", body={"variant": "classical"}, headers=key, expect=409)
+    assert again["code"] == "IDEMPOTENT_REPLAY_SECRET"
+    assert again["first"] == {"game_id": first["game_id"]}
+    assert first["token"] not in str(again)
     other = api.call("POST", "/games", body={"variant": "1900"}, headers=key, expect=422)
     assert other["code"] == "IDEMPOTENCY_KEY_REUSED"
     game_id = first["game_id"]
     key = {"Idempotency-Key": "j"}
     joined = api.call("POST", f"/games/{game_id}/join", body={"power": "ITALY"}, headers=key)
-    replay = api.call("POST", f"/games/{game_id}/join", body={"power": "ITALY"}, headers=key)
-    assert joined == replay
+    replay = api.call("POST", f"/games/{game_id}/join", body={"power": "ITALY"}, headers=key, expect=409)
+    assert replay["code"] == "IDEMPOTENT_REPLAY_SECRET" and replay["first"]["power"] == "ITALY"
+    assert joined["token"] not in str(replay)
     events = api.call("GET", f"/games/{game_id}/events")["events"]
     assert [e["type"] for e in events] == ["GAME_CREATED", "PLAYER_JOINED"]
     # a rejected intent is not remembered: the same key and body may be retried later

@@ -1,4 +1,5 @@
-"""Redaction: before adjudication no response any player can get shows another power's orders.
+"""Redaction: before adjudication no response any player can get shows another power's orders,
+and no press message reaches anyone outside its channel (issue 13).
 
 Every GET route in the OpenAPI document is called by every player (and anonymously), so a
 new route is covered as soon as it exists.
@@ -12,6 +13,8 @@ from functions.api.handler import openapi_document
 from local_stack.stack import LocalStack
 from tests.functions.openings import SPRING_1901
 from tests.system.client import Api
+from tests.system.test_games_run_by_themselves import _wait_for
+from tests.system.test_games_run_by_themselves import receiver as receiver  # a fixture
 
 pytestmark = pytest.mark.system
 
@@ -49,3 +52,65 @@ def _answer(api: Api, path: str, token: str | None) -> object:
     if response.headers.get("content-type", "").startswith("application/json"):
         return response.json()
     return response.text
+
+
+# --- press (issue 13) ------------------------------------------------------------------------
+
+CHANNELS = {  # sender -> recipients; every text is unique so a leak is a substring
+    "private-EF": ("ENGLAND", ["FRANCE"]),
+    "private-RT": ("RUSSIA", ["TURKEY"]),
+    "group-AIT": ("AUSTRIA", ["ITALY", "TURKEY"]),
+    "group-EFG": ("GERMANY", ["ENGLAND", "FRANCE"]),
+    "public-I": ("ITALY", "ALL"),
+}
+
+
+def _members(text: str) -> set[str]:
+    sender, to = CHANNELS[text]
+    return set(SPRING_1901) if to == "ALL" else {sender, *to}
+
+
+def _may_see(text: str, viewer: str | None) -> bool:
+    """Members see a channel; an observer sees public press only."""
+    return CHANNELS[text][1] == "ALL" if viewer is None else viewer in _members(text)
+
+
+def test_no_response_leaks_press_to_non_members(
+    stack: LocalStack, receiver: tuple[str, list[tuple[dict[str, str], bytes]]]
+) -> None:
+    # Given private, group and public press in flight, in a game with a webhook
+    url, received = receiver
+    api = Api(stack.url)
+    created = api.call("POST", "/games", body={"notify": [{"type": "webhook", "url": url}]}, expect=201)
+    game_id = created["game_id"]
+    tokens = {p: api.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in SPRING_1901}
+    answers: dict[str, list[object]] = {p: [] for p in tokens}
+    for text, (sender, to) in CHANNELS.items():
+        answers[sender].append(api.call("POST", f"/games/{game_id}/messages", token=tokens[sender],
+                                        body={"to": to, "text": text}, expect=201))
+    channels = sorted({",".join(sorted(_members(t))) for t in CHANNELS if CHANNELS[t][1] != "ALL"})
+
+    # When every power (and an observer) calls every GET route, and every channel by name
+    gets = [p for p, ops in openapi_document()["paths"].items() if "get" in ops]
+    for viewer in [*sorted(tokens), None]:
+        token = tokens[viewer] if viewer else None
+        seen: list[object] = list(answers[viewer]) if viewer else []
+        for path in gets:
+            seen.append(_answer(api, path.replace("{game_id}", game_id), token))
+        for channel in [*channels, "ALL"]:
+            by_name = f"/games/{game_id}/messages?channel={channel}"
+            seen.append(api.call("GET", by_name, token=token, expect=None))
+            seen.append(api.call("POST", f"/games/{game_id}/channels/{channel}/read", token=token,
+                                 body={"upto": 9}, expect=None))
+
+        # Then no message reaches anyone outside its channel, and members see theirs
+        text = str(seen)
+        leaked = [t for t in CHANNELS if t in text and not _may_see(t, viewer)]
+        assert leaked == [], (viewer, leaked)
+        missing = [t for t in CHANNELS if _may_see(t, viewer) and t not in text]
+        assert missing == [], (viewer, missing)
+
+    # and the game's webhook learns that private press was sent, never what it said
+    _wait_for("press notices", lambda: sum(b"MESSAGE" in body for _, body in received) >= len(CHANNELS))
+    delivered = b"".join(body for _, body in received).decode()
+    assert [t for t in CHANNELS if t in delivered] == ["public-I"]
