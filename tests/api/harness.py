@@ -71,12 +71,23 @@ class InProcessApi:
         return game_id, created.body["token"], tokens
 
 
+class NoPress:
+    """The slice of a press store the game view reads (an empty ledger per power). Press
+    routes themselves are not run in process (tests/api/test_authorization_matrix.py)."""
+
+    def ledger(self, game_id: str, power: str) -> Any:
+        from functions.ports import PowerPress
+
+        return PowerPress(power)
+
+
 def in_process_api() -> Iterator[InProcessApi]:
     """Wire the API to fresh fakes for one test, and put the real wiring back after."""
     api = InProcessApi()
     settings = load_settings()
     settings = dataclasses.replace(settings, operator_token=OPERATOR_TOKEN)
-    wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None))
+    wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
+                                    press=NoPress()))  # type: ignore[arg-type]
     try:
         yield api
     finally:

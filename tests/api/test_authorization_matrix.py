@@ -53,13 +53,22 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
 }
 
 
+# Routes not run in process: the press store (issue 13) has no in-memory fake yet, so these
+# would answer 503 here; tests/system/test_press.py checks their authorization over HTTP.
+# A route must be in MATRIX or here, with its reason.
+NOT_IN_PROCESS = {
+    ("GET", "/games/{game_id}/messages"), ("POST", "/games/{game_id}/messages"),
+    ("GET", "/games/{game_id}/channels"), ("POST", "/games/{game_id}/channels/{channel}/read"),
+}
+
+
 def _documented_routes() -> set[tuple[str, str]]:
     paths = openapi_document()["paths"]
     return {(method.upper(), path) for path, ops in paths.items() for method in ops}
 
 
 def test_every_route_has_a_row() -> None:
-    assert _documented_routes() == set(MATRIX)
+    assert _documented_routes() == set(MATRIX) | NOT_IN_PROCESS
 
 
 def _token(caller: str, creator: str, tokens: dict[str, str], other: str) -> str | None:

@@ -31,9 +31,13 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
 BASE_URL = os.environ.get("FUZZ_BASE_URL")  # a running `make run`, e.g. http://127.0.0.1:8000
 
 EXCLUDED = [unsupported_method, positive_data_acceptance, ignored_auth, missing_required_header]
+# In process, press routes (issue 13) are left out: their store has no in-memory fake yet
+# (it is DynamoDB only), so in process they could only answer 503. Against a running
+# stack (FUZZ_BASE_URL) every operation is fuzzed.
+PRESS_ROUTES = r"/(messages|channels)"
 schema = (
     schemathesis.openapi.from_url(f"{BASE_URL}/openapi.json") if BASE_URL
-    else schemathesis.openapi.from_wsgi("/openapi.json", wsgi_app)
+    else schemathesis.openapi.from_wsgi("/openapi.json", wsgi_app).exclude(path_regex=PRESS_ROUTES)
 )
 
 
