@@ -17,7 +17,7 @@ TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 
 $(TOOLS_STAMP): requirements-tools.txt
-	$(PY) -m venv $(TOOLS)
+	test -x $(TOOLS)/bin/pip || $(PY) -m venv $(TOOLS)
 	$(TOOLS)/bin/pip install --quiet -r requirements-tools.txt
 	touch $(TOOLS_STAMP)
 
