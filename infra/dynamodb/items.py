@@ -99,7 +99,8 @@ def game_from_item(item: Item) -> GameRecord:
 
 def listing_from_item(item: Item) -> GameRecord:
     """A listing record from the ``by_kind`` projection: the listing's fields only
-    (``players`` holds the seated powers with no data, ``settings`` only ``private``)."""
+    (``players`` holds the seated powers with no data, ``settings`` only ``private`` and
+    the game's kind)."""
     attrs = from_item(item)
     lobby = attrs.get("lobby") or {}
     return GameRecord(

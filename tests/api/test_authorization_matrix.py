@@ -53,8 +53,7 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("GET", "/variants"): (None, EVERYONE),
     ("GET", "/games/{game_id}/map"): (None, VIEW),
     ("GET", "/games/{game_id}/map/orders"): (None, VIEW),  # only the caller's own orders drawn
-    # no phase adjudicated yet: 404 PHASE_NOT_FOUND for whoever may look; another game's token 401
-    ("GET", "/games/{game_id}/map/resolution"): (None, (404, 401, 404, 404, 404, 404)),
+    ("GET", "/games/{game_id}/map/resolution"): (None, VIEW),
     # backgammon moves on a Diplomacy game: identity first, then WRONG_GAME_KIND for players
     ("POST", "/games/{game_id}/moves"): ({"input": "ROLL"}, (401, 401, 409, 409, 403, 403)),
     # issue 12: votes and leaving are the seated players'; opening a seat is the controllers'
