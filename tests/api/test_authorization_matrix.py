@@ -53,7 +53,8 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("GET", "/variants"): (None, EVERYONE),
     ("GET", "/games/{game_id}/map"): (None, VIEW),
     ("GET", "/games/{game_id}/map/orders"): (None, VIEW),  # only the caller's own orders drawn
-    ("GET", "/games/{game_id}/map/resolution"): (None, VIEW),
+    # no phase adjudicated yet: PHASE_NOT_FOUND for whoever may see the game
+    ("GET", "/games/{game_id}/map/resolution"): (None, (404, 401, 404, 404, 404, 404)),
     # backgammon moves on a Diplomacy game: identity first, then WRONG_GAME_KIND for players
     ("POST", "/games/{game_id}/moves"): ({"input": "ROLL"}, (401, 401, 409, 409, 403, 403)),
     # issue 12: votes and leaving are the seated players'; opening a seat is the controllers'
