@@ -37,7 +37,7 @@ StartResponse = Callable[..., Any]
 
 # API Gateway HTTP APIs accept at most 10 MB bodies and ~10 KB of headers; the API's own
 # requests are a few KB, so the local limits are tighter and still far above real use.
-MAX_BODY_BYTES = 1024 * 1024
+MAX_BODY_BYTES = 5 * 1024 * 1024  # above the API's own 4 MiB import limit (body_guard.py)
 MAX_HEADER_BYTES = 16 * 1024
 ERROR_CODES = {
     400: "BAD_REQUEST",

@@ -4,7 +4,9 @@ The API answers JSON only, and only small JSON: the largest legitimate body (64 
 of at most 120 characters, or a game's settings) is a few kilobytes. So, in this order:
 
 - more than ``MAX_BODY_BYTES`` (64 KiB): 413 ``PAYLOAD_TOO_LARGE`` — nothing of it is
-  read or echoed (API Gateway itself would take 10 MB);
+  read or echoed (API Gateway itself would take 10 MB). ``POST /games/import`` is the one
+  route whose body is a whole game (every phase's state and orders: a long game is a few
+  MB), so it may send up to ``MAX_IMPORT_BYTES`` (4 MiB, under Lambda's 6 MB request limit);
 - not UTF-8 (also one ``\\xff`` inside an order), or base64 that is not base64:
   400 ``INVALID_ENCODING``;
 - a ``Content-Type`` other than ``application/json`` (or ``*/*+json``) on a non-empty
@@ -29,6 +31,8 @@ import json
 from typing import Any
 
 MAX_BODY_BYTES = 64 * 1024
+MAX_IMPORT_BYTES = 4 * 1024 * 1024
+IMPORT_PATH = "/games/import"
 MAX_DEPTH = 32
 
 
@@ -82,6 +86,11 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
+def _limit(event: dict[str, Any]) -> int:
+    path = event.get("rawPath") or ((event.get("requestContext") or {}).get("http") or {}).get("path")
+    return MAX_IMPORT_BYTES if str(path or "").rstrip("/") == IMPORT_PATH else MAX_BODY_BYTES
+
+
 def refuse(event: dict[str, Any]) -> dict[str, Any] | None:
     """A Lambda proxy answer refusing ``event``'s body, or None (and the body made plain text)."""
     raw = _raw_bytes(event)
@@ -89,8 +98,9 @@ def refuse(event: dict[str, Any]) -> dict[str, Any] | None:
         return _refusal(400, "INVALID_ENCODING", "the body is marked base64 but is not")
     if not raw:
         return None
-    if len(raw) > MAX_BODY_BYTES:
-        return _refusal(413, "PAYLOAD_TOO_LARGE", f"the body may be at most {MAX_BODY_BYTES} bytes")
+    limit = _limit(event)
+    if len(raw) > limit:
+        return _refusal(413, "PAYLOAD_TOO_LARGE", f"the body may be at most {limit} bytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -37,7 +37,7 @@ from functions.ports import COMPLETED, IdempotencyStore
 
 Outcome = dict[str, Any]  # {"status": int, "body": JSON}
 DEFAULT_IN_PROGRESS_SECONDS = 60
-SECRET_FIELDS = frozenset({"token", "webhook_secret"})
+SECRET_FIELDS = frozenset({"token", "webhook_secret", "player_token"})  # player_token: demo seat
 WITHHELD = "secrets_withheld"  # marks a stored outcome whose secrets were removed
 
 

@@ -75,10 +75,20 @@ def game_item(game: GameRecord) -> Item:
     ``is_private``) and, while a deadline runs, ``due_bucket``/``due_at``."""
     attrs = asdict(game)
     attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND,
-                 seated=sorted(game.players), is_private=bool(game.settings.get("private")))
+                 seated=sorted(game.players), is_private=bool(game.settings.get("private")),
+                 lobby=_lobby(game))
     if game.status == "ACTIVE" and not game.paused and game.deadline:
         attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
     return to_item(attrs)
+
+
+def _lobby(game: GameRecord) -> dict[str, Any]:
+    """What the listing shows beyond the key fields: the kind and seat settings, each seat's
+    status (civil disorder, open), the result. No token hash, order or vote is among them."""
+    settings = {k: game.settings[k] for k in keys.LOBBY_SETTINGS if k in game.settings}
+    seats = {p: {"status": s["status"]} for p, s in game.seats.items()
+             if isinstance(s, dict) and "status" in s}
+    return {"settings": settings, "seats": seats, "result": game.result}
 
 
 def game_from_item(item: Item) -> GameRecord:
@@ -89,14 +99,18 @@ def game_from_item(item: Item) -> GameRecord:
 
 def listing_from_item(item: Item) -> GameRecord:
     """A listing record from the ``by_kind`` projection: the listing's fields only
-    (``players`` holds the seated powers with no data, ``settings`` only ``private``)."""
+    (``players`` holds the seated powers with no data, ``settings`` only ``private`` and
+    the game's kind)."""
     attrs = from_item(item)
+    lobby = attrs.get("lobby") or {}
     return GameRecord(
         game_id=attrs["game_id"], variant=attrs["variant"], rules=attrs["rules"],
         created_at=attrs["created_at"], creator_token_hash="", state={}, phase=attrs["phase"],
         phase_started_at="", status=attrs["status"],
         players={p: {} for p in attrs.get("seated", [])},
-        settings={"private": bool(attrs.get("is_private"))},
+        settings={**(lobby.get("settings") or {}), "private": bool(attrs.get("is_private"))},
+        seats=dict(lobby.get("seats") or {}),
+        result=lobby.get("result"),
     )
 
 

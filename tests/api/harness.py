@@ -17,7 +17,7 @@ from typing import Any
 from functions import wiring
 from functions.wiring import load_settings
 from local_stack.http_adapter import LocalContext, to_event
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 
 OPERATOR_TOKEN = "operator-token-for-api-tests"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -76,7 +76,8 @@ def in_process_api() -> Iterator[InProcessApi]:
     api = InProcessApi()
     settings = load_settings()
     settings = dataclasses.replace(settings, operator_token=OPERATOR_TOKEN)
-    wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None))
+    wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
+                                    press=InMemoryPressStore()))
     try:
         yield api
     finally:

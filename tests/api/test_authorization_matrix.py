@@ -54,7 +54,7 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("GET", "/variants"): (None, EVERYONE),
     ("GET", "/games/{game_id}/map"): (None, VIEW),
     ("GET", "/games/{game_id}/map/orders"): (None, VIEW),  # only the caller's own orders drawn
-    # no phase adjudicated yet: 404 PHASE_NOT_FOUND for whoever may look; another game's token 401
+    # no phase adjudicated yet: PHASE_NOT_FOUND for whoever may see the game
     ("GET", "/games/{game_id}/map/resolution"): (None, (404, 401, 404, 404, 404, 404)),
     # backgammon moves on a Diplomacy game: identity first, then WRONG_GAME_KIND for players
     ("POST", "/games/{game_id}/moves"): ({"input": "ROLL"}, (401, 401, 409, 409, 403, 403)),
@@ -66,6 +66,13 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/games/{game_id}/dummy_powers"): ({"dummy_powers": []}, (401, 401, 403, 403, 403, 403)),
     ("GET", "/games/{game_id}/export"): (None, EVERYONE),  # as public as the history
     ("POST", "/games/import"): (IMPORTABLE, (201,) * 6),
+    # press (issue 13): players send; everyone who may see the game reads (observers: public press)
+    ("POST", "/games/{game_id}/messages"): ({"to": ["ENGLAND"], "text": "hi"},
+                                            (401, 401, 201, 201, 403, 403)),
+    ("GET", "/games/{game_id}/messages"): (None, VIEW),
+    ("GET", "/games/{game_id}/channels"): (None, VIEW),
+    # the public channel has no message yet: CHANNEL_NOT_FOUND for players
+    ("POST", "/games/{game_id}/channels/{channel}/read"): ({"upto": 1}, (401, 401, 404, 404, 403, 403)),
 }
 
 
@@ -97,7 +104,8 @@ def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
     _, _, other_tokens = api.new_game()
     game_id, creator, tokens = api.new_game(phase_seconds={"MOVEMENT": 3600})
     token = _token(caller, creator, tokens, other_tokens["FRANCE"])
-    answer = api.call(method, template.format(game_id=game_id, power="FRANCE"), body, token=token)
+    path = template.format(game_id=game_id, power="FRANCE", channel="ALL")
+    answer = api.call(method, path, body, token=token)
     want = expected[CALLERS.index(caller)]
     assert answer.status == want, (method, template, caller, answer.raw[:300])
     if answer.status >= 400:

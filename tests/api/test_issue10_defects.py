@@ -276,3 +276,17 @@ def test_a_finished_game_does_not_end_on_a_phase_named_after_nothing(
     view = api.call("GET", f"/games/{game_id}").body
     assert view["phase"] == processed["data"]["next_phase"] == "W1907A"
     assert view["phase_type"] == "ADJUSTMENT" and view["dislodged"] == []
+
+
+def test_an_export_larger_than_an_ordinary_body_may_still_be_imported() -> None:
+    """Issue 12 export/import: a whole game is far more than 64 KiB; only the import route
+    takes up to 4 MiB (functions/api/body_guard.py), every other route stays small."""
+    from functions.api import body_guard
+
+    big = "x" * (body_guard.MAX_BODY_BYTES + 1)
+    assert body_guard.refuse({"rawPath": "/games/import", "body": big, "headers": {}}) is None
+    refused = body_guard.refuse({"rawPath": "/games/g1/orders", "body": big, "headers": {}})
+    assert refused is not None and refused["statusCode"] == 413
+    huge = "x" * (body_guard.MAX_IMPORT_BYTES + 1)
+    refused = body_guard.refuse({"rawPath": "/games/import", "body": huge, "headers": {}})
+    assert refused is not None and refused["statusCode"] == 413

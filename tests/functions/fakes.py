@@ -114,3 +114,82 @@ class InMemoryGameStore:
 
     def events_after(self, game_id: str, after: int, limit: int = 100) -> list[EventRecord]:
         return [e for e in self.events.get(game_id, []) if e.seq > after][:limit]
+
+
+class InMemoryPressStore:
+    """A PressStore in dicts, with the same all-or-nothing, conditional send as DynamoDB."""
+
+    def __init__(self) -> None:
+        from functions.ports import ChannelRecord, InboxEntry, MessageRecord, PowerPress
+
+        self.lock = threading.Lock()
+        self.ledger_items: dict[tuple[str, str], PowerPress] = {}
+        self.channel_items: dict[tuple[str, str], ChannelRecord] = {}
+        self.messages: dict[tuple[str, str], list[MessageRecord]] = {}
+        self.inboxes: dict[tuple[str, str], list[InboxEntry]] = {}
+        self.keys: dict[tuple[str, str], dict[str, object]] = {}
+        self.notices: list[object] = []
+
+    def ledger(self, game_id: str, power: str):  # type: ignore[no-untyped-def]
+        import copy
+
+        from functions.ports import PowerPress
+
+        with self.lock:
+            return copy.deepcopy(self.ledger_items.get((game_id, power), PowerPress(power=power)))
+
+    def ledgers(self, game_id: str, powers: Sequence[str]):  # type: ignore[no-untyped-def]
+        return {p: self.ledger(game_id, p) for p in powers}
+
+    def channel(self, game_id: str, channel: str):  # type: ignore[no-untyped-def]
+        return self.channel_items.get((game_id, channel))
+
+    def channels(self, game_id: str, names: Sequence[str]):  # type: ignore[no-untyped-def]
+        return [self.channel_items[(game_id, n)] for n in names if (game_id, n) in self.channel_items]
+
+    def applied(self, game_id: str, dedupe_key: str):  # type: ignore[no-untyped-def]
+        return self.keys.get((game_id, dedupe_key))
+
+    def inbox(self, game_id: str, power: str, after: int, limit: int):  # type: ignore[no-untyped-def]
+        return [e for e in self.inboxes.get((game_id, power), []) if e.n > after][:limit]
+
+    def channel_messages(self, game_id: str, channel: str, after: int, limit: int):  # type: ignore[no-untyped-def]
+        return [m for m in self.messages.get((game_id, channel), []) if m.seq > after][:limit]
+
+    def commit_message(self, game_id: str, *, message, channel, expected_last_seq, ledgers,  # type: ignore[no-untyped-def]
+                       notices=(), dedupe_key=None, result=None) -> None:
+        import copy
+
+        from functions.ports import InboxEntry
+
+        with self.lock:
+            current = self.channel_items.get((game_id, channel.channel))
+            stale = (current.last_seq if current else 0) != expected_last_seq or any(
+                self.ledger_items.get((game_id, ledger.power), ledger).version != expected
+                and (game_id, ledger.power) in self.ledger_items
+                for ledger, expected in ledgers
+            ) or (dedupe_key is not None and (game_id, dedupe_key) in self.keys)
+            if stale:
+                raise StaleVersion(game_id, expected_last_seq)
+            self.channel_items[(game_id, channel.channel)] = channel
+            self.messages.setdefault((game_id, message.channel), []).append(message)
+            for ledger, expected in ledgers:
+                stored = copy.deepcopy(ledger)
+                stored.version = expected + 1
+                self.ledger_items[(game_id, ledger.power)] = stored
+                entry = InboxEntry(ledger.inbox_seq, message)
+                self.inboxes.setdefault((game_id, ledger.power), []).append(entry)
+            if dedupe_key is not None:
+                self.keys[(game_id, dedupe_key)] = dict(result or {})
+            self.notices.extend(notices)
+
+    def save_ledger(self, game_id: str, ledger, *, expected_version: int):  # type: ignore[no-untyped-def]
+        import copy
+
+        with self.lock:
+            current = self.ledger_items.get((game_id, ledger.power))
+            if (current.version if current else 0) != expected_version:
+                raise StaleVersion(game_id, expected_version)
+            ledger.version = expected_version + 1
+            self.ledger_items[(game_id, ledger.power)] = copy.deepcopy(ledger)
+            return ledger

@@ -25,8 +25,10 @@ def test_tokens_and_passwords_never_appear_in_the_logs_of_a_full_game(
     buffer = io.StringIO()
     stream = logging.StreamHandler(buffer)
     logging.getLogger().addHandler(stream)
-    previous_level = handler.logger.log_level
-    handler.logger.setLevel("DEBUG")
+    ours = handler.logger._log  # functions/observability.py: the stdlib logger behind ours
+    ours.addHandler(stream)
+    previous_level = ours.level
+    ours.setLevel(logging.DEBUG)
     secrets: list[str] = [OPERATOR_TOKEN, "hunter2-join-password"]
     try:
         # When a private game is played with every kind of call, good and bad
@@ -54,7 +56,8 @@ def test_tokens_and_passwords_never_appear_in_the_logs_of_a_full_game(
         api.raw("POST", f"/games/{game_id}/orders", b"\xff", {"authorization": f"Bearer {tokens['ITALY']}"})
     finally:
         logging.getLogger().removeHandler(stream)
-        handler.logger.setLevel(previous_level)
+        ours.removeHandler(stream)
+        ours.setLevel(previous_level)
     # Then no secret appears in anything logged or printed
     captured = capsys.readouterr()
     logged = "\n".join([buffer.getvalue(), caplog.text, captured.out, captured.err])
