@@ -158,7 +158,8 @@ def test_idempotency_key_replays_the_first_answer(stack: LocalStack) -> None:
     early = api.call("POST", f"/games/{game_id}/orders", token=joined["token"], body=body, headers=key,
                      expect=409)
     assert early["code"] == "STALE_PHASE"
-    api.call("POST", f"/games/{game_id}/process_turn", token=first["token"])
+    # one seat taken: only the operator may process the game before it is full (issue 11)
+    api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN)
     later = api.call("POST", f"/games/{game_id}/orders", token=joined["token"], body=body, headers=key)
     assert later["accepted"] == ["A VEN H"]
 
