@@ -277,9 +277,9 @@ def main() -> int:
         os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
         args.operator_token = args.operator_token or secrets.token_urlsafe(24)
         os.environ["CONVOY_OPERATOR_TOKEN"] = args.operator_token
+        stack = LocalStack(port=0, pump_interval=0.5).start()
     if not args.operator_token:
         parser.error("--base-url needs --operator-token (or $CONVOY_OPERATOR_TOKEN) for the racers")
-        stack = LocalStack(port=0, pump_interval=0.5).start()
     base = args.base_url or stack.url  # type: ignore[union-attr]
     stats = Stats()
     try:
