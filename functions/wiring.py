@@ -293,3 +293,11 @@ def telegram_dependencies() -> TelegramDependencies:
                                chats=telegram_store()),
         outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
     )
+
+
+def stream_item(image: Mapping[str, Any]) -> dict[str, Any]:
+    """A DynamoDB stream record's image as plain values, decoded by the store's own codec
+    (infra/dynamodb/items.py) so the relay needs no boto3 for it."""
+    from infra.dynamodb.items import from_item
+
+    return from_item(dict(image))

@@ -14,21 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
-from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from boto3.dynamodb.types import TypeDeserializer
-
 from functions.observability import get_logger
 from functions.ports import MessageQueue, OutboxMessage
 from functions.usecases.notifications import message_from_outbox_item, relay_outbox
+from functions.wiring import stream_item
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
-_deserializer = TypeDeserializer()
 logger = get_logger()
-
-
-class RelayFailed(Exception):
-    """This record's message did not reach the queue; the stream must retry it."""
 
 
 def outbox_message(raw_record: Mapping[str, Any]) -> OutboxMessage | None:
@@ -36,13 +28,14 @@ def outbox_message(raw_record: Mapping[str, Any]) -> OutboxMessage | None:
     if raw_record.get("eventName") != "INSERT":
         return None
     image = (raw_record.get("dynamodb") or {}).get("NewImage") or {}
-    item = {name: _deserializer.deserialize(value) for name, value in image.items()}
-    return message_from_outbox_item(item)
+    return message_from_outbox_item(stream_item(image))
 
 
 def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
-    """A handler sending to `queue()` (built lazily, on the first batch)."""
-    processor = BatchProcessor(event_type=EventType.DynamoDBStreams, raise_on_entire_batch_failure=False)
+    """A handler sending to `queue()` (built lazily, on the first batch).
+
+    It answers Lambda's partial-batch response itself (``ReportBatchItemFailures``): the
+    failed records' sequence numbers, in stream order, from which the stream retries."""
 
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         by_sequence: dict[str, OutboxMessage] = {}
@@ -60,18 +53,8 @@ def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
             failed_keys = relay_outbox(list(by_sequence.values()), queue())
         except Exception:  # the queue is unusable: every record must be retried
             failed_keys = {m.dedupe_key for m in by_sequence.values()}
-        failed = {seq for seq, m in by_sequence.items() if m.dedupe_key in failed_keys}
-
-        def record_handler(record: DynamoDBRecord) -> None:
-            sequence = record.dynamodb.sequence_number if record.dynamodb else None
-            if sequence in failed:
-                raise RelayFailed(f"outbox record {sequence} not sent")
-
-        return dict(
-            process_partial_response(
-                event=event, record_handler=record_handler, processor=processor, context=context
-            )
-        )
+        failed = [seq for seq, m in by_sequence.items() if m.dedupe_key in failed_keys]
+        return {"batchItemFailures": [{"itemIdentifier": seq} for seq in failed]}
 
     return handler
 
