@@ -9,6 +9,7 @@ submission and one view of orders status with the REST API.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
@@ -43,13 +44,18 @@ from functions.usecases.views import last_resolution, orders_status
 class HttpSender(Protocol):
     """What ``HttpDeliverer`` needs of the HTTP client (``infra.webhooks.HttpDelivery`` fits)."""
 
-    def send_webhook(self, url: str, secret: str, document: Mapping[str, Any], delivery_id: str) -> None: ...
+    def send_webhook(
+        self, url: str, secret: str, document: Mapping[str, Any], delivery_id: str, *,
+        previous_secret: str | None = None, deadline: float | None = None,
+    ) -> None: ...
 
-    def send_discord(self, url: str, text: str) -> None: ...
+    def send_discord(self, url: str, text: str, *, deadline: float | None = None) -> None: ...
 
-    def send_telegram(self, chat_id: int | str, text: str) -> None: ...
+    def send_telegram(self, chat_id: int | str, text: str, *, deadline: float | None = None) -> None: ...
 
-    def send_telegram_photo(self, chat_id: int | str, png: bytes, caption: str) -> None: ...
+    def send_telegram_photo(
+        self, chat_id: int | str, png: bytes, caption: str, *, deadline: float | None = None
+    ) -> None: ...
 
 
 class HttpDeliverer:
@@ -59,25 +65,32 @@ class HttpDeliverer:
     power), at delivery time, so no picture ever sits in the outbox."""
 
     def __init__(
-        self, delivery: HttpSender, pictures: Callable[[Mapping[str, Any]], bytes] | None = None
+        self,
+        delivery: HttpSender,
+        pictures: Callable[[Mapping[str, Any]], bytes] | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self._http = delivery
         self._pictures = pictures
+        self._now = wall_clock  # decides whether a rotated-out webhook secret still signs
 
-    def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str) -> None:
+    def deliver(
+        self, target: DeliveryTarget, message: OutboxMessage, text: str, *, deadline: float | None = None
+    ) -> None:
         if isinstance(target, WebhookTarget):
             self._http.send_webhook(
-                target.url, target.secret, webhook_document(message, text), message.dedupe_key
+                target.url, target.secret, webhook_document(message, text), message.dedupe_key,
+                previous_secret=target.previous_at(self._now()), deadline=deadline,
             )
         elif isinstance(target, DiscordTarget):
-            self._http.send_discord(target.url, text)
+            self._http.send_discord(target.url, text, deadline=deadline)
         elif isinstance(target, TelegramTarget) and message.kind == CHAT_PHOTO and self._pictures:
             picture = message.payload.get("map")
             if not isinstance(picture, Mapping):
                 raise TypeError(f"a {CHAT_PHOTO} without its map reference: {message.dedupe_key}")
-            self._http.send_telegram_photo(target.chat_id, self._pictures(picture), text)
+            self._http.send_telegram_photo(target.chat_id, self._pictures(picture), text, deadline=deadline)
         elif isinstance(target, TelegramTarget):
-            self._http.send_telegram(target.chat_id, text)
+            self._http.send_telegram(target.chat_id, text, deadline=deadline)
         else:  # pragma: no cover - the union is closed
             raise TypeError(f"unknown target {target!r}")
 

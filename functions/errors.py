@@ -62,6 +62,20 @@ IdempotentReplaySecret = _error(
     "IdempotentReplaySecret", "IDEMPOTENT_REPLAY_SECRET", 409,
     "The first answer to this Idempotency-Key carried a secret, which is never sent twice.",
 )
+TooManyTargets = _error(
+    "TooManyTargets", "TOO_MANY_TARGETS", 422, "A game has at most 5 notify targets (issue 11)."
+)
+TooManyTargetsPerHost = _error(
+    "TooManyTargetsPerHost", "TOO_MANY_TARGETS_PER_HOST", 422,
+    "At most 2 of a game's notify targets may name one host (issue 11).",
+)
+NotifyTargetNotFound = _error(
+    "NotifyTargetNotFound", "NOTIFY_TARGET_NOT_FOUND", 404, "The game has no webhook target at that index."
+)
+TooManyJoinAttempts = _error(
+    "TooManyJoinAttempts", "TOO_MANY_JOIN_ATTEMPTS", 429,
+    "Too many wrong passwords for this game from this caller; wait for Retry-After seconds.",
+)
 BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malformed or does not replay.")
 PhaseNotFound = _error(
     "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."

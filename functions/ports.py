@@ -428,16 +428,25 @@ class OutboxMessage:
 
 @dataclass(frozen=True)
 class WebhookTarget:
-    """A generic HTTPS webhook; bodies are signed with the game's `secret` (docs/notifications.md)."""
+    """A generic HTTPS webhook; bodies are signed with its own `secret` (docs/notifications.md).
+
+    After a rotation (functions/usecases/webhook_secrets.py) ``previous_secret`` signs too
+    until ``previous_until`` (epoch seconds), so the receiver can switch without a gap."""
 
     url: str
     secret: str
     type: Literal["webhook"] = "webhook"
+    previous_secret: str | None = None
+    previous_until: int = 0
 
     @property
     def key(self) -> str:
         """Identity for the delivery log (never contains the secret)."""
         return f"webhook:{self.url}"
+
+    def previous_at(self, now: float) -> str | None:
+        """The old secret while the rotation window is open at ``now``, else None."""
+        return self.previous_secret if self.previous_secret and now < self.previous_until else None
 
 
 @dataclass(frozen=True)
@@ -470,7 +479,11 @@ DeliveryTarget = WebhookTarget | DiscordTarget | TelegramTarget
 def target_to_dict(target: DeliveryTarget) -> dict[str, Any]:
     """Plain dict form, as stored in game settings and carried on bot replies."""
     if isinstance(target, WebhookTarget):
-        return {"type": "webhook", "url": target.url, "secret": target.secret}
+        rotation = (
+            {"previous_secret": target.previous_secret, "previous_until": target.previous_until}
+            if target.previous_secret else {}
+        )
+        return {"type": "webhook", "url": target.url, "secret": target.secret, **rotation}
     if isinstance(target, DiscordTarget):
         return {"type": "discord", "url": target.url}
     return {"type": "telegram", "chat_id": target.chat_id}
@@ -480,7 +493,12 @@ def target_from_dict(raw: Mapping[str, Any]) -> DeliveryTarget:
     """Inverse of `target_to_dict`; ValueError for an unknown or incomplete target."""
     kind = raw.get("type")
     if kind == "webhook" and isinstance(raw.get("url"), str) and isinstance(raw.get("secret"), str):
-        return WebhookTarget(url=raw["url"], secret=raw["secret"])
+        previous = raw.get("previous_secret")
+        return WebhookTarget(
+            url=raw["url"], secret=raw["secret"],
+            previous_secret=previous if isinstance(previous, str) else None,
+            previous_until=int(raw.get("previous_until") or 0),
+        )
     if kind == "discord" and isinstance(raw.get("url"), str):
         return DiscordTarget(url=raw["url"])
     if kind == "telegram" and isinstance(raw.get("chat_id"), int | str):
@@ -492,9 +510,13 @@ def target_from_dict(raw: Mapping[str, Any]) -> DeliveryTarget:
 
 
 class Deliverer(Protocol):
-    """Sends one rendered text to one target; raises `infra.webhooks.DeliveryError` on failure."""
+    """Sends one rendered text to one target; raises `infra.webhooks.DeliveryError` on failure.
 
-    def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str) -> None: ...
+    ``deadline`` (a ``time.monotonic()`` instant, issue 11) bounds the whole send in wall time."""
+
+    def deliver(
+        self, target: DeliveryTarget, message: OutboxMessage, text: str, *, deadline: float | None = None
+    ) -> None: ...
 
 
 class DeliveryLog(Protocol):
@@ -509,6 +531,37 @@ class TargetDirectory(Protocol):
     """Where a game's notifications go (its configured webhook / Discord / Telegram targets)."""
 
     def targets_for(self, game_id: str) -> Sequence[DeliveryTarget]: ...
+
+
+@dataclass(frozen=True)
+class TargetStanding:
+    """How a game's target has fared lately (issue 11): consecutive failures, and until when
+    (epoch seconds) it is parked; ``newly_parked`` only on the failure that parked it first."""
+
+    failures: int = 0
+    parked_until: int = 0
+    newly_parked: bool = False
+
+    def parked_at(self, now: float) -> bool:
+        return now < self.parked_until
+
+
+class TargetHealth(Protocol):
+    """Stored standing of each game target, so one that keeps failing is parked, not retried."""
+
+    def standing(self, game_id: str, target_keys: Sequence[str]) -> dict[str, TargetStanding]:
+        """The standing of those of ``target_keys`` that have failed lately (one read)."""
+        ...
+
+    def failed(
+        self, game_id: str, target_key: str, *, now: float, park_after: int, park_for: int
+    ) -> TargetStanding:
+        """Count one more failure; park the target for ``park_for`` s once it reaches ``park_after``."""
+        ...
+
+    def succeeded(self, game_id: str, target_key: str) -> None:
+        """A delivery went through: forget the failures and any parking."""
+        ...
 
 
 class MessageQueue(Protocol):

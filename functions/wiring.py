@@ -14,6 +14,9 @@ services with ``override(...)``. Which adapter implements which port:
 
 Environment (``load_settings``; local defaults for ``make run`` and tests):
   GAME_TABLE, IDEMPOTENCY_TABLE, CONVOY_OPERATOR_TOKEN, OUTBOX_QUEUE_URL,
+  CONVOY_OPERATOR_TOKEN_PARAMETER / TELEGRAM_BOT_TOKEN_PARAMETER /
+  TELEGRAM_WEBHOOK_SECRET_PARAMETER (SSM SecureString names that win over the plain
+  variables; infra/secrets.py),
   SCHEDULER_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN,
   TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE,
   CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1 (local runs and tests only),
@@ -44,6 +47,8 @@ from functions.ports import (
     Seat,
     SystemClock,
     TargetDirectory,
+    TargetHealth,
+    TargetStanding,
     TelegramStore,
 )
 
@@ -131,7 +136,10 @@ def override(replacement: Services) -> None:
 
 @_once
 def settings() -> Settings:
-    return load_settings()
+    """The environment's settings, with the secrets read from SSM once (infra/secrets.py)."""
+    from infra.secrets import with_secrets
+
+    return with_secrets(load_settings())
 
 
 # ---------------------------------------------------------------- the API
@@ -210,6 +218,8 @@ class NotifierDependencies:
     deliverer: Deliverer
     log: DeliveryLog
     public_url: str = ""
+    health: TargetHealth | None = None  # parking of targets that keep failing (issue 11)
+    queue: MessageQueue | None = None  # deferred messages and parking notices go back here
 
 
 @dataclass(frozen=True)
@@ -238,6 +248,7 @@ def notifier_dependencies() -> NotifierDependencies:
     from functions.adapters import HttpDeliverer, StoreTargetDirectory
     from infra import aws_clients
     from infra.notification_store import DynamoDeliveryLog
+    from infra.target_health import DynamoTargetHealth
     from infra.webhooks import HttpDelivery, HttpSettings
 
     s = settings()
@@ -253,6 +264,8 @@ def notifier_dependencies() -> NotifierDependencies:
         deliverer=HttpDeliverer(http, pictures=_seat_board_png),
         log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
         public_url=s.public_url,
+        health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, TargetStanding),
+        queue=outbox_queue() if s.queue_url else None,
     )
 
 

@@ -11,9 +11,13 @@ followed. `allow_loopback` (local runs and tests only) additionally admits
 loopback addresses, over http or https, and nothing else.
 
 Signing (docs/notifications.md has the receiver's recipe):
-``X-Convoy-Signature = hex(HMAC-SHA256(secret, timestamp + body))`` where
-``timestamp`` is the ASCII decimal Unix time also sent as ``X-Convoy-Timestamp``
-and ``body`` the exact request bytes.
+``X-Convoy-Signature = hex(HMAC-SHA256(secret, timestamp "." delivery_id "." body))`` where
+``timestamp`` is the ASCII decimal Unix time also sent as ``X-Convoy-Timestamp``,
+``delivery_id`` the ``X-Convoy-Delivery`` value and ``body`` the exact request bytes;
+during a secret rotation the header holds two comma-separated signatures (new, old).
+
+Every request has a wall-clock deadline (the notifier's budget, functions/usecases/
+delivery_budget.py) besides the per-read socket timeout.
 
 Non-goals: deciding what to send or to whom (functions/usecases/notifications.py),
 and remembering what was sent (the delivery log).
@@ -21,6 +25,7 @@ and remembering what was sent (the delivery log).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -28,8 +33,9 @@ import ipaddress
 import json
 import socket
 import ssl
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -51,6 +57,13 @@ class DeliveryError(Exception):
 
 class UnsafeUrl(DeliveryError):
     """The URL is not https or resolves to an address we refuse to call (SSRF guard)."""
+
+
+class DeliveryTimedOut(DeliveryError):
+    """The whole request (connect, send, every read) outran its wall-clock deadline.
+
+    A per-read socket timeout alone lets a receiver that drips one byte a second hold a
+    delivery for minutes (issue 11); the deadline is enforced by closing the socket."""
 
 
 class DeliveryRejected(DeliveryError):
@@ -134,9 +147,21 @@ def vet_url(url: str, *, allow_loopback: bool = False, resolver: Resolver = sock
 # ---------------------------------------------------------------- signing
 
 
-def sign(secret: str, timestamp: str, body: bytes) -> str:
-    """hex(HMAC-SHA256(secret, timestamp + body)), the X-Convoy-Signature value."""
-    return hmac.new(secret.encode(), timestamp.encode() + body, hashlib.sha256).hexdigest()
+def sign(secret: str, timestamp: str, body: bytes, *, delivery_id: str) -> str:
+    """hex(HMAC-SHA256(secret, timestamp "." delivery_id "." body)), one X-Convoy-Signature value.
+
+    The delivery id is inside the signed material, so a receiver that drops repeats by
+    ``X-Convoy-Delivery`` cannot be fed a replay under a fresh id (issue 11)."""
+    material = timestamp.encode() + b"." + delivery_id.encode() + b"." + body
+    return hmac.new(secret.encode(), material, hashlib.sha256).hexdigest()
+
+
+def signature_header(secrets: Sequence[str], timestamp: str, body: bytes, *, delivery_id: str) -> str:
+    """The header value: one signature per secret, comma-separated, the current secret first.
+
+    During a rotation window (docs/notifications.md) the old secret signs too, so a
+    receiver still holding it keeps verifying until it switches."""
+    return ",".join(sign(secret, timestamp, body, delivery_id=delivery_id) for secret in secrets)
 
 
 def verify_signature(
@@ -145,10 +170,12 @@ def verify_signature(
     body: bytes,
     signature: str,
     *,
+    delivery_id: str,
     now: float | None = None,
     tolerance: int = DEFAULT_TOLERANCE_SECONDS,
 ) -> bool:
-    """The receiver's check (docs/notifications.md): fresh timestamp and a constant-time compare."""
+    """The receiver's check (docs/notifications.md): fresh timestamp, and one of the header's
+    signatures equal, each compared in constant time."""
     try:
         sent = int(timestamp)
     except ValueError:
@@ -156,7 +183,9 @@ def verify_signature(
     current = time.time() if now is None else now
     if abs(current - sent) > tolerance:
         return False
-    return hmac.compare_digest(sign(secret, timestamp, body), signature.strip().lower())
+    expected = sign(secret, timestamp, body, delivery_id=delivery_id)
+    matches = [hmac.compare_digest(expected, value.strip().lower()) for value in signature.split(",")]
+    return any(matches)
 
 
 # ---------------------------------------------------------------- HTTP
@@ -202,32 +231,45 @@ class HttpDelivery:
         self._clock = clock
         self._tls = tls_context or ssl.create_default_context()
 
-    def send_webhook(self, url: str, secret: str, document: Mapping[str, Any], delivery_id: str) -> None:
-        """Generic webhook: JSON body, signed with the game's secret, delivery id for receiver dedupe."""
+    def send_webhook(
+        self,
+        url: str,
+        secret: str,
+        document: Mapping[str, Any],
+        delivery_id: str,
+        *,
+        previous_secret: str | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        """Generic webhook: JSON body signed with the target's secret (and, while a rotation's
+        window is open, its previous one), delivery id signed too, for receiver dedupe."""
         body = json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
         timestamp = str(int(self._clock()))
+        secrets = [secret] + ([previous_secret] if previous_secret else [])
         headers = {
             TIMESTAMP_HEADER: timestamp,
-            SIGNATURE_HEADER: sign(secret, timestamp, body),
+            SIGNATURE_HEADER: signature_header(secrets, timestamp, body, delivery_id=delivery_id),
             DELIVERY_HEADER: delivery_id,
         }
-        self._post(url, body, headers)
+        self._post(url, body, headers, deadline)
 
-    def send_discord(self, url: str, text: str) -> None:
+    def send_discord(self, url: str, text: str, *, deadline: float | None = None) -> None:
         """Discord execute-webhook: `content` (<= 2000 chars), mentions disabled so text can't ping."""
         document = {"content": _clip(text, DISCORD_CONTENT_LIMIT), "allowed_mentions": {"parse": []}}
-        self._post(url, json.dumps(document).encode(), {})
+        self._post(url, json.dumps(document).encode(), {}, deadline)
 
-    def send_telegram(self, chat_id: int | str, text: str) -> None:
+    def send_telegram(self, chat_id: int | str, text: str, *, deadline: float | None = None) -> None:
         """Bot API sendMessage to a chat id (plain text, no parse mode: player text is not markup)."""
         if not self._settings.telegram_bot_token:
             raise DeliveryError("no Telegram bot token configured")
         base = self._settings.telegram_api_base.rstrip("/")
         url = f"{base}/bot{quote(self._settings.telegram_bot_token, safe=':')}/sendMessage"
         document = {"chat_id": chat_id, "text": _clip(text, TELEGRAM_TEXT_LIMIT)}
-        self._post(url, json.dumps(document).encode(), {})
+        self._post(url, json.dumps(document).encode(), {}, deadline)
 
-    def send_telegram_photo(self, chat_id: int | str, png: bytes, caption: str) -> None:
+    def send_telegram_photo(
+        self, chat_id: int | str, png: bytes, caption: str, *, deadline: float | None = None
+    ) -> None:
         """Bot API sendPhoto: the PNG uploaded as multipart/form-data, with a plain-text caption."""
         if not self._settings.telegram_bot_token:
             raise DeliveryError("no Telegram bot token configured")
@@ -243,9 +285,13 @@ class HttpDelivery:
             f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="map.png"\r\n'
             "Content-Type: image/png\r\n\r\n".encode() + png + f"\r\n--{boundary}--\r\n".encode()
         )
-        self._post(url, b"".join(parts), {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        content_type = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        self._post(url, b"".join(parts), content_type, deadline)
 
-    def _post(self, url: str, body: bytes, extra_headers: Mapping[str, str]) -> None:
+    def _post(
+        self, url: str, body: bytes, extra_headers: Mapping[str, str], deadline: float | None = None
+    ) -> None:
+        """POST and read the answer, all before ``deadline`` (a ``time.monotonic()`` instant)."""
         target = vet_url(url, allow_loopback=self._settings.allow_loopback, resolver=self._resolver)
         headers = {
             "Content-Type": "application/json",
@@ -254,21 +300,53 @@ class HttpDelivery:
             **extra_headers,
         }
         timeout = self._settings.timeout_seconds
+        if deadline is not None:
+            timeout = min(timeout, deadline - time.monotonic())
+            if timeout <= 0:
+                raise DeliveryTimedOut(f"POST {target.host}: no time left to start")
         connection: http.client.HTTPConnection
         if target.scheme == "https":
             connection = _PinnedHTTPSConnection(target.host, target.address, target.port, timeout, self._tls)
         else:  # only reachable for loopback with allow_loopback (vet_url enforces it)
             connection = http.client.HTTPConnection(target.address, target.port, timeout=timeout)
+        watchdog = _Watchdog(connection, timeout)
         try:
             connection.request("POST", target.path, body=body, headers=headers)
             response = connection.getresponse()
             detail = response.read(2048).decode("utf-8", "replace")
         except (OSError, http.client.HTTPException) as exc:
+            if watchdog.fired:
+                raise DeliveryTimedOut(f"POST {target.host}: over its {timeout:.1f} s budget") from exc
             raise DeliveryError(f"POST {target.host}: {exc}") from exc
         finally:
+            watchdog.cancel()
             connection.close()
         if not 200 <= response.status < 300:
             raise DeliveryRejected(response.status, detail)
+
+
+class _Watchdog:
+    """Closes a connection's socket when its wall-clock budget is spent.
+
+    Shutting the socket down from a timer thread wakes any blocked connect, send or read
+    in the delivering thread with an error, whatever the receiver's pace."""
+
+    def __init__(self, connection: http.client.HTTPConnection, seconds: float) -> None:
+        self._connection = connection
+        self.fired = False
+        self._timer = threading.Timer(max(seconds, 0.0), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        self.fired = True
+        sock = self._connection.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
 
 
 def _clip(text: str, limit: int) -> str:

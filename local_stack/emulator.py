@@ -82,6 +82,9 @@ class Emulator:
         for name, value in self.resources.items():
             if name.isupper():
                 os.environ[name] = value
+        from local_stack.parameters import seed_parameters
+
+        seed_parameters(aws_clients.client("ssm"))  # the functions read secrets from SSM, as on AWS
         if self.durable is not None:
             self.durable.start(self.lock)
         return self

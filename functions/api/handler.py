@@ -198,6 +198,8 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         created = kind_named(body.game).create(store, services.clock, request)
         return schemas.CreateGameResponse(
             game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret,
+            webhook_secrets=[schemas.WebhookSecret(target=i, secret=s)
+                             for i, s in getattr(created, "webhook_secrets", ())],
             power=created.power, player_token=created.player_token,
         )
 

@@ -37,7 +37,8 @@ from functions.ports import COMPLETED, IdempotencyStore
 
 Outcome = dict[str, Any]  # {"status": int, "body": JSON}
 DEFAULT_IN_PROGRESS_SECONDS = 60
-SECRET_FIELDS = frozenset({"token", "webhook_secret", "player_token"})  # player_token: demo seat
+# player_token: a demo seat; secret: a rotated webhook secret (issue 11)
+SECRET_FIELDS = frozenset({"token", "webhook_secret", "webhook_secrets", "player_token", "secret"})
 WITHHELD = "secrets_withheld"  # marks a stored outcome whose secrets were removed
 
 

@@ -1,46 +1,116 @@
 """Notifier Lambda: SQS batch of outbox messages -> deliveries, with partial-batch failure reporting.
 
-Wiring only: parse each record into an `OutboxMessage` and call the `deliver` use
-case. A record that raises (malformed body, a target that failed) is reported in
-`batchItemFailures`, so SQS redelivers just that message; after maxReceiveCount
-receives the queue's RedrivePolicy moves it to the DLQ. The rest of the batch is
-deleted as delivered.
+Wiring only: parse each record into an `OutboxMessage` and call the `deliver` use case
+within one wall-clock budget taken from the Lambda context (functions/usecases/
+delivery_budget.py, issue 11). What the batch answers, per record:
+
+- delivered (or nothing left to do): deleted;
+- failed (malformed body, a target that failed): in ``batchItemFailures``, so SQS
+  redelivers just that message; after maxReceiveCount receives the queue's
+  RedrivePolicy moves it to the DLQ;
+- deferred (the budget ran out before every target was tried): sent back to the queue
+  as a new message, so the wait does not use up one of its receives, and deleted;
+  only if that re-send fails is it reported in ``batchItemFailures``.
+
+Notices that a target was parked are queued the same way. Failures are logged at
+WARNING with the target's type and host only (URLs may hold tokens).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
-from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-
-from functions.ports import OutboxMessage
-from functions.usecases.notifications import deliver
+from functions.observability import get_logger
+from functions.ports import MessageQueue, OutboxMessage
+from functions.usecases.delivery_budget import Budget
+from functions.usecases.notifications import NotificationFailed, deliver
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
+logger = get_logger()
 
 
-def make_handler(dependencies: Callable[[], Any]) -> LambdaHandler:
+def make_handler(
+    dependencies: Callable[[], Any], clock: Callable[[], float] = time.monotonic
+) -> LambdaHandler:
     """A handler over `dependencies()` -> an object with .targets, .deliverer, .log and optionally
-    .public_url (the base of the map links in notices); built lazily."""
-    # Every record fails -> report them all rather than raise: same retry, clearer logs.
-    processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
-
-    def record_handler(record: SQSRecord) -> None:
-        deps = dependencies()
-        message = OutboxMessage.from_json(record.body)
-        deliver(message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log,
-                public_url=getattr(deps, "public_url", ""))
+    .public_url (the base of the map links in notices), .health (target parking) and .queue
+    (where deferred messages and notices go back); built lazily. ``clock`` is the budget's."""
 
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        return dict(
-            process_partial_response(
-                event=event, record_handler=record_handler, processor=processor, context=context
-            )
-        )
+        deps = dependencies()
+        budget = Budget.from_context(context, clock=clock)
+        failed: list[str] = []
+        deferred: dict[str, OutboxMessage] = {}
+        notices: list[OutboxMessage] = []
+        for record in event.get("Records", []):
+            record_id = str(record.get("messageId", ""))
+            try:
+                message = OutboxMessage.from_json(str(record.get("body", "")))
+            except (ValueError, TypeError) as exc:
+                logger.warning("unreadable notification message", extra={"message_id": record_id,
+                                                                         "error": type(exc).__name__})
+                failed.append(record_id)
+                continue
+            if not budget.can_start():
+                deferred[record_id] = message
+                continue
+            outcome = _deliver_one(deps, message, budget)
+            notices += outcome.notices
+            if outcome.failed:
+                failed.append(record_id)
+            elif outcome.deferred:
+                deferred[record_id] = message
+        failed += _send_back(getattr(deps, "queue", None), deferred, notices)
+        return {"batchItemFailures": [{"itemIdentifier": record_id} for record_id in failed]}
 
     return handler
+
+
+class _Result:
+    def __init__(self, failed: bool, deferred: bool, notices: Sequence[OutboxMessage]) -> None:
+        self.failed, self.deferred, self.notices = failed, deferred, list(notices)
+
+
+def _deliver_one(deps: Any, message: OutboxMessage, budget: Budget) -> _Result:
+    try:
+        report = deliver(
+            message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log,
+            public_url=getattr(deps, "public_url", ""), budget=budget, health=getattr(deps, "health", None),
+        )
+    except NotificationFailed as exc:
+        logger.warning("notification failed", extra={"dedupe_key": message.dedupe_key,
+                                                    "failures": exc.failures})
+        return _Result(True, False, exc.report.notices)
+    except Exception:
+        logger.exception("notification crashed", extra={"dedupe_key": message.dedupe_key})
+        return _Result(True, False, ())
+    return _Result(False, bool(report.deferred), report.notices)
+
+
+def _send_back(
+    queue: MessageQueue | None, deferred: dict[str, OutboxMessage], notices: Sequence[OutboxMessage]
+) -> list[str]:
+    """Queue deferred messages anew and the notices; the ids of deferred records that could
+    not be re-sent (SQS must redeliver those instead)."""
+    if not deferred and not notices:
+        return []
+    if queue is None:
+        if notices:
+            logger.warning("no queue for parking notices", extra={"count": len(notices)})
+        return list(deferred)
+    try:
+        unsent = queue.send_messages([*deferred.values(), *notices])
+    except Exception:
+        logger.exception("could not queue deferred messages")
+        return list(deferred)
+    if deferred:
+        logger.info("deferred for lack of time", extra={"count": len(deferred)})
+    lost_notices = [n.dedupe_key for n in notices if n.dedupe_key in unsent]
+    if lost_notices:
+        logger.warning("parking notices not queued", extra={"dedupe_keys": lost_notices})
+    return [record_id for record_id, m in deferred.items() if m.dedupe_key in unsent]
 
 
 def _default_dependencies() -> Any:

@@ -112,11 +112,31 @@ class CreateGameRequest(_Request):
     deadline_at: DeadlineAt | None = None
 
 
+class WebhookSecret(BaseModel):
+    """One webhook target's signing secret (issue 11: a secret per target)."""
+
+    target: int = Field(description="The target's index in the game's notify list.")
+    secret: str
+
+
+class RotateSecretResponse(BaseModel):
+    """A webhook target's new secret; the old one still signs until ``previous_valid_until``."""
+
+    target: int
+    secret: str = Field(description="The new signing secret. Shown once.")
+    previous_valid_until: str = Field(description="ISO time until which the old secret signs too.")
+
+
 class CreateGameResponse(BaseModel):
     game_id: str
     token: str = Field(description="The creator's token (authorises process_turn). Shown once.")
     webhook_secret: str | None = Field(
-        default=None, description="Signs generic webhook deliveries (docs/notifications.md). Shown once."
+        default=None,
+        description="The first webhook target's signing secret (docs/notifications.md). Shown once.",
+    )
+    webhook_secrets: list[WebhookSecret] = Field(
+        default_factory=list,
+        description="Each webhook target's own signing secret, by its index in notify. Shown once.",
     )
     power: str | None = Field(default=None, description="demo: the creator's seat.")
     player_token: str | None = Field(default=None, description="demo: the creator's seat token. Shown once.")

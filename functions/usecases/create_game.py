@@ -2,7 +2,7 @@
 
 The creator token authorises ``process_turn`` (and nothing a player does); the
 creator is not seated until they join like anyone else. Delivery targets
-(``notify``) are validated here; a generic webhook gets a per-game signing secret,
+(``notify``) are validated here; each generic webhook gets its own signing secret,
 returned once. No deadline runs before the last power is seated (see join).
 """
 
@@ -53,7 +53,8 @@ class CreateGame:
 class Created:
     game_id: str
     token: str
-    webhook_secret: str | None = None  # signs generic webhooks; shown once
+    webhook_secret: str | None = None  # the first webhook target's secret (kept for old clients)
+    webhook_secrets: tuple[tuple[int, str], ...] = ()  # (index in notify, secret) per webhook; shown once
     power: str | None = None  # a demo game seats its creator at once: the power ...
     player_token: str | None = None  # ... and its player token (shown once)
 
@@ -71,7 +72,7 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         raise ValidationFailed(f"phase_seconds keys must be among {', '.join(PHASE_TYPES)}")
     if any(int(v) <= 0 for v in request.phase_seconds.values()):
         raise ValidationFailed("phase_seconds values must be positive")
-    notify, webhook_secret = validate_targets(request.notify, allow_loopback=request.allow_loopback_webhooks)
+    notify, webhook_secrets = validate_targets(request.notify, allow_loopback=request.allow_loopback_webhooks)
     now = clock.now()
     token = new_token()
     state = engine.initial_state(the_map)
@@ -115,5 +116,7 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         game.started_at = iso(now)
         game.deadline = deadline_for(game, str(state.phase_type), now)
     store.create(game, [event])
-    return Created(game_id=game.game_id, token=token, webhook_secret=webhook_secret,
+    indexed = tuple((i, str(t["secret"])) for i, t in enumerate(notify) if "secret" in t)
+    first = webhook_secrets[0] if webhook_secrets else None
+    return Created(game_id=game.game_id, token=token, webhook_secret=first, webhook_secrets=indexed,
                    power=demo_power, player_token=player_token)

@@ -19,8 +19,11 @@ X-Convoy-Delivery header (docs/notifications.md), Discord and Telegram cannot.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from functions.ports import (
@@ -36,28 +39,42 @@ from functions.ports import (
     MessageQueue,
     OutboxMessage,
     TargetDirectory,
+    TargetHealth,
+    TargetStanding,
     target_from_dict,
 )
+from functions.usecases.delivery_budget import Budget
 
 OUTBOX_SK_PREFIX = "OUTBOX#"
+
+
+PARK_AFTER_FAILURES = 10  # consecutive failed sends (two messages' worth of SQS retries)
+PARK_SECONDS = 6 * 3600  # then one probe send; a failure parks it again
+TARGET_PARKED = "NOTIFY_TARGET_PARKED"
+
+
+@dataclass(frozen=True)
+class DeliveryReport:
+    """What one delivery did, for logs, tests and the notifier's batch answer."""
+
+    sent: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()  # already delivered earlier (a redelivery)
+    failed: Mapping[str, str] = field(default_factory=dict)
+    deferred: tuple[str, ...] = ()  # not attempted: the batch's time ran out (not a failure)
+    parked: tuple[str, ...] = ()  # not attempted: the target is parked
+    notices: tuple[OutboxMessage, ...] = ()  # "a target was parked" notices to send
 
 
 class NotificationFailed(Exception):
     """Some targets did not get the message; raising makes the batch report it for retry."""
 
-    def __init__(self, dedupe_key: str, failures: Mapping[str, str]) -> None:
+    def __init__(
+        self, dedupe_key: str, failures: Mapping[str, str], report: DeliveryReport | None = None
+    ) -> None:
         detail = "; ".join(f"{k}: {v}" for k, v in sorted(failures.items()))
         super().__init__(f"{dedupe_key}: {detail}")
         self.failures = dict(failures)
-
-
-@dataclass(frozen=True)
-class DeliveryReport:
-    """What one delivery did, for logs and tests."""
-
-    sent: tuple[str, ...] = ()
-    skipped: tuple[str, ...] = ()  # already delivered earlier (a redelivery)
-    failed: Mapping[str, str] = field(default_factory=dict)
+        self.report = report or DeliveryReport(failed=dict(failures))
 
 
 # ---------------------------------------------------------------- relay
@@ -122,6 +139,9 @@ def render_text(message: OutboxMessage, public_url: str = "") -> str:
             return f"{game} is over: {p['summary']}."
         winner = p.get("winner")
         return f"{game} is over: {winner} wins." if winner else f"{game} is over."
+    if message.kind == TARGET_PARKED:
+        return (f"{game}: notifications to {p.get('target', 'a target')} failed {p.get('failures', '?')} "
+                f"times in a row and are paused until {p.get('until', '?')}.")
     if message.kind == PLAYER_JOINED:
         return f"{game}: {p.get('power', 'a player')} has joined."
     if message.kind in (CHAT_REPLY, CHAT_PHOTO):
@@ -156,33 +176,109 @@ def deliver(
     deliverer: Deliverer,
     log: DeliveryLog,
     public_url: str = "",
+    budget: Budget | None = None,
+    health: TargetHealth | None = None,
+    wall_clock: Callable[[], float] = time.time,
 ) -> DeliveryReport:
-    """Send `message` to every target not yet served; raise `NotificationFailed` if any failed."""
+    """Send `message` to every target not yet served; raise `NotificationFailed` if any failed.
+
+    With a ``budget`` each send gets a wall-clock deadline and no send starts once the
+    batch's time is up: those targets are reported ``deferred`` (the message is retried,
+    not counted as failed). With ``health`` a game target's failures are counted and a
+    target that keeps failing is parked (skipped) for ``PARK_SECONDS``, with one notice
+    to the game's other targets, which its creator set up (docs/notifications.md)."""
     text = render_text(message, public_url)
-    chosen: Sequence[DeliveryTarget]
-    if message.target is not None:
-        chosen = [message.target]
-    elif message.game_id:
-        chosen = targets.targets_for(message.game_id)
-    else:
-        chosen = []
-    sent: list[str] = []
-    skipped: list[str] = []
-    failed: dict[str, str] = {}
+    chosen = _chosen_targets(message, targets)
+    game_health = health if (health is not None and message.game_id and message.target is None) else None
+    now = wall_clock()
+    standing = game_health.standing(str(message.game_id), [t.key for t in chosen]) if game_health else {}
+    outcome = _Outcome()
     for target in sorted(chosen, key=lambda t: t.key):
         if log.was_delivered(message.dedupe_key, target.key):
-            skipped.append(target.key)
-            continue
-        try:
+            outcome.skipped.append(target.key)
+        elif target.key in standing and standing[target.key].parked_at(now):
+            outcome.parked.append(target.key)
+        elif budget is not None and not budget.can_start():
+            outcome.deferred.append(target.key)
+        else:
+            _send_one(message, target, text, deliverer, log, budget, outcome)
+            _account(message, target, standing, game_health, now, outcome)
+    report = outcome.report()
+    if report.failed:
+        raise NotificationFailed(message.dedupe_key, report.failed, report)
+    return report
+
+
+@dataclass
+class _Outcome:
+    sent: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    failed_keys: set[str] = field(default_factory=set)
+    deferred: list[str] = field(default_factory=list)
+    parked: list[str] = field(default_factory=list)
+    notices: list[OutboxMessage] = field(default_factory=list)
+
+    def report(self) -> DeliveryReport:
+        return DeliveryReport(
+            sent=tuple(self.sent), skipped=tuple(self.skipped), failed=dict(self.failed),
+            deferred=tuple(self.deferred), parked=tuple(self.parked), notices=tuple(self.notices),
+        )
+
+
+def _chosen_targets(message: OutboxMessage, targets: TargetDirectory) -> Sequence[DeliveryTarget]:
+    if message.target is not None:
+        return [message.target]
+    if message.game_id:
+        return targets.targets_for(message.game_id)
+    return []
+
+
+def _send_one(
+    message: OutboxMessage, target: DeliveryTarget, text: str, deliverer: Deliverer,
+    log: DeliveryLog, budget: Budget | None, outcome: _Outcome,
+) -> None:
+    try:
+        if budget is None:
             deliverer.deliver(target, message, text)
-        except Exception as exc:  # one target's failure must not stop the others
-            failed[_redacted(target)] = f"{type(exc).__name__}: {exc}"
-            continue
-        log.mark_delivered(message.dedupe_key, target.key)
-        sent.append(target.key)
-    if failed:
-        raise NotificationFailed(message.dedupe_key, failed)
-    return DeliveryReport(sent=tuple(sent), skipped=tuple(skipped), failed={})
+        else:
+            deliverer.deliver(target, message, text, deadline=budget.send_deadline())
+    except Exception as exc:  # one target's failure must not stop the others
+        outcome.failed[_redacted(target)] = f"{type(exc).__name__}: {exc}"
+        outcome.failed_keys.add(target.key)
+        return
+    log.mark_delivered(message.dedupe_key, target.key)
+    outcome.sent.append(target.key)
+
+
+def _account(
+    message: OutboxMessage, target: DeliveryTarget, standing: Mapping[str, TargetStanding],
+    health: TargetHealth | None, now: float, outcome: _Outcome,
+) -> None:
+    """Keep the target's stored standing: failures counted, a recovery forgets them."""
+    if health is None:
+        return
+    game_id = str(message.game_id)
+    if target.key not in outcome.failed_keys:
+        if target.key in standing:
+            health.succeeded(game_id, target.key)
+        return
+    after = health.failed(game_id, target.key, now=now, park_after=PARK_AFTER_FAILURES, park_for=PARK_SECONDS)
+    if after.newly_parked:
+        outcome.notices.append(parking_notice(game_id, target, after))
+
+
+def parking_notice(game_id: str, target: DeliveryTarget, standing: TargetStanding) -> OutboxMessage:
+    """The notice that a target was parked, for the game's other targets (never the URL:
+    it may hold a token; the type and host name say which one)."""
+    name = _redacted(target)
+    return OutboxMessage(
+        dedupe_key=f"parked:{game_id}:{hashlib.sha256(target.key.encode()).hexdigest()[:16]}:{standing.parked_until}",
+        kind=TARGET_PARKED,
+        game_id=game_id,
+        payload={"target": name, "failures": standing.failures,
+                 "until": datetime.fromtimestamp(standing.parked_until, UTC).isoformat()},
+    )
 
 
 def _redacted(target: DeliveryTarget) -> str:

@@ -9,8 +9,15 @@ connection pinned to the vetted address) runs on every send (infra/webhooks.py),
 because a name's addresses can change after creation. ``allow_loopback`` (local runs
 and tests only) admits ``localhost`` / loopback literals over http or https.
 
-Generic webhooks are signed with one per-game secret, generated here and returned
-once to the creator; it is stored in each webhook target (never shown in a view).
+Every generic webhook gets its own signing secret, generated here and returned once to
+the creator (a leaked receiver cannot forge another's notices); it is stored in its target
+(never shown in a view) and can be rotated (functions/usecases/webhook_secrets.py).
+
+Limits (issue 11: a game's targets must not become a way to flood third parties): at most
+``MAX_TARGETS`` per game (422 ``TOO_MANY_TARGETS``) and at most
+``MAX_TARGETS_PER_HOST`` webhook/Discord targets naming one host (422
+``TOO_MANY_TARGETS_PER_HOST``); each target is retried by the queue, then parked
+when it keeps failing (functions/usecases/notifications.py).
 """
 
 from __future__ import annotations
@@ -18,14 +25,16 @@ from __future__ import annotations
 import ipaddress
 import re
 import secrets
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from functions.errors import ValidationFailed
+from functions.errors import TooManyTargets, TooManyTargetsPerHost, ValidationFailed
 from functions.usecases.host_names import internal_name_reason
 
 MAX_TARGETS = 5
+MAX_TARGETS_PER_HOST = 2
 _CHAT_ID = re.compile(r"^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$")
 
 
@@ -69,29 +78,47 @@ def check_url(url: str, *, allow_loopback: bool) -> str:
 
 def validate_targets(
     raw: Sequence[Mapping[str, Any]], *, allow_loopback: bool
-) -> tuple[list[dict[str, Any]], str | None]:
-    """(targets as stored in settings, the new webhook secret or None if no webhook target)."""
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """(targets as stored in settings, the new webhook secrets in the order of their targets)."""
     if len(raw) > MAX_TARGETS:
-        raise ValidationFailed(f"at most {MAX_TARGETS} notify targets")
-    secret: str | None = None
+        raise TooManyTargets(f"at most {MAX_TARGETS} notify targets", limit=MAX_TARGETS)
+    secrets_made: list[str] = []
     stored: list[dict[str, Any]] = []
     for entry in raw:
-        kind = entry.get("type")
-        if kind in ("webhook", "discord"):
-            url = entry.get("url")
-            if not isinstance(url, str) or not url:
-                raise ValidationFailed(f"a {kind} target needs a url")
-            check_url(url, allow_loopback=allow_loopback)
-            if kind == "webhook":
-                secret = secret or secrets.token_urlsafe(32)
-                stored.append({"type": "webhook", "url": url, "secret": secret})
-            else:
-                stored.append({"type": "discord", "url": url})
-        elif kind == "telegram":
-            chat_id = entry.get("chat_id")
-            if isinstance(chat_id, bool) or not _CHAT_ID.match(str(chat_id)):
-                raise ValidationFailed("a telegram target needs a chat_id (a number or @channelname)")
-            stored.append({"type": "telegram", "chat_id": chat_id})
-        else:
-            raise ValidationFailed("notify target type must be webhook, discord or telegram")
-    return stored, secret
+        target = _stored_target(entry, allow_loopback=allow_loopback)
+        if "secret" in target:
+            secrets_made.append(target["secret"])
+        stored.append(target)
+    _check_hosts(stored)
+    return stored, secrets_made
+
+
+def _stored_target(entry: Mapping[str, Any], *, allow_loopback: bool) -> dict[str, Any]:
+    kind = entry.get("type")
+    if kind in ("webhook", "discord"):
+        url = entry.get("url")
+        if not isinstance(url, str) or not url:
+            raise ValidationFailed(f"a {kind} target needs a url")
+        check_url(url, allow_loopback=allow_loopback)
+        if kind == "webhook":
+            return {"type": "webhook", "url": url, "secret": secrets.token_urlsafe(32)}
+        return {"type": "discord", "url": url}
+    if kind == "telegram":
+        chat_id = entry.get("chat_id")
+        if isinstance(chat_id, bool) or not _CHAT_ID.match(str(chat_id)):
+            raise ValidationFailed("a telegram target needs a chat_id (a number or @channelname)")
+        return {"type": "telegram", "chat_id": chat_id}
+    raise ValidationFailed("notify target type must be webhook, discord or telegram")
+
+
+def _check_hosts(stored: Sequence[Mapping[str, Any]]) -> None:
+    """At most MAX_TARGETS_PER_HOST URL targets per host name (case and trailing dot folded)."""
+    hosts = Counter(
+        (urlsplit(t["url"]).hostname or "").rstrip(".") for t in stored if isinstance(t.get("url"), str)
+    )
+    crowded = sorted(host for host, n in hosts.items() if n > MAX_TARGETS_PER_HOST)
+    if crowded:
+        raise TooManyTargetsPerHost(
+            f"at most {MAX_TARGETS_PER_HOST} notify targets per host ({crowded[0]} has {hosts[crowded[0]]})",
+            limit=MAX_TARGETS_PER_HOST,
+        )

@@ -35,8 +35,9 @@ def test_loopback_only_with_the_local_setting() -> None:
         check_url("http://10.1.2.3/h", allow_loopback=True)
 
 
-def test_targets_share_one_generated_secret() -> None:
-    stored, secret = validate_targets(
+def test_each_webhook_target_gets_its_own_secret() -> None:
+    # issue 11: one secret shared by all targets of a game let one receiver forge another's notices
+    stored, made = validate_targets(
         [
             {"type": "webhook", "url": "https://example.com/a"},
             {"type": "webhook", "url": "https://example.org/b"},
@@ -45,7 +46,8 @@ def test_targets_share_one_generated_secret() -> None:
         ],
         allow_loopback=False,
     )
-    assert secret and [t.get("secret") for t in stored] == [secret, secret, None, None]
+    assert len(made) == 2 and made[0] != made[1]
+    assert [t.get("secret") for t in stored] == [made[0], made[1], None, None]
     with pytest.raises(ValidationFailed):
         validate_targets([{"type": "telegram", "chat_id": "nope nope"}], allow_loopback=False)
     with pytest.raises(ValidationFailed):
@@ -64,3 +66,31 @@ def test_create_game_stores_targets_and_returns_the_secret_once() -> None:
     assert create_game(store, FakeClock(), CreateGame()).webhook_secret is None
     with pytest.raises(ValidationFailed):
         create_game(store, FakeClock(), CreateGame(phase_seconds={"MOVEMENT": 0}))
+
+
+def test_a_game_has_at_most_five_targets_with_a_stable_code() -> None:
+    # issue 11: limits on targets per game
+    from functions.errors import TooManyTargets
+
+    six = [{"type": "telegram", "chat_id": -1000 - n} for n in range(6)]
+    with pytest.raises(TooManyTargets) as refused:
+        validate_targets(six, allow_loopback=False)
+    assert refused.value.code == "TOO_MANY_TARGETS" and refused.value.status == 422
+
+
+def test_at_most_two_targets_may_name_one_host() -> None:
+    # issue 11: five targets on one host, each retried five times, flooded a third party
+    from functions.errors import TooManyTargetsPerHost
+
+    assert validate_targets(
+        [{"type": "webhook", "url": "https://hooks.example.com/a"},
+         {"type": "discord", "url": "https://HOOKS.example.com./b"},
+         {"type": "webhook", "url": "https://other.example.com/c"}],
+        allow_loopback=False,
+    )
+    with pytest.raises(TooManyTargetsPerHost) as refused:
+        validate_targets(
+            [{"type": "webhook", "url": f"https://hooks.example.com/{n}"} for n in range(3)],
+            allow_loopback=False,
+        )
+    assert refused.value.code == "TOO_MANY_TARGETS_PER_HOST" and refused.value.status == 422

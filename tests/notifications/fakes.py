@@ -12,6 +12,7 @@ from functions.ports import (
     OutboxMessage,
     Seat,
     SubmitOutcome,
+    TargetStanding,
 )
 
 
@@ -44,9 +45,13 @@ class RecordingDeliverer:
         self.always_fail = always_fail or set()
         self.sent: list[tuple[str, str, str]] = []  # (dedupe_key, target_key, text)
         self.attempts = 0
+        self.deadlines: list[float | None] = []
 
-    def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str) -> None:
+    def deliver(
+        self, target: DeliveryTarget, message: OutboxMessage, text: str, *, deadline: float | None = None
+    ) -> None:
         self.attempts += 1
+        self.deadlines.append(deadline)
         key = (message.dedupe_key, target.key)
         if message.dedupe_key in self.always_fail:
             raise ConnectionError("receiver is down for good")
@@ -56,6 +61,48 @@ class RecordingDeliverer:
         self.sent.append((message.dedupe_key, target.key, text))
 
 
+class MemoryTargetHealth:
+    """`TargetHealth` in memory, with the DynamoDB adapter's rules (infra/target_health.py)."""
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], dict[str, int | bool]] = {}
+
+    def standing(self, game_id: str, target_keys: Sequence[str]) -> dict[str, TargetStanding]:
+        return {
+            key: TargetStanding(int(item["failures"]), int(item.get("parked_until", 0)))
+            for (game, key), item in self.items.items() if game == game_id and key in target_keys
+        }
+
+    def failed(
+        self, game_id: str, target_key: str, *, now: float, park_after: int, park_for: int
+    ) -> TargetStanding:
+        item = self.items.setdefault((game_id, target_key), {"failures": 0})
+        item["failures"] = int(item["failures"]) + 1
+        parked_until = int(item.get("parked_until", 0))
+        if int(item["failures"]) < park_after or parked_until > now:
+            return TargetStanding(int(item["failures"]), parked_until)
+        first = "noticed" not in item
+        item.update(parked_until=int(now) + park_for, noticed=True)
+        return TargetStanding(int(item["failures"]), int(item["parked_until"]), first)
+
+    def succeeded(self, game_id: str, target_key: str) -> None:
+        self.items.pop((game_id, target_key), None)
+
+
+class MemoryQueue:
+    """`MessageQueue`: keeps what was sent; ``refuse`` makes every send fail."""
+
+    def __init__(self, refuse: bool = False) -> None:
+        self.sent: list[OutboxMessage] = []
+        self.refuse = refuse
+
+    def send_messages(self, messages: Sequence[OutboxMessage]) -> set[str]:
+        if self.refuse:
+            return {m.dedupe_key for m in messages}
+        self.sent += list(messages)
+        return set()
+
+
 @dataclass
 class Deps:
     """Whatever a handler's dependencies() returns; attributes by name."""
@@ -63,6 +110,8 @@ class Deps:
     targets: StaticTargets | None = None
     deliverer: RecordingDeliverer | None = None
     log: MemoryDeliveryLog | None = None
+    health: MemoryTargetHealth | None = None
+    queue: MemoryQueue | None = None
 
 
 class FakeScheduler:

@@ -67,16 +67,17 @@ class RecordingSender:
         self.photos: list[tuple[int | str, bytes, str]] = []
         self.texts: list[tuple[int | str, str]] = []
 
-    def send_webhook(self, url: str, secret: str, document: Mapping[str, Any], delivery_id: str) -> None:
+    def send_webhook(self, url: str, secret: str, document: Mapping[str, Any], delivery_id: str,
+                     **_: Any) -> None:
         raise AssertionError("not a webhook")
 
-    def send_discord(self, url: str, text: str) -> None:
+    def send_discord(self, url: str, text: str, **_: Any) -> None:
         raise AssertionError("not discord")
 
-    def send_telegram(self, chat_id: int | str, text: str) -> None:
+    def send_telegram(self, chat_id: int | str, text: str, **_: Any) -> None:
         self.texts.append((chat_id, text))
 
-    def send_telegram_photo(self, chat_id: int | str, png: bytes, caption: str) -> None:
+    def send_telegram_photo(self, chat_id: int | str, png: bytes, caption: str, **_: Any) -> None:
         self.photos.append((chat_id, png, caption))
 
 

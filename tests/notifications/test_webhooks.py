@@ -78,15 +78,98 @@ def test_a_signed_webhook_verifies_with_the_documented_recipe(server: str) -> No
     # Then the receiver can check it exactly as docs/notifications.md says
     path, headers, body = Capture.received[0]
     timestamp, signature = headers["X-Convoy-Timestamp"], headers["X-Convoy-Signature"]
-    expected = hmac.new(b"s3cret", timestamp.encode() + body, hashlib.sha256).hexdigest()
+    delivery = headers["X-Convoy-Delivery"]
+    material = timestamp.encode() + b"." + delivery.encode() + b"." + body
+    expected = hmac.new(b"s3cret", material, hashlib.sha256).hexdigest()
     assert path == "/hook?x=1"
     assert hmac.compare_digest(signature, expected)
-    assert headers["X-Convoy-Delivery"] == "g1:3"
+    assert delivery == "g1:3"
     assert json.loads(body)["text"] == "hello" and json.loads(body)["kind"] == "PHASE_PROCESSED"
-    assert verify_signature("s3cret", timestamp, body, signature, now=1_900_000_100)
-    assert not verify_signature("wrong", timestamp, body, signature, now=1_900_000_100)
-    assert not verify_signature("s3cret", timestamp, body + b" ", signature, now=1_900_000_100)
-    assert not verify_signature("s3cret", timestamp, body, signature, now=1_900_001_000)  # replayed late
+    assert verify_signature("s3cret", timestamp, body, signature, delivery_id=delivery, now=1_900_000_100)
+    assert not verify_signature("wrong", timestamp, body, signature, delivery_id=delivery, now=1_900_000_100)
+    assert not verify_signature("s3cret", timestamp, body + b" ", signature, delivery_id=delivery,
+                                now=1_900_000_100)
+    assert not verify_signature("s3cret", timestamp, body, signature, delivery_id=delivery,
+                                now=1_900_001_000)  # replayed late
+
+
+def test_the_delivery_id_is_signed(server: str) -> None:
+    # issue 11: a receiver that drops repeats by X-Convoy-Delivery cannot be fed a replay
+    # under a fresh delivery id, because the id is inside the signed material
+    HttpDeliverer(HttpDelivery(HttpSettings(allow_loopback=True), clock=lambda: 1_900_000_000)).deliver(
+        WebhookTarget(f"{server}/hook", "s3cret"), MESSAGE, "hello"
+    )
+    _, headers, body = Capture.received[0]
+    timestamp, signature = headers["X-Convoy-Timestamp"], headers["X-Convoy-Signature"]
+    assert verify_signature("s3cret", timestamp, body, signature, delivery_id="g1:3", now=1_900_000_000)
+    assert not verify_signature("s3cret", timestamp, body, signature, delivery_id="g1:4", now=1_900_000_000)
+
+
+def test_during_a_rotation_both_secrets_sign_and_after_it_only_the_new(server: str) -> None:
+    # issue 11: per-target rotation; the receiver may hold the old or the new secret in the window
+    delivery = HttpDelivery(HttpSettings(allow_loopback=True), clock=lambda: 1_900_000_000)
+    rotated = WebhookTarget(f"{server}/hook", "new-secret", previous_secret="old-secret",
+                            previous_until=1_900_000_500)
+    HttpDeliverer(delivery, wall_clock=lambda: 1_900_000_000).deliver(rotated, MESSAGE, "hello")
+    HttpDeliverer(delivery, wall_clock=lambda: 1_900_000_501).deliver(rotated, MESSAGE, "hello")
+    (_, during, body), (_, after, _) = Capture.received
+    for secret in ("new-secret", "old-secret"):
+        assert verify_signature(secret, during["X-Convoy-Timestamp"], body, during["X-Convoy-Signature"],
+                                delivery_id="g1:3", now=1_900_000_000)
+    assert during["X-Convoy-Signature"].count(",") == 1
+    assert verify_signature("new-secret", after["X-Convoy-Timestamp"], body, after["X-Convoy-Signature"],
+                            delivery_id="g1:3", now=1_900_000_000)
+    assert not verify_signature("old-secret", after["X-Convoy-Timestamp"], body, after["X-Convoy-Signature"],
+                                delivery_id="g1:3", now=1_900_000_000)
+
+
+class DrippingReceiver:
+    """A loopback receiver that answers 200 one byte every ``gap`` seconds (issue 11's 1 byte/s)."""
+
+    def __init__(self, gap: float) -> None:
+        self.gap = gap
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.bytes_sent = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        import time
+
+        connection, _ = self.listener.accept()
+        with connection:
+            connection.recv(65536)
+            answer = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+            try:
+                for byte in answer:
+                    connection.sendall(bytes([byte]))
+                    self.bytes_sent += 1
+                    time.sleep(self.gap)
+            except OSError:
+                return  # the client hung up: what the deadline is for
+
+    def close(self) -> None:
+        self.listener.close()
+        self.thread.join(timeout=10)
+
+
+def test_a_dripping_receiver_is_cut_off_at_the_wall_clock_deadline() -> None:
+    # issue 11: the per-read timeout (here 5 s) never fires when each byte comes within it;
+    # the delivery's wall-clock deadline must end it anyway, long before the answer is complete
+    import time
+
+    from infra.webhooks import DeliveryTimedOut
+
+    receiver = DrippingReceiver(gap=0.05)  # ~65 bytes: >3 s for the whole answer
+    try:
+        delivery = HttpDelivery(HttpSettings(allow_loopback=True, timeout_seconds=5.0))
+        with pytest.raises(DeliveryTimedOut):
+            delivery.send_discord(f"http://127.0.0.1:{receiver.port}/hook", "hello",
+                                  deadline=time.monotonic() + 0.5)
+    finally:
+        receiver.close()
+    assert 0 < receiver.bytes_sent < 60  # it was cut off mid-answer, not served to the end
 
 
 def test_discord_and_telegram_payloads(server: str) -> None:

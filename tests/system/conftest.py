@@ -9,7 +9,7 @@ import pytest
 
 from local_stack.stack import LocalStack
 
-OPERATOR_TOKEN = "operator-secret-for-tests"
+OPERATOR_TOKEN = "operator-secret-for-tests-0123456789"  # >= 32 characters (infra/secrets.py)
 
 
 @pytest.fixture(scope="session")

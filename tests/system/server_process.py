@@ -15,7 +15,7 @@ import requests
 from local_stack.emulator import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-OPERATOR_TOKEN = "operator-secret-for-tests"
+OPERATOR_TOKEN = "operator-secret-for-tests-0123456789"  # >= 32 characters (infra/secrets.py)
 
 
 class ServerProcess:

@@ -1,0 +1,40 @@
+"""Seed the local stack's secrets into the emulator's SSM Parameter Store (issue 11, item 5).
+
+On AWS the functions read their secrets from SecureString parameters (infra/secrets.py);
+the local stack does the same: each plain variable that is set (``CONVOY_OPERATOR_TOKEN``,
+``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``) is written to a SecureString under
+``/convoy/local/…`` and the matching ``*_PARAMETER`` variable names it, so the API workers,
+pumps and bot read it through Powertools like a deployed function does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import MutableMapping
+from typing import Any
+
+from infra.secrets import PARAMETER_VARIABLES
+
+PLAIN_VARIABLES = {
+    "operator_token": "CONVOY_OPERATOR_TOKEN",
+    "telegram_bot_token": "TELEGRAM_BOT_TOKEN",
+    "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
+}
+PREFIX = "/convoy/local/"
+
+
+def seed_parameters(ssm: Any, env: MutableMapping[str, str] | None = None) -> dict[str, str]:
+    """Write the set secrets as SecureStrings; returns {parameter variable: parameter name}."""
+    e = os.environ if env is None else env
+    named: dict[str, str] = {}
+    for field, plain in sorted(PLAIN_VARIABLES.items()):
+        value = e.get(plain)
+        if not value:
+            if e.get(PARAMETER_VARIABLES[field], "").startswith(PREFIX):
+                del e[PARAMETER_VARIABLES[field]]  # left by an earlier local stack of this process
+            continue
+        name = PREFIX + field.replace("_", "-")
+        ssm.put_parameter(Name=name, Value=value, Type="SecureString", Overwrite=True)
+        e[PARAMETER_VARIABLES[field]] = name
+        named[PARAMETER_VARIABLES[field]] = name
+    return named
