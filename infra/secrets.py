@@ -71,17 +71,18 @@ def fetch_parameters(names: list[str]) -> Mapping[str, str]:
 
 def with_secrets(settings: S, env: Mapping[str, str] | None = None, fetch: Fetch = fetch_parameters) -> S:
     """``settings`` (a dataclass with the fields above) with its secrets read from SSM."""
-    names = parameter_names(env)
+    e = os.environ if env is None else env
+    names = parameter_names(e)
     if names:
         values = fetch(sorted(set(names.values())))
         settings = replace(settings, **{field: values[name] for field, name in names.items()})  # type: ignore[type-var]
-    check_operator_token(getattr(settings, "operator_token", None))
+    minimum = max(MIN_OPERATOR_TOKEN_LENGTH, int(e.get("CONVOY_OPERATOR_TOKEN_MIN_LENGTH") or 0))
+    check_operator_token(getattr(settings, "operator_token", None), minimum)
     return settings
 
 
-def check_operator_token(token: Any) -> None:
-    """Refuse a configured operator token that is too short to be a secret."""
-    if token and len(str(token)) < MIN_OPERATOR_TOKEN_LENGTH:
-        raise OperatorTokenTooShort(
-            f"the operator token must be at least {MIN_OPERATOR_TOKEN_LENGTH} characters"
-        )
+def check_operator_token(token: Any, minimum: int = MIN_OPERATOR_TOKEN_LENGTH) -> None:
+    """Refuse a configured operator token that is too short to be a secret (the template's
+    ``OperatorTokenMinLength``, never below 32)."""
+    if token and len(str(token)) < minimum:
+        raise OperatorTokenTooShort(f"the operator token must be at least {minimum} characters")

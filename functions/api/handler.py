@@ -44,6 +44,7 @@ from functions.usecases.seats import SeatChanged, leave_game, open_seat, set_dum
 from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
 from functions.usecases.telegram_bot import link_code_for
 from functions.usecases.votes import cast_vote
+from functions.usecases.webhook_secrets import rotate_webhook_secret
 
 logger = get_logger()
 app = Router()
@@ -332,6 +333,23 @@ def post_pause(game_id: str) -> schemas.DeadlineState:
         return _deadline_state(done)
 
     return _intent("pause", game_id, {}, apply)  # type: ignore[return-value]
+
+
+@app.post("/games/<game_id>/notify/<index>/rotate_secret", tags=["notifications"], security=SECURITY,
+          responses=ERRORS, summary="New signing secret for one webhook target; the old one signs "
+          "beside it for 24 h (creator or operator; docs/notifications.md)")
+def post_rotate_secret(game_id: str, index: str) -> schemas.RotateSecretResponse:
+    services, store = _services()
+
+    def apply() -> schemas.RotateSecretResponse:
+        actor = _actor(store, game_id, services.settings.operator_token)
+        position = int(index) if index.isdigit() and len(index) < 4 else -1
+        done = rotate_webhook_secret(store, services.clock, game_id, actor, position)
+        return schemas.RotateSecretResponse(
+            target=done.target, secret=done.secret, previous_valid_until=done.previous_valid_until
+        )
+
+    return _intent("rotate_secret", game_id, {"index": index}, apply)  # type: ignore[return-value]
 
 
 @app.post("/games/<game_id>/resume", tags=["deadlines"], security=SECURITY, responses=ERRORS,

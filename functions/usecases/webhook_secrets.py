@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from functions.errors import Forbidden, NotifyTargetNotFound
+from functions.errors import Forbidden, NotAPlayer, NotifyTargetNotFound
 from functions.ports import Clock, GameStore
 from functions.usecases.common import Actor, iso, load, retrying
 
@@ -31,8 +31,10 @@ class Rotated:
 
 def rotate_webhook_secret(store: GameStore, clock: Clock, game_id: str, actor: Actor, index: int) -> Rotated:
     """Give the webhook target at ``index`` a new secret; the old one signs until the window ends."""
+    if actor.kind == "anonymous":
+        raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
     if actor.kind not in ("creator", "operator"):
-        raise Forbidden("only the game's creator may rotate a webhook secret")
+        raise Forbidden("only the game's creator or the operator may rotate a webhook secret")
     new_secret = secrets.token_urlsafe(32)
 
     def attempt() -> Rotated:

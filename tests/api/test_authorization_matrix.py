@@ -45,6 +45,8 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/games/{game_id}/process_turn"): ({"phase": "S1901M"}, (401, 401, 403, 403, 409, 200)),
     ("POST", "/games/{game_id}/pause"): (None, CONTROLLERS_ONLY),
     ("POST", "/games/{game_id}/resume"): (None, CONTROLLERS_ONLY),
+    # issue 11: the controllers rotate a webhook's secret; this game has none: 404 for them
+    ("POST", "/games/{game_id}/notify/{index}/rotate_secret"): (None, (401, 401, 403, 403, 404, 404)),
     ("POST", "/games/{game_id}/extend"): ({"seconds": 60}, CONTROLLERS_ONLY),
     ("POST", "/games/{game_id}/wait"): ({"wait": True}, PLAYERS_ONLY),
     ("POST", "/games/{game_id}/telegram/link_code"): (None, PLAYERS_ONLY),
@@ -104,7 +106,7 @@ def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
     _, _, other_tokens = api.new_game()
     game_id, creator, tokens = api.new_game(phase_seconds={"MOVEMENT": 3600})
     token = _token(caller, creator, tokens, other_tokens["FRANCE"])
-    path = template.format(game_id=game_id, power="FRANCE", channel="ALL")
+    path = template.format(game_id=game_id, power="FRANCE", channel="ALL", index=0)
     answer = api.call(method, path, body, token=token)
     want = expected[CALLERS.index(caller)]
     assert answer.status == want, (method, template, caller, answer.raw[:300])

@@ -115,9 +115,33 @@ def test_telegram_route_and_secrets() -> None:
     telegram = _by_handler()["functions.telegram.handler.handler"]
     (route,) = [e["Properties"] for e in telegram["Events"].values()]  # type: ignore[union-attr]
     assert (route["Path"], route["Method"]) == ("/webhooks/telegram", "POST")
-    assert "TELEGRAM_WEBHOOK_SECRET" in telegram["Environment"]["Variables"]  # type: ignore[index]
+    assert "TELEGRAM_WEBHOOK_SECRET_PARAMETER" in telegram["Environment"]["Variables"]  # type: ignore[index]
     notifier = _by_handler()["functions.notifier.handler.handler"]
-    assert "TELEGRAM_BOT_TOKEN" in notifier["Environment"]["Variables"]  # type: ignore[index]
+    assert "TELEGRAM_BOT_TOKEN_PARAMETER" in notifier["Environment"]["Variables"]  # type: ignore[index]
+
+
+SECRET_VARIABLES = ("CONVOY_OPERATOR_TOKEN", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
+
+
+def test_no_secret_is_a_plain_environment_variable_or_template_parameter() -> None:
+    # issue 11, item 5: secrets come from SSM SecureStrings; the environment only names them,
+    # and each function may read exactly the parameters it names
+    template = load_template()
+    for name, props in _functions().items():
+        variables = (props.get("Environment") or {}).get("Variables") or {}  # type: ignore[union-attr]
+        assert not set(SECRET_VARIABLES) & set(variables), name
+        named = {v["Ref"] for k, v in variables.items() if k.endswith("_PARAMETER")}
+        readable = {
+            ref
+            for policy in props.get("Policies", [])  # type: ignore[attr-defined]
+            for s in policy["Statement"] if s["Action"] == "ssm:GetParameters"
+            for ref in named if "${" + ref + "}" in str(s["Resource"])
+        }
+        assert readable == named, name
+    for name, parameter in template["Parameters"].items():
+        assert not parameter.get("NoEcho"), f"{name}: a secret as a template parameter"
+    assert template["Parameters"]["OperatorTokenMinLength"]["MinValue"] >= 32
+    assert template["Parameters"]["OperatorTokenParameter"]["MinLength"] >= 1
 
 
 def test_every_function_is_least_privilege() -> None:

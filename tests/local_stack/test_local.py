@@ -15,7 +15,8 @@ from local_stack.template import load_template, local_name, table_request
 def test_template_tags_are_tolerated() -> None:
     template = load_template()
     api = template["Resources"]["ApiFunction"]["Properties"]
-    assert api["Environment"]["Variables"]["CONVOY_OPERATOR_TOKEN"] == {"Ref": "OperatorToken"}
+    variables = api["Environment"]["Variables"]
+    assert variables["CONVOY_OPERATOR_TOKEN_PARAMETER"] == {"Ref": "OperatorTokenParameter"}
     request = table_request("GameTable", template["Resources"]["GameTable"]["Properties"])
     assert request["TableName"] == local_name("GameTable") == "convoy-games"
     assert request["StreamSpecification"]["StreamViewType"] == "NEW_IMAGE"

@@ -1,0 +1,116 @@
+"""Secrets from SSM Parameter Store SecureStrings, read once, lazily (issue 11, item 5), under moto."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from functions import wiring
+from infra.secrets import OperatorTokenTooShort, SecretUnavailable, with_secrets
+from local_stack.parameters import seed_parameters
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "operator-token-from-ssm-0123456789abcdef"
+VARIABLES = ("CONVOY_OPERATOR_TOKEN", "CONVOY_OPERATOR_TOKEN_PARAMETER", "TELEGRAM_BOT_TOKEN_PARAMETER",
+             "TELEGRAM_WEBHOOK_SECRET_PARAMETER", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
+
+
+@pytest.fixture
+def ssm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    from moto import mock_aws
+
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    from aws_lambda_powertools.utilities import parameters
+
+    with mock_aws():
+        wiring.reset()
+        parameters.clear_caches()  # Powertools keeps values per process: one test's must not leak
+        yield boto3.client("ssm", region_name="us-east-1")
+    parameters.clear_caches()
+    wiring.reset()
+
+
+def test_the_operator_token_comes_from_its_securestring_once(
+    ssm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the token in a SecureString, and a stale plain variable beside it
+    ssm.put_parameter(Name="/convoy/operator-token", Value=TOKEN, Type="SecureString")
+    ssm.put_parameter(Name="/convoy/telegram-bot-token", Value="123:bot-token", Type="SecureString")
+    monkeypatch.setenv("CONVOY_OPERATOR_TOKEN_PARAMETER", "/convoy/operator-token")
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN_PARAMETER", "/convoy/telegram-bot-token")
+    monkeypatch.setenv("CONVOY_OPERATOR_TOKEN", "a-stale-plain-token-that-must-not-win-0000")
+    from aws_lambda_powertools.utilities import parameters
+
+    calls: list[object] = []
+    real = parameters.get_parameters_by_name
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs.get("parameters"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parameters, "get_parameters_by_name", counting)
+
+    # When the settings are asked for, again and again
+    first = wiring.settings()
+    for _ in range(3):
+        assert wiring.settings() is first
+
+    # Then the parameters won, decrypted, in one call for both
+    assert first.operator_token == TOKEN and first.telegram_bot_token == "123:bot-token"
+    assert calls == [{"/convoy/operator-token": {}, "/convoy/telegram-bot-token": {}}]
+
+
+def test_a_missing_parameter_stops_the_function_without_naming_a_value(ssm: Any) -> None:
+    ssm.put_parameter(Name="/convoy/there", Value=TOKEN, Type="SecureString")
+    env = {"CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/not-there"}
+    with pytest.raises(SecretUnavailable) as failed:
+        with_secrets(wiring.Settings(), env)
+    assert "/convoy/not-there" in str(failed.value) and TOKEN not in str(failed.value)
+
+
+def test_an_operator_token_shorter_than_32_characters_is_refused(ssm: Any) -> None:
+    # issue 11: OperatorToken had no minimum length
+    ssm.put_parameter(Name="/convoy/operator-token", Value="short", Type="SecureString")
+    with pytest.raises(OperatorTokenTooShort):
+        with_secrets(wiring.Settings(), {"CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/operator-token"})
+    with pytest.raises(OperatorTokenTooShort):
+        with_secrets(wiring.Settings(operator_token="x" * 31), {})
+    with pytest.raises(OperatorTokenTooShort):  # the template's OperatorTokenMinLength raises the bar
+        with_secrets(wiring.Settings(operator_token="x" * 40), {"CONVOY_OPERATOR_TOKEN_MIN_LENGTH": "48"})
+    assert with_secrets(wiring.Settings(operator_token="x" * 32), {}).operator_token == "x" * 32
+    assert with_secrets(wiring.Settings(), {}).operator_token is None  # no operator at all is fine
+
+
+def test_the_local_stack_seeds_its_own_securestrings(ssm: Any) -> None:
+    env = {"CONVOY_OPERATOR_TOKEN": TOKEN, "TELEGRAM_WEBHOOK_SECRET": "hook-secret"}
+    named = seed_parameters(ssm, env)
+    assert named == {"CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/local/operator-token",
+                     "TELEGRAM_WEBHOOK_SECRET_PARAMETER": "/convoy/local/telegram-webhook-secret"}
+    stored = ssm.get_parameter(Name="/convoy/local/operator-token", WithDecryption=True)["Parameter"]
+    assert (stored["Type"], stored["Value"]) == ("SecureString", TOKEN)
+    settings = with_secrets(wiring.Settings(), {k: v for k, v in env.items() if k.endswith("_PARAMETER")})
+    assert settings.operator_token == TOKEN and settings.telegram_webhook_secret == "hook-secret"
+    # a later stack of the same process without the secret drops its stale parameter name
+    del env["TELEGRAM_WEBHOOK_SECRET"]
+    seed_parameters(ssm, env)
+    assert "TELEGRAM_WEBHOOK_SECRET_PARAMETER" not in env
+
+
+def test_importing_the_api_does_not_import_the_parameters_utility() -> None:
+    # the cold import stays cheap (issue 9): secrets are fetched at first use, not at import
+    probe = ("import sys, functions.api.handler, functions.notifier.handler, functions.telegram.handler; "
+             "print(sorted(m for m in sys.modules if 'parameters' in m or m == 'boto3'))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/x"}, check=True)
+    assert out.stdout.strip() == "[]"
