@@ -76,6 +76,7 @@ TooManyJoinAttempts = _error(
     "TooManyJoinAttempts", "TOO_MANY_JOIN_ATTEMPTS", 429,
     "Too many wrong passwords for this game from this caller; wait for Retry-After seconds.",
 )
+BadCursor = _error("BadCursor", "BAD_CURSOR", 400, "The cursor was not given by this game's history.")
 BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malformed or does not replay.")
 PhaseNotFound = _error(
     "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."

@@ -35,6 +35,7 @@ from functions.usecases.common import Actor, hash_token, identify, iso, kind_nam
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
+from functions.usecases.history_cursor import decode_cursor, encode_cursor
 from functions.usecases.join import join_game
 from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.lifecycle_settings import LifecycleSettings
@@ -575,12 +576,18 @@ def get_last_resolution(game_id: str) -> schemas.Resolution:
 
 
 @app.get("/games/<game_id>/history", tags=["turns"], responses=ERRORS,
-         summary="Every adjudicated phase: state before, all orders, resolution")
-def get_history(game_id: str) -> schemas.History:
+         summary="Adjudicated phases, oldest first, a page at a time: state before, all orders, "
+         "resolution; next_cursor continues")
+def get_history(
+    game_id: str,
+    limit: Annotated[int, Query(ge=1, le=views.HISTORY_PAGE_MAX)] = views.HISTORY_PAGE,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+) -> schemas.History:
     _, store = _services()
-    phases = views.history(store, game_id)
+    phases, last = views.history_page(store, game_id, after=decode_cursor(game_id, cursor), limit=limit)
     result = with_scores(load(store, game_id).result)
-    return schemas.History.model_validate({"phases": phases, "result": result})
+    next_cursor = encode_cursor(game_id, last) if last is not None else None
+    return schemas.History.model_validate({"phases": phases, "result": result, "next_cursor": next_cursor})
 
 
 @app.get("/games/<game_id>/events", tags=["games"], responses=ERRORS,

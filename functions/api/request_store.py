@@ -62,8 +62,8 @@ class RequestStore:
     def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
         return self._store.due_games(now_iso, limit)
 
-    def phases(self, game_id: str) -> list[PhaseRecord]:
-        return self._store.phases(game_id)
+    def phases(self, game_id: str, *, after: int = -1, limit: int | None = None) -> list[PhaseRecord]:
+        return self._store.phases(game_id, after=after, limit=limit)
 
     def last_phase(self, game_id: str) -> PhaseRecord | None:
         return self._store.last_phase(game_id)

@@ -383,6 +383,9 @@ class HistoryEntry(BaseModel):
 class History(BaseModel):
     phases: list[HistoryEntry]
     result: GameResult | None = None
+    next_cursor: str | None = Field(
+        default=None, description="Pass as ?cursor= for the next page; null on the last page (issue 11)."
+    )
 
 
 class Event(BaseModel):

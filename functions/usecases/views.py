@@ -151,21 +151,40 @@ def last_resolution(store: GameStore, game_id: str) -> dict[str, Any]:
     return {"phase": last.phase, "results": list(last.resolution.get("results", []))}
 
 
-def history(store: GameStore, game_id: str) -> list[dict[str, Any]]:
+HISTORY_PAGE = 50  # phases per page by default (~7 KB each: a page stays far below 6 MB)
+HISTORY_PAGE_MAX = 200
+
+
+def history_page(
+    store: GameStore, game_id: str, *, after: int = -1, limit: int = HISTORY_PAGE
+) -> tuple[list[dict[str, Any]], int | None]:
+    """(phases with ``n > after``, oldest first, at most ``limit``; the ``n`` to continue after,
+    or None when this page reached the last phase). Issue 11: a 1,100-phase game's whole
+    history passed Lambda's 6 MB response limit."""
     load(store, game_id)
-    return [
-        {
-            "n": p.n,
-            "phase": p.phase,
-            "state": p.state_before,
-            "orders": p.orders,
-            # the stored resolution holds only "results"; name its phase as the
-            # process_turn answer and last_resolution do
-            "resolution": {**p.resolution, "phase": p.phase},
-            "processed_at": p.processed_at,
-        }
-        for p in store.phases(game_id)
-    ]
+    found = store.phases(game_id, after=after, limit=limit + 1)
+    page = found[:limit]
+    more = len(found) > limit
+    return [_history_entry(p) for p in page], (page[-1].n if more and page else None)
+
+
+def _history_entry(p: Any) -> dict[str, Any]:
+    return {
+        "n": p.n,
+        "phase": p.phase,
+        "state": p.state_before,
+        "orders": p.orders,
+        # the stored resolution holds only "results"; name its phase as the
+        # process_turn answer and last_resolution do
+        "resolution": {**p.resolution, "phase": p.phase},
+        "processed_at": p.processed_at,
+    }
+
+
+def history(store: GameStore, game_id: str) -> list[dict[str, Any]]:
+    """Every adjudicated phase at once (for callers inside the service; the API pages)."""
+    load(store, game_id)
+    return [_history_entry(p) for p in store.phases(game_id)]
 
 
 def events_after(store: GameStore, game_id: str, after: int, limit: int = 100) -> dict[str, Any]:

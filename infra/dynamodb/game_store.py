@@ -97,8 +97,31 @@ class DynamoGameStore:
                 kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
         return found[:limit]
 
-    def phases(self, game_id: str) -> list[PhaseRecord]:
-        return [items.phase_from_item(i) for i in self._query_prefix(game_id, keys.PHASE_PREFIX)]
+    def phases(self, game_id: str, *, after: int = -1, limit: int | None = None) -> list[PhaseRecord]:
+        """One page of PHASE items: their sort keys are zero-padded ``n``, so ``n > after`` is a
+        key range and ``limit`` a query Limit (issue 11: history is read page by page)."""
+        if after < 0 and limit is None:
+            return [items.phase_from_item(i) for i in self._query_prefix(game_id, keys.PHASE_PREFIX)]
+        kwargs: dict[str, Any] = dict(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :lo AND :hi",
+            ExpressionAttributeValues=items.to_item({
+                ":pk": keys.game_pk(game_id),
+                ":lo": keys.phase_sk(after + 1, ""),
+                ":hi": keys.PHASE_PREFIX + "9" * 6 + "#~",
+            }),
+            ConsistentRead=True,
+        )
+        found: list[dict[str, Any]] = []
+        while limit is None or len(found) < limit:
+            if limit is not None:
+                kwargs["Limit"] = limit - len(found)
+            response = self._call("query", **kwargs)
+            found.extend(response.get("Items", []))
+            if not response.get("LastEvaluatedKey"):
+                break
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        return [items.phase_from_item(i) for i in found]
 
     def last_phase(self, game_id: str) -> PhaseRecord | None:
         found = self._query_prefix(game_id, keys.PHASE_PREFIX, forward=False, limit=1)

@@ -105,8 +105,9 @@ class InMemoryGameStore:
                    if g.status == "ACTIVE" and not g.paused and g.deadline and g.deadline <= now_iso]
         return sorted(due)[:limit]  # type: ignore[arg-type]
 
-    def phases(self, game_id: str) -> list[PhaseRecord]:
-        return list(self.phase_items.get(game_id, []))
+    def phases(self, game_id: str, *, after: int = -1, limit: int | None = None) -> list[PhaseRecord]:
+        found = [p for p in self.phase_items.get(game_id, []) if p.n > after]
+        return found if limit is None else found[:limit]
 
     def last_phase(self, game_id: str) -> PhaseRecord | None:
         found = self.phase_items.get(game_id, [])

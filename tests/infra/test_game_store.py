@@ -163,3 +163,22 @@ def test_racing_process_turn_threads_adjudicate_once(aws: dict[str, str], attemp
         # each submission is either in the adjudication or was refused with 409
         assert (f"accepted:{power}" in outcomes) == (power in phases[0].orders)
         assert (f"stale:{power}" in outcomes) != (power in phases[0].orders)
+
+
+def test_phases_are_read_a_page_at_a_time(dynamo_store: DynamoGameStore) -> None:
+    # issue 11: history is paginated; a page is one key-range query, never the whole game
+    game = GameRecord(game_id="g7", variant="classical", rules="2023", created_at="t",
+                      creator_token_hash="h", state={}, phase="S1901M", phase_started_at="t")
+    dynamo_store.create(game)
+    version = 1
+    for n in range(7):
+        game.version = version
+        dynamo_store.commit_turn(game, expected_version=version,
+                                 phase=PhaseRecord(n, f"P{n}", {}, {}, {"results": []}, "t"))
+        version += 1
+    assert [p.n for p in dynamo_store.phases("g7")] == list(range(7))
+    assert [p.n for p in dynamo_store.phases("g7", limit=3)] == [0, 1, 2]
+    assert [p.n for p in dynamo_store.phases("g7", after=2, limit=3)] == [3, 4, 5]
+    assert [p.n for p in dynamo_store.phases("g7", after=5, limit=3)] == [6]
+    assert dynamo_store.phases("g7", after=6, limit=3) == []
+    assert [p.n for p in dynamo_store.phases("g7", after=4)] == [5, 6]
