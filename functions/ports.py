@@ -318,6 +318,19 @@ class PressStore(Protocol):
     def save_ledger(self, game_id: str, ledger: PowerPress, *, expected_version: int) -> PowerPress: ...
 
 
+class AttemptCounter(Protocol):
+    """Counts attempts per scope in fixed time windows, by conditional writes (issue 11:
+    failed joins of private games). Scopes are opaque strings the caller builds."""
+
+    def count(self, scope: str, *, now: float, window: int) -> int:
+        """Attempts recorded in the window that holds ``now``."""
+        ...
+
+    def add(self, scope: str, *, now: float, window: int, limit: int) -> bool:
+        """Record one attempt unless ``limit`` were already recorded; False if refused."""
+        ...
+
+
 class PowerChats(Protocol):
     """Where a power's own notices go: the chats its player linked (Telegram ``/link``)."""
 

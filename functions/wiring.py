@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from functions.ports import (
+    AttemptCounter,
     Clock,
     DeadlineGames,
     DeadlineScheduler,
@@ -156,6 +157,8 @@ class Services:
     scheduler: DeadlineScheduler | None = None
     # press (issue 13): messages, channels and ledgers in the game table; None: press_store()
     press: PressStore | None = None
+    # failed joins of private games per game and caller (issue 11); None: not limited (tests)
+    attempts: AttemptCounter | None = None
 
     @property
     def press_store(self) -> PressStore:
@@ -165,6 +168,7 @@ class Services:
 @_once
 def services() -> Services:
     from infra import aws_clients
+    from infra.attempt_counter import DynamoAttemptCounter
     from infra.dynamodb.game_store import DynamoGameStore
     from infra.dynamodb.idempotency_store import DynamoIdempotencyStore
 
@@ -175,6 +179,7 @@ def services() -> Services:
         clock=SystemClock(),
         idempotency=DynamoIdempotencyStore(s.idempotency_table, aws_clients.dynamodb),
         scheduler=deadline_scheduler() if s.deadline_function_arn else None,
+        attempts=DynamoAttemptCounter(aws_clients.dynamodb, s.game_table),
     )
 
 

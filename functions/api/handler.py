@@ -91,6 +91,15 @@ def _bearer() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def _caller() -> str:
+    """Who is asking, for per-caller limits (issue 11): the bearer token, else the source address."""
+    token = _bearer()
+    if token:
+        return "token:" + hash_token(token)
+    http = (app.current_event.raw_event.get("requestContext") or {}).get("http") or {}
+    return "ip:" + str(http.get("sourceIp") or "unknown")
+
+
 def _actor(store: RequestStore, game_id: str, operator_token: str | None) -> Actor:
     return identify(load(store, game_id), _bearer(), operator_token)
 
@@ -233,7 +242,7 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
         joined = join_game(
             store, services.clock, game_id, body.side or body.power,
             body.password.get_secret_value() if body.password is not None else None,
-            scheduler=services.scheduler,
+            scheduler=services.scheduler, attempts=services.attempts, caller=_caller(),
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 

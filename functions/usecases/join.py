@@ -10,10 +10,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from functions.errors import BadPassword, GameFull, PowerTaken, UnknownPower
 from functions.ports import (
     PLAYER_JOINED,
+    AttemptCounter,
     Clock,
     DeadlineScheduler,
     EventRecord,
@@ -34,6 +36,7 @@ from functions.usecases.common import (
 )
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.game_kinds import GameKind
+from functions.usecases.join_limits import check_join_allowed, record_failed_join
 from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import dummy_powers, open_seats
@@ -53,15 +56,18 @@ def join_game(
     password: str | None = None,
     *,
     scheduler: DeadlineScheduler | None = None,
+    attempts: AttemptCounter | None = None,
+    caller: str | None = None,
 ) -> Joined:
+    """``attempts`` and ``caller`` limit wrong passwords per game and caller (join_limits.py)."""
     token = new_token()
     rng = secrets.SystemRandom()
 
     def attempt() -> Joined:
         game = load_active(store, game_id)
         stored_password = game.settings.get("join_password")
-        if stored_password and not (password and check_password(password, stored_password)):
-            raise BadPassword("this game is private: a correct password is required")
+        if stored_password:
+            _check_password(game_id, stored_password, password, attempts, caller, clock)
         kind = kind_of(game)
         powers = kind.seats(game)
         free = open_seats(game, powers)
@@ -92,6 +98,21 @@ def join_game(
         return Joined(power=chosen, token=token)
 
     return retrying(attempt)
+
+
+def _check_password(
+    game_id: str, stored: Any, password: str | None,
+    attempts: AttemptCounter | None, caller: str | None, clock: Clock,
+) -> None:
+    """A private game's password, with the caller's wrong tries counted when a counter is given."""
+    now = clock.now().timestamp()
+    if attempts is not None and caller is not None:
+        check_join_allowed(attempts, game_id, caller, now)
+    if password and check_password(password, stored):
+        return
+    if attempts is not None and caller is not None:
+        record_failed_join(attempts, game_id, caller, now)
+    raise BadPassword("this game is private: a correct password is required")
 
 
 def start_if_full(
