@@ -519,7 +519,8 @@ def target_from_dict(raw: Mapping[str, Any]) -> DeliveryTarget:
         return DiscordTarget(url=raw["url"])
     if kind == "telegram" and isinstance(raw.get("chat_id"), int | str):
         return TelegramTarget(chat_id=raw["chat_id"])
-    raise ValueError(f"bad delivery target: {dict(raw)!r}")
+    # never the values: a webhook target holds its secret (issue 11: no secrets in logs)
+    raise ValueError(f"bad delivery target of type {str(kind)[:20]!r} with fields {sorted(map(str, raw))}")
 
 
 # ---------------------------------------------------------------- notifier ports

@@ -124,8 +124,8 @@ def vet_url(url: str, *, allow_loopback: bool = False, resolver: Resolver = sock
         raise UnsafeUrl("URL has no host")
     try:
         port = parts.port or (443 if scheme == "https" else 80)
-    except ValueError as exc:
-        raise UnsafeUrl(f"bad port in {url!r}") from exc
+    except ValueError as exc:  # never the URL in a message: it may hold a token (issue 11)
+        raise UnsafeUrl(f"bad port for host {host!r}") from exc
     try:
         infos = resolver(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
@@ -318,6 +318,8 @@ class HttpDelivery:
             if watchdog.fired:
                 raise DeliveryTimedOut(f"POST {target.host}: over its {timeout:.1f} s budget") from exc
             raise DeliveryError(f"POST {target.host}: {exc}") from exc
+        except ValueError as exc:  # http.client.InvalidURL quotes the path, which may hold a token
+            raise DeliveryError(f"POST {target.host}: {type(exc).__name__}") from None
         finally:
             watchdog.cancel()
             connection.close()

@@ -31,6 +31,19 @@ def outbox_message(raw_record: Mapping[str, Any]) -> OutboxMessage | None:
     return message_from_outbox_item(stream_item(image))
 
 
+def record_reference(raw: Mapping[str, Any], error: Exception) -> dict[str, Any]:
+    """What a log line may say about a stream record: its ids and the error's type, no values."""
+    stream = raw.get("dynamodb") if isinstance(raw.get("dynamodb"), Mapping) else {}
+    keys = stream.get("Keys") if isinstance(stream.get("Keys"), Mapping) else {}
+    sort_key = str((keys.get("sk") or {}).get("S", "")) if isinstance(keys.get("sk"), Mapping) else ""
+    return {
+        "event_id": str(raw.get("eventID", "")),
+        "sequence_number": str(stream.get("SequenceNumber", "")),
+        "sort_key_kind": sort_key.split("#", 1)[0],
+        "error": type(error).__name__,
+    }
+
+
 def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
     """A handler sending to `queue()` (built lazily, on the first batch).
 
@@ -42,10 +55,12 @@ def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
         for raw in event.get("Records", []):
             try:
                 message = outbox_message(raw)
-            except Exception:
+            except Exception as exc:
                 # A malformed OUTBOX item would fail the same way on every retry and hold
                 # up every later record of its shard: log it and let the stream move on.
-                logger.exception("unreadable outbox record skipped", extra={"record": raw})
+                # Never the record itself: its image may hold a webhook secret, a token hash
+                # or a bot reply's text (issue 11) - where it is and what failed is enough.
+                logger.warning("unreadable outbox record skipped", extra=record_reference(raw, exc))
                 continue
             if message is not None:
                 by_sequence[str(raw["dynamodb"]["SequenceNumber"])] = message

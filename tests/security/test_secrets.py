@@ -121,3 +121,123 @@ def test_identify_compares_every_seat(monkeypatch: pytest.MonkeyPatch, api: InPr
     calls.clear()
     common.identify(game, tokens["TURKEY"], OPERATOR_TOKEN)
     assert first == len(calls) == 2 + len(game.players)
+
+
+# ---------------------------------------------------------------- every log call (issue 11)
+
+LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical"}
+FORBIDDEN_IN_LOGS = ("raw", "record", "event", "body", "token", "secret", "password", "header", "payload",
+                     "text", "image", "url")
+
+
+SANITISERS = ("record_reference",)  # functions/relay/handler.py: ids and the error type only
+
+
+def _names_in(value: ast.AST) -> list[ast.Name | ast.Attribute]:
+    """Names and attributes in ``value``, except inside a call to a sanitiser."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in SANITISERS:
+        return []
+    here = [value] if isinstance(value, ast.Name | ast.Attribute) else []
+    return here + [n for child in ast.iter_child_nodes(value) for n in _names_in(child)]
+
+
+def _logged_names(path: Path) -> list[str]:
+    """Names and attributes passed to a logger call (its arguments and its ``extra`` values);
+    ``*_id`` names (message and game ids) are identifiers, not contents."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in LOG_METHODS and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in ("logger", "log", "_log", "logging")):
+            continue
+        values = [*node.args[1:], *(k.value for k in node.keywords)]
+        for value in values:
+            for inner in _names_in(value):
+                name = inner.id if isinstance(inner, ast.Name) else inner.attr
+                if not name.endswith("_id") and any(word in name.lower() for word in FORBIDDEN_IN_LOGS):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(inner)}")
+    return found
+
+
+def test_no_log_call_in_functions_is_handed_a_record_body_or_secret() -> None:
+    # the relay logged whole raw stream records (bot reply text, secrets); now every log call
+    # in functions/ is checked for what it is handed
+    paths = sorted((ROOT / "functions").rglob("*.py"))
+    offenders = [hit for path in paths for hit in _logged_names(path)]
+    assert offenders == []
+
+
+def _captured_logs(capsys: pytest.CaptureFixture[str], run: object) -> str:
+    from functions.observability import get_logger
+
+    ours = get_logger()._log
+    previous = ours.level
+    ours.setLevel(logging.DEBUG)
+    try:
+        run()  # type: ignore[operator]
+    finally:
+        ours.setLevel(previous)
+    captured = capsys.readouterr()
+    return captured.out + captured.err
+
+
+def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFixture[str]) -> None:
+    # Given an OUTBOX record that cannot be read, holding a webhook secret and a bot reply
+    from boto3.dynamodb.types import TypeSerializer
+
+    from functions.relay.handler import make_handler
+
+    image = {"pk": "TGCHAT#70", "sk": "OUTBOX#tg:1", "kind": "CHAT_REPLY", "dedupe_key": "tg:1",
+             "payload": {"text": "your orders: A PAR - BUR (private-reply-text)"},
+             "target": {"type": "webhook", "url": "https://hooks.example.com/x?token=url-token-123",
+                        "secret": "webhook-secret-abc"}}
+    serialize = TypeSerializer().serialize
+    broken = {"eventID": "e1", "eventName": "INSERT", "dynamodb": {
+        "Keys": {"pk": {"S": "TGCHAT#70"}, "sk": {"S": "OUTBOX#tg:1"}}, "SequenceNumber": "1",
+        "NewImage": {**{k: serialize(v) for k, v in image.items()}, "target": {"S": "not-a-map"},
+                     "payload": {"BOGUS": "x"}}}}
+
+    class Queue:
+        def send_messages(self, messages: object) -> set[str]:
+            return set()
+
+    # When the relay skips it
+    logged = _captured_logs(capsys, lambda: make_handler(lambda: Queue())({"Records": [broken]}, None))
+
+    # Then the log says which record, and nothing of what it holds
+    assert "unreadable outbox record skipped" in logged and '"sequence_number": "1"' in logged
+    for secret in ("webhook-secret-abc", "url-token-123", "private-reply-text", "BOGUS"):
+        assert secret not in logged
+
+
+def test_the_notifier_logs_no_url_token_or_bot_token(capsys: pytest.CaptureFixture[str]) -> None:
+    # Given targets whose URLs carry tokens, each failing in its own way, and a bot token
+    from functions.adapters import HttpDeliverer
+    from functions.notifier.handler import make_handler
+    from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
+    from infra.webhooks import HttpDelivery, HttpSettings
+    from tests.notifications.fakes import Deps, MemoryDeliveryLog, StaticTargets
+
+    def nowhere(host: str, port: int, **_: object) -> list[tuple[object, ...]]:
+        raise OSError("no such host")
+
+    settings = HttpSettings(telegram_bot_token="123456:bot-token-xyz",
+                            telegram_api_base="https://api.telegram.invalid:99999")
+    http = HttpDelivery(settings, resolver=nowhere)
+    targets = [DiscordTarget("https://discord.com/api/webhooks/1/discord-token-777"),
+               WebhookTarget("https://hooks.example.com:70000/x?key=port-token-555",
+                             "hook-secret-999"),
+               WebhookTarget("https://hooks.example.org/x?key=dns-token-444", "hook-secret-888"),
+               TelegramTarget(-100123)]
+    deps = Deps(StaticTargets({"g1": targets}), HttpDeliverer(http), MemoryDeliveryLog())
+    message = OutboxMessage("g1:1", "PHASE_PROCESSED", "g1", {"phase": "S1901M"})
+    event = {"Records": [{"messageId": "m1", "body": message.to_json()}]}
+
+    # When the notifier tries them all
+    logged = _captured_logs(capsys, lambda: make_handler(lambda: deps)(event, None))
+
+    # Then the failure is logged with type and host only
+    assert "notification failed" in logged and "discord.com" in logged
+    for secret in ("discord-token-777", "port-token-555", "dns-token-444", "hook-secret-999",
+                   "hook-secret-888", "bot-token-xyz"):
+        assert secret not in logged, secret
