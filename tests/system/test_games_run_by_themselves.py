@@ -96,11 +96,12 @@ def receiver() -> Iterator[tuple[str, list[tuple[dict[str, str], bytes]]]]:
 
 def _recipe(secret: bytes, headers: dict[str, str], body: bytes) -> bool:
     """docs/notifications.md's verification recipe, verbatim."""
-    ts = headers["X-Convoy-Timestamp"]
+    ts, delivery = headers["X-Convoy-Timestamp"], headers["X-Convoy-Delivery"]
     if abs(time.time() - int(ts)) > 300:
         return False
-    expected = hmac.new(secret, ts.encode() + body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, headers["X-Convoy-Signature"])
+    material = ts.encode() + b"." + delivery.encode() + b"." + body
+    expected = hmac.new(secret, material, hashlib.sha256).hexdigest()
+    return any(hmac.compare_digest(expected, s.strip()) for s in headers["X-Convoy-Signature"].split(","))
 
 
 def test_a_webhook_receives_each_notice_once_signed(
@@ -125,8 +126,9 @@ def test_a_webhook_receives_each_notice_once_signed(
     for headers, body in received:
         assert _recipe(secret.encode(), headers, body)
         stamp, signature = headers["X-Convoy-Timestamp"], headers["X-Convoy-Signature"]
-        assert verify_signature(secret, stamp, body, signature)
-        assert not verify_signature("wrong", stamp, body, signature)
+        delivery = headers["X-Convoy-Delivery"]
+        assert verify_signature(secret, stamp, body, signature, delivery_id=delivery)
+        assert not verify_signature("wrong", stamp, body, signature, delivery_id=delivery)
         document = json.loads(body)
         assert document["game_id"] == game_id and document["id"] == headers["X-Convoy-Delivery"]
     kinds = sorted(json.loads(body)["kind"] for _, body in received)
