@@ -56,11 +56,16 @@ def parameter_names(env: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def fetch_parameters(names: list[str]) -> Mapping[str, str]:
-    """SecureString values by name, through Powertools (imported here: it is not cheap)."""
-    from aws_lambda_powertools.utilities import parameters
+    """SecureString values by name, through Powertools' SSM provider (imported here: it imports
+    boto3), over the process's one botocore SSM client (infra/aws_clients.py), so no second
+    session and client are built."""
+    from aws_lambda_powertools.utilities.parameters import SSMProvider
 
+    from infra import aws_clients
+
+    provider = SSMProvider(boto3_client=aws_clients.client("ssm"))
     try:
-        found = parameters.get_parameters_by_name(
+        found = provider.get_parameters_by_name(
             parameters={name: {} for name in names}, decrypt=True, max_age=CACHE_SECONDS
         )
     except Exception as exc:  # GetParameterError, botocore errors: the message names no value

@@ -26,18 +26,22 @@ VARIABLES = ("CONVOY_OPERATOR_TOKEN", "CONVOY_OPERATOR_TOKEN_PARAMETER", "TELEGR
 def ssm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     from moto import mock_aws
 
-    for name in VARIABLES:
+    for name in (*VARIABLES, "AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     from aws_lambda_powertools.utilities import parameters
 
+    from infra import aws_clients
+
     with mock_aws():
         wiring.reset()
+        aws_clients.reset()
         parameters.clear_caches()  # Powertools keeps values per process: one test's must not leak
         yield boto3.client("ssm", region_name="us-east-1")
     parameters.clear_caches()
+    aws_clients.reset()
     wiring.reset()
 
 
@@ -50,16 +54,16 @@ def test_the_operator_token_comes_from_its_securestring_once(
     monkeypatch.setenv("CONVOY_OPERATOR_TOKEN_PARAMETER", "/convoy/operator-token")
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN_PARAMETER", "/convoy/telegram-bot-token")
     monkeypatch.setenv("CONVOY_OPERATOR_TOKEN", "a-stale-plain-token-that-must-not-win-0000")
-    from aws_lambda_powertools.utilities import parameters
+    from aws_lambda_powertools.utilities.parameters import SSMProvider
 
     calls: list[object] = []
-    real = parameters.get_parameters_by_name
+    real = SSMProvider.get_parameters_by_name
 
-    def counting(*args: Any, **kwargs: Any) -> Any:
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
         calls.append(kwargs.get("parameters"))
-        return real(*args, **kwargs)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(parameters, "get_parameters_by_name", counting)
+    monkeypatch.setattr(SSMProvider, "get_parameters_by_name", counting)
 
     # When the settings are asked for, again and again
     first = wiring.settings()
