@@ -69,6 +69,10 @@ TooManyTargetsPerHost = _error(
     "TooManyTargetsPerHost", "TOO_MANY_TARGETS_PER_HOST", 422,
     "At most 2 of a game's notify targets may name one host (issue 11).",
 )
+HostTargetLimit = _error(
+    "HostTargetLimit", "HOST_TARGET_LIMIT", 429,
+    "This webhook host is named by as many new games today as allowed; wait for Retry-After seconds.",
+)
 NotifyTargetNotFound = _error(
     "NotifyTargetNotFound", "NOTIFY_TARGET_NOT_FOUND", 404, "The game has no webhook target at that index."
 )

@@ -39,6 +39,7 @@ from functions.usecases.history_cursor import decode_cursor, encode_cursor
 from functions.usecases.join import join_game
 from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.lifecycle_settings import LifecycleSettings
+from functions.usecases.notify_targets import claim_webhook_hosts
 from functions.usecases.process_turn import process_turn
 from functions.usecases.results import with_scores
 from functions.usecases.seats import SeatChanged, leave_game, open_seat, set_dummy_powers
@@ -206,6 +207,8 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
     )
 
     def apply() -> schemas.CreateGameResponse:
+        if services.attempts is not None and request.notify:  # issue 11: per host, across games
+            claim_webhook_hosts(services.attempts, request.notify, services.clock.now().timestamp())
         created = kind_named(body.game).create(store, services.clock, request)
         return schemas.CreateGameResponse(
             game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret,

@@ -30,11 +30,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from functions.errors import TooManyTargets, TooManyTargetsPerHost, ValidationFailed
+from functions.errors import HostTargetLimit, TooManyTargets, TooManyTargetsPerHost, ValidationFailed
+from functions.ports import AttemptCounter
 from functions.usecases.host_names import internal_name_reason
 
 MAX_TARGETS = 5
 MAX_TARGETS_PER_HOST = 2
+HOST_GAMES_PER_DAY = 50  # new games a day whose webhook targets may name one host
+DAY_SECONDS = 24 * 3600
 _CHAT_ID = re.compile(r"^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$")
 
 
@@ -122,3 +125,22 @@ def _check_hosts(stored: Sequence[Mapping[str, Any]]) -> None:
             f"at most {MAX_TARGETS_PER_HOST} notify targets per host ({crowded[0]} has {hosts[crowded[0]]})",
             limit=MAX_TARGETS_PER_HOST,
         )
+
+
+def claim_webhook_hosts(counter: AttemptCounter, raw: Sequence[Mapping[str, Any]], now: float) -> None:
+    """Across games, each host may be named by the webhook targets of at most
+    ``HOST_GAMES_PER_DAY`` new games a day (a conditional-write counter per host and day);
+    past that, 429 ``HOST_TARGET_LIMIT``. Discord and Telegram targets are not counted: they
+    are the platforms' own endpoints, rate-limited by them. Issue 11: many anonymous games
+    aimed at one third party would otherwise multiply its load without bound."""
+    hosts = sorted({
+        (urlsplit(entry["url"]).hostname or "").rstrip(".")
+        for entry in raw if entry.get("type") == "webhook" and isinstance(entry.get("url"), str)
+    } - {""})
+    for host in hosts:
+        if not counter.add(f"notify-host:{host}", now=now, window=DAY_SECONDS, limit=HOST_GAMES_PER_DAY):
+            wait = DAY_SECONDS - int(now) % DAY_SECONDS
+            raise HostTargetLimit(
+                f"{host} is already the webhook host of {HOST_GAMES_PER_DAY} new games today",
+                retry_after=wait,
+            )
