@@ -712,3 +712,9 @@ class AccountStore(Protocol):
     def games_of(self, user_id: str, limit: int = 100) -> list[str]:
         """Game ids remembered for the user, newest first."""
         ...
+
+    def link_telegram(self, telegram_user_id: int, user_id: str) -> None:
+        """The Telegram user linked a seat of this account (the bot's /games lists its games)."""
+        ...
+
+    def telegram_account(self, telegram_user_id: int) -> str | None: ...

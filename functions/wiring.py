@@ -29,7 +29,7 @@ import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from functions.ports import (
     AccountStore,
@@ -51,6 +51,9 @@ from functions.ports import (
     TelegramStore,
     TokenVerifier,
 )
+
+if TYPE_CHECKING:
+    from functions.usecases.accounts import AccountDirectory
 
 T = TypeVar("T")
 
@@ -287,6 +290,7 @@ class TelegramDependencies:
     store: TelegramStore
     games: GameActions
     outbox: ReplyOutbox
+    accounts: AccountDirectory | None = None  # issue 15: /link binds the account; /games, /use
 
 
 def _seat_board_png(picture: Mapping[str, Any]) -> bytes:
@@ -344,6 +348,7 @@ def telegram_store() -> TelegramStore:
 @_once
 def telegram_dependencies() -> TelegramDependencies:
     from functions.adapters import StoreGameActions
+    from functions.usecases.accounts import AccountDirectory
     from infra import aws_clients
     from infra.notification_store import DynamoReplyOutbox
 
@@ -355,6 +360,7 @@ def telegram_dependencies() -> TelegramDependencies:
         games=StoreGameActions(api.store, api.clock, api.scheduler, press=api.press_store,
                                chats=telegram_store()),
         outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
+        accounts=AccountDirectory(api.store, api.press_store, api.account_store),
     )
 
 

@@ -18,7 +18,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from functions.errors import AlreadySeated, AuthRejected, Forbidden, NotAPlayer, SeatAlreadyBound
+from functions.errors import AlreadySeated, AuthRejected, NotAPlayer, SeatAlreadyBound
 from functions.ports import (
     AccountStore,
     AuthTokens,
@@ -29,6 +29,7 @@ from functions.ports import (
     IdentityRejected,
     PressStore,
     Profile,
+    Seat,
     TokenVerifier,
 )
 from functions.usecases.common import (
@@ -212,7 +213,41 @@ def game_name(game: GameRecord) -> str:
     return str(game.settings.get("name") or f"{game.variant} {game.game_id}")
 
 
-def require_user(user: User | None) -> User:
-    if user is None:
-        raise Forbidden("sign in first")
-    return user
+# --- Telegram (item 4): a chat linked to a seat of an account is linked to the account --------
+
+
+@dataclass(frozen=True)
+class AccountDirectory:
+    """What the bot needs of accounts: which account a linked seat belongs to, that account's
+    games (the seed's per-Telegram-user listing) and its seat in one of them."""
+
+    store: GameStore
+    press: PressStore
+    accounts: AccountStore
+
+    def link_telegram(self, telegram_user_id: int, seat: Seat) -> User | None:
+        """After ``/link``: if the seat is bound to an account, the Telegram user now is too."""
+        game = load(self.store, seat.game_id)
+        user_id = (game.players.get(seat.power) or {}).get("user_id")
+        if not user_id:
+            return None
+        self.accounts.link_telegram(telegram_user_id, str(user_id))
+        profile = self.accounts.profile(str(user_id))
+        return User(str(user_id), profile.display_name if profile else "")
+
+    def games_of(self, telegram_user_id: int) -> list[dict[str, Any]] | None:
+        """The linked account's games (``/me/games`` items); None when no account is linked."""
+        user = self._user(telegram_user_id)
+        return None if user is None else my_games(self.store, self.press, self.accounts, user)
+
+    def seat_in(self, telegram_user_id: int, game_id: str) -> Seat | None:
+        """The linked account's seat in ``game_id`` (``/use``), or None."""
+        user = self._user(telegram_user_id)
+        if user is None:
+            return None
+        power = seat_of(load(self.store, game_id), user.user_id)
+        return Seat(game_id, power) if power else None
+
+    def _user(self, telegram_user_id: int) -> User | None:
+        user_id = self.accounts.telegram_account(telegram_user_id)
+        return User(user_id, "") if user_id else None

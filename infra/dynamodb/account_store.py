@@ -4,6 +4,7 @@
 |---|---|---|
 | ``USER#<sub>`` | ``PROFILE`` | display name, created_at |
 | ``USER#<sub>`` | ``GAME#<game_id>`` | the user has (or was taking) a seat or the creator's rights |
+| ``TGACCOUNT#<telegram user id>`` | ``ACCOUNT`` | the account a Telegram user linked (bot ``/games``) |
 
 ``GAME#`` items are an index, written *before* the game's META names the user (so a crash
 between the two leaves an extra index item, never a seat the user cannot find); the
@@ -72,6 +73,16 @@ class DynamoAccountStore:
         found = [items.from_item(i) for i in answer.get("Items", [])]
         found.sort(key=lambda i: (str(i.get("at", "")), str(i["game_id"])), reverse=True)
         return [str(i["game_id"]) for i in found[:limit]]
+
+    def link_telegram(self, telegram_user_id: int, user_id: str) -> None:
+        self._call("put_item", TableName=self.table_name, Item=items.to_item({
+            "pk": f"TGACCOUNT#{telegram_user_id}", "sk": "ACCOUNT", "user_id": user_id,
+        }))
+
+    def telegram_account(self, telegram_user_id: int) -> str | None:
+        answer = self._call("get_item", TableName=self.table_name, ConsistentRead=True,
+                            Key=items.to_item({"pk": f"TGACCOUNT#{telegram_user_id}", "sk": "ACCOUNT"}))
+        return str(items.from_item(answer["Item"])["user_id"]) if "Item" in answer else None
 
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         try:

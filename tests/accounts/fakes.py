@@ -113,6 +113,7 @@ class FakeUserPool:
 class MemoryAccountStore:
     profiles: dict[str, Profile] = field(default_factory=dict)
     games: dict[str, dict[str, str]] = field(default_factory=dict)
+    telegram: dict[int, str] = field(default_factory=dict)
 
     def profile(self, user_id: str) -> Profile | None:
         return self.profiles.get(user_id)
@@ -126,3 +127,9 @@ class MemoryAccountStore:
     def games_of(self, user_id: str, limit: int = 100) -> list[str]:
         mine = self.games.get(user_id, {})
         return sorted(mine, key=lambda g: (mine[g], g), reverse=True)[:limit]
+
+    def link_telegram(self, telegram_user_id: int, user_id: str) -> None:
+        self.telegram[telegram_user_id] = user_id
+
+    def telegram_account(self, telegram_user_id: int) -> str | None:
+        return self.telegram.get(telegram_user_id)
