@@ -23,6 +23,7 @@ from functions.ports import (
     GameStore,
     OutboxRecord,
 )
+from functions.usecases.accounts import User, seat_fields
 from functions.usecases.common import (
     add_event,
     add_outbox,
@@ -56,10 +57,13 @@ def join_game(
     password: str | None = None,
     *,
     scheduler: DeadlineScheduler | None = None,
+    owner: User | None = None,
     attempts: AttemptCounter | None = None,
     caller: str | None = None,
 ) -> Joined:
-    """``attempts`` and ``caller`` limit wrong passwords per game and caller (join_limits.py)."""
+    """``owner``: the signed-in account taking the seat (issue 15): the seat is bound to it,
+    and an account that already holds a seat in this game is refused (``ALREADY_SEATED``).
+    ``attempts`` and ``caller`` limit wrong passwords per game and caller (join_limits.py)."""
     token = new_token()
     rng = secrets.SystemRandom()
 
@@ -68,6 +72,7 @@ def join_game(
         stored_password = game.settings.get("join_password")
         if stored_password:
             _check_password(game_id, stored_password, password, attempts, caller, clock)
+        bound = seat_fields(game, owner) if owner is not None else {}
         kind = kind_of(game)
         powers = kind.seats(game)
         free = open_seats(game, powers)
@@ -86,7 +91,7 @@ def join_game(
             chosen = rng.choice(free)
         now = clock.now()
         version = game.version
-        game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
+        game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now), **bound}
         events, outbox = take_over(game, chosen, now)
         started = start_if_full(game, kind, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)
