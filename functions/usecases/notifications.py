@@ -10,7 +10,10 @@ game's targets (or the one target a bot reply names), sends it unless the delive
 log already records (dedupe key, target). One target failing does not block the
 others; the message as a whole fails so SQS retries it, and the log makes the retry
 send only to the targets still missing. After maxReceiveCount tries the message
-lands in the dead-letter queue.
+lands in the dead-letter queue. Issue 11: each send has a wall-clock deadline from the
+batch's budget (functions/usecases/delivery_budget.py) and targets not tried for lack
+of time are reported ``deferred``, not failed; a game target that keeps failing is
+parked (``TargetHealth``) and its parking announced once to the game's other targets.
 
 Exactly-once caveat: a crash *between* a successful send and `mark_delivered`
 sends that one target again on retry; webhook receivers can drop it by the
