@@ -17,7 +17,8 @@ Environment (``load_settings``; local defaults for ``make run`` and tests):
   SCHEDULER_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN,
   TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE,
   CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1 (local runs and tests only),
-  SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500).
+  SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500),
+  SANDBOX_RATE_LIMIT (sandbox requests per caller per minute, default 60).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from functions.ports import (
     IdempotencyStore,
     MessageQueue,
     PressStore,
+    RateCounter,
     ReplyOutbox,
     Seat,
     SystemClock,
@@ -74,6 +76,7 @@ class Settings:
     telegram_api_base: str = "https://api.telegram.org"
     sweep_scan_limit: int = 500
     public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
+    sandbox_rate_limit: int = 60  # SANDBOX_RATE_LIMIT: sandbox requests per caller per minute (issue 19)
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -93,6 +96,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
         sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
         public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
+        sandbox_rate_limit=int(e.get("SANDBOX_RATE_LIMIT", "60")),
     )
 
 
@@ -148,6 +152,8 @@ class Services:
     scheduler: DeadlineScheduler | None = None
     # press (issue 13): messages, channels and ledgers in the game table; None: press_store()
     press: PressStore | None = None
+    # the sandbox's per-caller counters (issue 19); None: the sandbox is not rate-limited (tests)
+    rate_counter: RateCounter | None = None
 
     @property
     def press_store(self) -> PressStore:
@@ -159,6 +165,7 @@ def services() -> Services:
     from infra import aws_clients
     from infra.dynamodb.game_store import DynamoGameStore
     from infra.dynamodb.idempotency_store import DynamoIdempotencyStore
+    from infra.dynamodb.rate_counter import DynamoRateCounter
 
     s = settings()
     return Services(
@@ -167,6 +174,7 @@ def services() -> Services:
         clock=SystemClock(),
         idempotency=DynamoIdempotencyStore(s.idempotency_table, aws_clients.dynamodb),
         scheduler=deadline_scheduler() if s.deadline_function_arn else None,
+        rate_counter=DynamoRateCounter(s.game_table),
     )
 
 

@@ -73,6 +73,10 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("GET", "/games/{game_id}/channels"): (None, VIEW),
     # the public channel has no message yet: CHANNEL_NOT_FOUND for players
     ("POST", "/games/{game_id}/channels/{channel}/read"): ({"upto": 1}, (401, 401, 404, 404, 403, 403)),
+    # the stateless sandbox (issue 19): no game, no token needed; a token changes nothing
+    ("POST", "/adjudicate"): (
+        {"compact": "France:APar|Par", "orders": {"FRANCE": ["A PAR - BUR"]}}, EVERYONE),
+    ("POST", "/adjudicate/legal_orders"): ({"compact": "France:APar|Par"}, EVERYONE),
 }
 
 
