@@ -321,10 +321,11 @@ class Bridge:
 
     async def _phase_done(self, watcher: Watcher, view: dict[str, Any]) -> None:
         history = await self.api(self.convoy.history, watcher.game_id)
-        played = [h for h in history if h["phase"] == watcher.phase]
+        # every phase adjudicated since the last poll (a fast game may have moved on twice)
+        starts = [i for i, h in enumerate(history) if h["phase"] == watcher.phase]
         results: list[Message] = []
-        if played:
-            results = ord_messages(played[-1])
+        for phase in history[starts[-1]:] if starts else []:
+            results.extend(ord_messages(phase))
         ownership_changed = dict(view["ownership"]) != watcher.ownership
         watcher.phase, watcher.ownership = view["phase"], dict(view["ownership"])
         for session in self.seated(watcher.game_id):
@@ -394,6 +395,9 @@ def _greet(session: Session, view: dict[str, Any]) -> None:
     """HLO (power) (passcode) ((LVL 0)), then the centres and the position."""
     assert session.seat is not None
     session.greeted = True
+    watcher = session.bridge.watchers[session.seat.game_id]
+    if watcher.phase is None:  # the position the bot was shown: ORD follows for the phase after it
+        watcher.phase, watcher.ownership = view["phase"], dict(view["ownership"])
     session.send(("HLO", (TO_DAIDE_POWER[session.seat.power],), (session.seat.passcode,), (("LVL", 0),)))
     session.send(sco_message(view["ownership"], map_centres()))
     session.send(now_message(view))
