@@ -506,7 +506,7 @@ def post_message(game_id: str, body: press_schemas.SendMessageRequest) -> Respon
     return _intent("message", game_id, body, apply, status=201)
 
 
-@app.get("/games/<game_id>/messages", tags=["press"], security=SECURITY, responses=ERRORS,
+@app.get("/games/<game_id>/messages", tags=["press"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The caller's messages after a cursor, oldest first (observers: public press)")
 def get_messages(
     game_id: str,
@@ -521,7 +521,7 @@ def get_messages(
     return press_schemas.MessageList.model_validate(found)
 
 
-@app.get("/games/<game_id>/channels", tags=["press"], security=SECURITY, responses=ERRORS,
+@app.get("/games/<game_id>/channels", tags=["press"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The caller's channels: members, last message, unread count")
 def get_channels(game_id: str) -> press_schemas.ChannelList:
     services, store = _services()
