@@ -321,10 +321,14 @@ class Bridge:
 
     async def _phase_done(self, watcher: Watcher, view: dict[str, Any]) -> None:
         history = await self.api(self.convoy.history, watcher.game_id)
-        # every phase adjudicated since the last poll (a fast game may have moved on twice)
+        # every phase adjudicated from the one last seen up to the one this view shows (a fast
+        # game may have moved on twice; the history, read after the view, may already hold
+        # the viewed phase too: it is reported at the next poll, with the view that follows it)
         starts = [i for i, h in enumerate(history) if h["phase"] == watcher.phase]
         results: list[Message] = []
-        for phase in history[starts[-1]:] if starts else []:
+        for phase in history[starts[-1] :] if starts else []:
+            if phase["phase"] == view["phase"]:
+                break
             results.extend(ord_messages(phase))
         ownership_changed = dict(view["ownership"]) != watcher.ownership
         watcher.phase, watcher.ownership = view["phase"], dict(view["ownership"])
@@ -357,8 +361,8 @@ class Bridge:
             *(
                 (
                     TO_DAIDE_POWER[p],
-                    Text(names.get(p, ("Convoy player", ""))[0] or "Convoy player"),
-                    Text(names.get(p, ("", "1"))[1] or "1"),
+                    (Text(names.get(p, ("Convoy player", ""))[0] or "Convoy player"),),
+                    (Text(names.get(p, ("", "1"))[1] or "1"),),
                     counts.get(p, 0),
                 )
                 for p in sorted(TO_DAIDE_POWER)

@@ -4,7 +4,9 @@ Values follow "The Diplomacy AIJudge Client-Server Protocol", version 1 revision
 (Andrew Rose, 2003), chapter 4 "Language Representation": a token is two octets, the
 category in the high octet and the number within it in the low one. Integers are the
 categories 0x00-0x3F (a 14-bit two's-complement value); a text token (category 0x4B)
-carries one ASCII character. Standard library only; no I/O.
+carries one ASCII character. One token is newer than that revision: ``SMR`` (0x481E, the
+game summary) comes from the token list of "DAIDE Message Syntax", which added it after
+``ADM``. Standard library only; no I/O.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ _CATEGORIES: Final[dict[int, str]] = {
     0x45: "SUC BNC CUT DSR FLD NSO RET",
     0x47: "SPR SUM FAL AUT WIN",
     0x48: "CCD DRW FRM GOF HLO HST HUH IAM LOD MAP MDF MIS NME NOT NOW OBS OFF ORD OUT PRN REJ "
-    "SCO SLO SND SUB SVE THX TME YES ADM",
+    "SCO SLO SND SUB SVE THX TME YES ADM SMR",
     0x49: "AOA BTL ERR LVL MRT MTL NPB NPR PDA PTL RTL UNO",
     0x4A: "ALY AND BWX DMZ ELS EXP FWD FCT FOR HOW IDK IFF INS IOU OCC ORR PCE POB PPT PRP QRY "
     "SCD SRY SUG THK THN TRY UOM VSS WHT WHY XDO XOY YDO WRT",

@@ -61,6 +61,7 @@ def test_token_values_are_those_of_the_protocol_document() -> None:
     assert (
         tokens.VALUES["NME"] == 0x480C and tokens.VALUES["YES"] == 0x481C and tokens.VALUES["ADM"] == 0x481D
     )
+    assert tokens.VALUES["SMR"] == 0x481E  # added after revision 13 (DAIDE Message Syntax)
     assert tokens.VALUES["UNO"] == 0x490B and tokens.VALUES["DSD"] == 0x490D
     assert tokens.VALUES["SCS"] == 0x4608 and tokens.VALUES["NWC"] == 0x460E
     assert tokens.VALUES["BOH"] == 0x5000 and tokens.VALUES["STP"] == 0x574A  # 4.16: 0..74

@@ -117,3 +117,62 @@ def test_a_bot_plays_a_turn_through_the_bridge(game_and_bridge: tuple[Api, str, 
         assert again.expect("REJ")[1][0] == "IAM"
     finally:
         again.close()
+
+
+def _seated_bot(port: int) -> DaideBot:
+    bot = DaideBot("127.0.0.1", port)
+    bot.hello()
+    bot.send("NME ('testbot') ('1.0')")
+    bot.expect("MAP")
+    bot.send("YES (MAP ('STANDARD'))")
+    bot.expect("NOW")
+    return bot
+
+
+def test_the_bot_is_told_when_the_game_ends(stack: LocalStack) -> None:
+    # Given a game that ends as a draw after 1901 (max_year), the bot seated as its seventh power
+    api = Api(stack.url)
+    game_id = api.call("POST", "/games", body={"variant": "classical", "max_year": 1901}, expect=201)[
+        "game_id"
+    ]
+    for power in OTHERS:
+        api.call("POST", f"/games/{game_id}/join", body={"power": power})
+    running = RunningBridge(stack.url, game_id)
+    bot = _seated_bot(running.port)
+    try:
+        # When both 1901 movement phases are processed with every unit holding
+        for phase in ("S1901M", "F1901M"):
+            api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN, body={"phase": phase})
+        # Then the bot gets the results, then DRW, the summary and OFF
+        assert bot.expect("DRW") == ("DRW",)
+        summary = bot.expect("SMR")
+        assert summary[1] == ("SPR", 1902)
+        france = next(entry for entry in summary[2:] if entry[0] == "FRA")
+        assert france == ("FRA", (Text("testbot"),), (Text("1.0"),), 3)
+        assert bot.expect("OFF") == ("OFF",)
+        fall = [m for m in bot.seen if m[0] == "ORD" and m[1] == ("FAL", 1901)]
+        assert len(fall) == 22
+    finally:
+        bot.close()
+        running.stop()
+
+
+def test_protocol_errors_get_em_and_bad_messages_huh(game_and_bridge: tuple[Api, str, RunningBridge]) -> None:
+    _, _, running = game_and_bridge
+    wrong_magic = DaideBot("127.0.0.1", running.port)
+    try:
+        wrong_magic.sock.sendall(bytes([0, 0, 0, 4, 0, 1, 0xBE, 0xEF]))
+        assert wrong_magic.frame() == (4, bytes([0, 0x04]))  # EM: IM had an incorrect magic number
+    finally:
+        wrong_magic.sock.close()
+    bot = DaideBot("127.0.0.1", running.port)
+    try:
+        bot.hello()
+        bot.send("HLD")
+        assert bot.expect("HUH") == ("HUH", ("ERR", "HLD"))
+        bot.send("NOW")
+        assert bot.expect("REJ") == ("REJ", ("NOW",))  # not seated yet
+        bot.sock.sendall(bytes([2, 0, 0, 2, 0x77, 0x77]))  # a DM with a token that does not exist
+        assert bot.frame() == (4, bytes([0, 0x0E]))
+    finally:
+        bot.sock.close()
