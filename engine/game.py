@@ -45,7 +45,7 @@ def initial_state(map: MapData) -> GameState:  # noqa: A002
 
 
 @quick_init
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Game:
     """A state with its map and rulebook, plus the snapshots of phases already played."""
 

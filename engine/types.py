@@ -12,17 +12,11 @@ from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Va
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from engine.values import quick_init
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
-
-def _state_without_hash(self: object) -> dict[str, Any]:
-    """Pickle and copy without the cached hash: str hashes differ between processes."""
-    state = dict(self.__dict__)
-    state.pop("_hash", None)
-    return state
 
 
 class _Word(StrEnum):
@@ -37,6 +31,11 @@ class UnitKind(_Word):
 
     ARMY = "A"
     FLEET = "F"
+
+
+# Enum members read as module globals: a class attribute of an Enum goes through the
+# metaclass's ``__getattr__`` hook, many times slower than a global in a hot loop.
+_ARMY = UnitKind.ARMY
 
 
 class Season(_Word):
@@ -97,7 +96,7 @@ class ResultCode(_Word):
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A province, and for a fleet in a split-coast province, the coast it is on.
 
@@ -167,7 +166,7 @@ _INTERNED: dict[str, Location] = {}
 
 
 @quick_init
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Unit:
     kind: UnitKind
     power: str
@@ -175,23 +174,25 @@ class Unit:
     # ``location.province``, kept as a plain attribute: the rules read it constantly.
     province: str = field(init=False, repr=False, compare=False)
 
+    # The hash, computed once: units live in frozensets rebuilt every phase.
+    _hash: int = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         if type(self.kind) is not UnitKind:
             object.__setattr__(self, "kind", UnitKind(self.kind))
         if not self.power.isupper():
             object.__setattr__(self, "power", self.power.upper())
-        if self.kind is UnitKind.ARMY and self.location.coast is not None:
+        if self.kind is _ARMY and self.location.coast is not None:
             raise ValueError(f"an army has no coast: {self.location}")
         object.__setattr__(self, "province", self.location.province)
+        object.__setattr__(self, "_hash", hash((self.kind, self.power, self.location)))
 
-    def __hash__(self) -> int:  # cached: units live in frozensets rebuilt every phase
-        cached: int | None = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash((self.kind, self.power, self.location))
-            self.__dict__["_hash"] = cached
-        return cached
+    def __hash__(self) -> int:
+        return self._hash
 
-    __getstate__ = _state_without_hash
+    def __reduce__(self) -> tuple[type[Unit], tuple[UnitKind, str, Location]]:
+        """Pickle and copy by the constructor: str hashes differ between processes."""
+        return (Unit, (self.kind, self.power, self.location))
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.location}"
@@ -205,7 +206,7 @@ def unit_order(unit: Unit) -> tuple[str, str, str, str]:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     """A unit dislodged in the movement phase just played, with what its retreat needs.
 
@@ -229,7 +230,7 @@ class DislodgedUnit:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hold:
     power: str
     unit: Location
@@ -239,7 +240,7 @@ class Hold:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     power: str
     unit: Location
@@ -251,7 +252,7 @@ class Move:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportHold:
     power: str
     unit: Location
@@ -263,7 +264,7 @@ class SupportHold:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportMove:
     power: str
     unit: Location
@@ -276,7 +277,7 @@ class SupportMove:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convoy:
     power: str
     unit: Location
@@ -289,7 +290,7 @@ class Convoy:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retreat:
     power: str
     unit: Location
@@ -300,7 +301,7 @@ class Retreat:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Disband:
     """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
 
@@ -312,7 +313,7 @@ class Disband:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Build:
     power: str
     location: Location
@@ -322,7 +323,7 @@ class Build:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Waive:
     power: str
 
@@ -348,7 +349,7 @@ ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reason:
     """Why an order ended as it did, for players: a stable code and the units involved.
 
@@ -363,7 +364,7 @@ class Reason:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OrderResult:
     order: Order
     result: ResultCode
@@ -373,7 +374,7 @@ class OrderResult:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
 

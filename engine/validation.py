@@ -73,7 +73,7 @@ class ErrorCode(StrEnum):
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ValidationResult:
     ok: bool
     code: ErrorCode | None = None
