@@ -31,21 +31,23 @@ from engine.allowance import adjustment_balance, build_sites
 from engine.maps.loader import MapData
 from engine.position import Position
 from engine.types import (
+    ACTIVE,
+    ARMY,
+    FLEET,
+    MOVEMENT,
+    RETREAT,
     Build,
     Convoy,
     Disband,
     GameState,
-    GameStatus,
     Hold,
     Location,
     Move,
     Order,
-    PhaseType,
     Retreat,
     SupportHold,
     SupportMove,
     Unit,
-    UnitKind,
     Waive,
 )
 from engine.validation import check
@@ -63,12 +65,12 @@ def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # 
     (hold, moves, supports to hold, supports to move, convoys), then what the order
     names, so menus are stable between calls.
     """
-    if state.status is not GameStatus.ACTIVE or power not in map.powers:
+    if state.status is not ACTIVE or power not in map.powers:
         return []  # validate() would refuse everything anyway; skip building candidates
     pos = Position(state, map)
-    if state.phase_type is PhaseType.MOVEMENT:  # generated in menu order, each once
+    if state.phase_type is MOVEMENT:  # generated in menu order, each once
         return [order for order in _movement_candidates(pos, power) if _legal(order, pos)]
-    if state.phase_type is PhaseType.RETREAT:
+    if state.phase_type is RETREAT:
         candidates = _retreat_candidates(state, power)
     else:
         candidates = _adjustment_candidates(state, map, power)
@@ -90,11 +92,11 @@ def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...
     Adjustment: powers that must remove units, and powers owed a build that have
     somewhere to build it (a power offered nothing but WAIVE is not waited on).
     """
-    if state.status is not GameStatus.ACTIVE:
+    if state.status is not ACTIVE:
         return ()
-    if state.phase_type is PhaseType.MOVEMENT:
+    if state.phase_type is MOVEMENT:
         return state.powers_with_units()
-    if state.phase_type is PhaseType.RETREAT:
+    if state.phase_type is RETREAT:
         return tuple(sorted({d.unit.power for d in state.dislodged}))
     out = []
     for power in map.power_ids:
@@ -123,7 +125,7 @@ def _targets(unit: Unit, pos: Position, wanted: Container[str]) -> list[tuple[Lo
     """Where ``unit`` could be ordered to move, sorted: (destination, by convoy), of the
     provinces in ``wanted`` only."""
     m = pos.map
-    if unit.kind is UnitKind.FLEET:
+    if unit.kind is FLEET:
         return [(dest, False) for dest in m.fleet_targets[unit.location] if dest.province in wanted]
     places = m.locations_by_text
     return [(places[p], False) for p in m.army_targets[unit.province] if p in wanted] + [
@@ -181,19 +183,19 @@ def _convoys(pos: Position, power: str) -> dict[str, list[Order]]:
     whose convoy routes have that fleet as a necessary link (``engine.convoys``). An army
     no fleet of ``power`` could carry is skipped before any route is searched."""
     fleets = {p: u for p, u in pos.units.items()
-              if u.power == power and u.kind is UnitKind.FLEET and pos.map.is_convoy_node(p)}
+              if u.power == power and u.kind is FLEET and pos.map.is_convoy_node(p)}
     out: dict[str, list[Order]] = {}
     if not fleets:
         return out
     places = pos.map.locations_by_text
     for _, army in sorted(pos.units.items()):
-        if army.kind is not UnitKind.ARMY or pos.convoy_reach(army.province).isdisjoint(fleets):
+        if army.kind is not ARMY or pos.convoy_reach(army.province).isdisjoint(fleets):
             continue
         for dest in sorted(pos.convoy_destinations(army.province)):
             for province in sorted(pos.necessary_links(army.province, dest) & fleets.keys()):
                 fleet = fleets[province]
                 out.setdefault(province, []).append(
-                    Convoy(power, fleet.location, army.location, places[dest], fleet.kind, UnitKind.ARMY))
+                    Convoy(power, fleet.location, army.location, places[dest], fleet.kind, ARMY))
     return out
 
 
@@ -217,8 +219,8 @@ def _adjustment_candidates(state: GameState, map: MapData, power: str) -> list[O
     if balance > 0:
         for site in build_sites(state, map, power):
             if not map.is_sea(site):
-                out.append(Build(power, Location(site), UnitKind.ARMY))
-            out.extend(Build(power, loc, UnitKind.FLEET) for loc in map.fleet_locations(site))
+                out.append(Build(power, Location(site), ARMY))
+            out.extend(Build(power, loc, FLEET) for loc in map.fleet_locations(site))
         out.append(Waive(power))
     elif balance < 0:
         out.extend(Disband(power, u.location, u.kind) for u in state.units_of(power))

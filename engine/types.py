@@ -21,7 +21,7 @@ COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
 class _Word(StrEnum):
     """A StrEnum hashed like the string it equals (Enum hashes its name instead, so
-    ``"A" == UnitKind.ARMY`` held while their hashes differed), and in C, not Python."""
+    ``"A" == ARMY`` held while their hashes differed), and in C, not Python."""
 
     __hash__ = str.__hash__
 
@@ -33,9 +33,6 @@ class UnitKind(_Word):
     FLEET = "F"
 
 
-# Enum members read as module globals: a class attribute of an Enum goes through the
-# metaclass's ``__getattr__`` hook, many times slower than a global in a hot loop.
-_ARMY = UnitKind.ARMY
 
 
 class Season(_Word):
@@ -65,6 +62,14 @@ class OrderType(_Word):
     DISBAND = "DISBAND"
     BUILD = "BUILD"
     WAIVE = "WAIVE"
+
+
+# Enum members as module globals, for the rules' hot paths: reading a member as a class
+# attribute (``ARMY``) goes through the Enum metaclass's ``__getattr__`` hook,
+# many times slower than reading a global.
+ARMY, FLEET = UnitKind.ARMY, UnitKind.FLEET
+MOVEMENT, RETREAT, ADJUSTMENT = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
+ACTIVE, COMPLETED = GameStatus.ACTIVE, GameStatus.COMPLETED
 
 
 class ResultCode(_Word):
@@ -182,7 +187,7 @@ class Unit:
             object.__setattr__(self, "kind", UnitKind(self.kind))
         if not self.power.isupper():
             object.__setattr__(self, "power", self.power.upper())
-        if self.kind is _ARMY and self.location.coast is not None:
+        if self.kind is ARMY and self.location.coast is not None:
             raise ValueError(f"an army has no coast: {self.location}")
         object.__setattr__(self, "province", self.location.province)
         object.__setattr__(self, "_hash", hash((self.kind, self.power, self.location)))
@@ -339,9 +344,9 @@ MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Disband, Waive)
 ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
-    PhaseType.MOVEMENT: MOVEMENT_ORDERS,
-    PhaseType.RETREAT: RETREAT_ORDERS,
-    PhaseType.ADJUSTMENT: ADJUSTMENT_ORDERS,
+    MOVEMENT: MOVEMENT_ORDERS,
+    RETREAT: RETREAT_ORDERS,
+    ADJUSTMENT: ADJUSTMENT_ORDERS,
 }
 
 
@@ -446,7 +451,7 @@ class Ownership(Mapping[str, str]):
 
 
 SEASON_LETTER = {Season.SPRING: "S", Season.FALL: "F", Season.WINTER: "W"}
-PHASE_LETTER = {PhaseType.MOVEMENT: "M", PhaseType.RETREAT: "R", PhaseType.ADJUSTMENT: "A"}
+PHASE_LETTER = {MOVEMENT: "M", RETREAT: "R", ADJUSTMENT: "A"}
 
 
 @quick_init
@@ -466,7 +471,7 @@ class GameState:
     ownership: Ownership = field(default_factory=Ownership)
     dislodged: tuple[DislodgedUnit, ...] = ()
     contested: frozenset[str] = frozenset()
-    status: GameStatus = GameStatus.ACTIVE
+    status: GameStatus = ACTIVE
     winner: str | None = None
 
     def __post_init__(self) -> None:

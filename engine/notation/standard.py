@@ -31,6 +31,9 @@ from typing import Final
 
 from engine.maps.loader import MapData, load_map, normalize_name
 from engine.types import (
+    ARMY,
+    FLEET,
+    RETREAT,
     Build,
     Convoy,
     Disband,
@@ -39,7 +42,6 @@ from engine.types import (
     Location,
     Move,
     Order,
-    PhaseType,
     Retreat,
     SupportHold,
     SupportMove,
@@ -63,7 +65,7 @@ _TOKEN = re.compile(
     r"(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])|(?P<bad>.)", re.S
 )
 
-_KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "ARMY": UnitKind.ARMY, "FLEET": UnitKind.FLEET}
+_KINDS = {"A": ARMY, "F": FLEET, "ARMY": ARMY, "FLEET": FLEET}
 _COASTS = {"NC", "SC", "EC", "WC"}
 _LONG_COASTS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
 _LETTERS = frozenset({"A", "F"})
@@ -378,7 +380,7 @@ def _power_of(parsed: _Parsed, power: str | None, state: GameState | None) -> st
         else:
             dislodged = state.dislodged_at(province)
             on_board = state.unit_at(province)
-            if state.phase_type is PhaseType.RETREAT and dislodged is not None:
+            if state.phase_type is RETREAT and dislodged is not None:
                 return dislodged.unit.power
             if on_board is not None:
                 return on_board.power
@@ -409,7 +411,7 @@ def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
         return SupportHold(power, unit, parsed.origin, parsed.kind, parsed.target_kind)
     dest = parsed.dest
     assert dest is not None
-    if cls is Retreat or (cls is Move and state is not None and state.phase_type is PhaseType.RETREAT):
+    if cls is Retreat or (cls is Move and state is not None and state.phase_type is RETREAT):
         if parsed.via_convoy:
             raise OrderSyntaxError(
                 f"a retreat cannot go by convoy at {parsed.unit_pos}", parsed.unit_pos
