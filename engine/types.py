@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 from typing import TypeAlias
 
 from engine.values import quick_init
@@ -455,7 +454,7 @@ PHASE_LETTER = {MOVEMENT: "M", RETREAT: "R", ADJUSTMENT: "A"}
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameState:
     """An immutable snapshot of the board between phases.
 
@@ -473,6 +472,10 @@ class GameState:
     contested: frozenset[str] = frozenset()
     status: GameStatus = ACTIVE
     winner: str | None = None
+    # Derived tables, built once (not compared, not serialized).
+    units_by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
+    _unit_counts: dict[str, int] | None = field(init=False, repr=False, compare=False)
+    _center_counts: dict[str, int] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, enum in (("season", Season), ("phase_type", PhaseType), ("status", GameStatus)):
@@ -490,16 +493,13 @@ class GameState:
         by_province = {u.province: u for u in self.units}
         if len(by_province) != len(self.units):
             raise ValueError("two units in one province")
-        self.__dict__["units_by_province"] = by_province  # the cached_property's slot
+        object.__setattr__(self, "units_by_province", by_province)  # province -> unit (read-only)
+        object.__setattr__(self, "_unit_counts", None)
+        object.__setattr__(self, "_center_counts", None)
 
     @property
     def phase_name(self) -> str:
         return f"{SEASON_LETTER[self.season]}{self.year}{PHASE_LETTER[self.phase_type]}"
-
-    @cached_property
-    def units_by_province(self) -> dict[str, Unit]:
-        """Province -> unit on the board (read-only by convention; built once)."""
-        return {u.province: u for u in self.units}
 
     def unit_at(self, province: str) -> Unit | None:
         by_province = self.units_by_province
@@ -508,18 +508,26 @@ class GameState:
             unit = by_province.get(province.upper())
         return unit
 
-    @cached_property
+    @property
     def unit_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for u in self.units:
-            counts[u.power] = counts.get(u.power, 0) + 1
+        """Power -> units on the board (read-only by convention; built once)."""
+        counts = self._unit_counts
+        if counts is None:
+            counts = {}
+            for u in self.units:
+                counts[u.power] = counts.get(u.power, 0) + 1
+            object.__setattr__(self, "_unit_counts", counts)
         return counts
 
-    @cached_property
+    @property
     def center_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for owner in self.ownership.values():
-            counts[owner] = counts.get(owner, 0) + 1
+        """Power -> supply centres owned (read-only by convention; built once)."""
+        counts = self._center_counts
+        if counts is None:
+            counts = {}
+            for owner in self.ownership.values():
+                counts[owner] = counts.get(owner, 0) + 1
+            object.__setattr__(self, "_center_counts", counts)
         return counts
 
     def units_of(self, power: str) -> tuple[Unit, ...]:
