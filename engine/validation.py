@@ -119,7 +119,7 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
 def check(order: Order, pos: Position) -> ValidationResult:
     """``validate`` within a request's context (the adjudicator and menus check many
     orders of one position, and share its convoy answers)."""
-    state, map = pos.state, pos.map  # noqa: A001
+    state, game_map = pos.state, pos.map
     if state.status is not ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
     cls = type(order)
@@ -130,17 +130,18 @@ def check(order: Order, pos: Position) -> ValidationResult:
             f"a {name} order is not accepted during the {state.phase_type.value.lower()} "
             f"phase ({state.phase_name}); only {PHASE_WORDS[state.phase_type]} orders are",
         )
-    if order.power not in map.powers:
+    if order.power not in game_map.powers:
         return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
-    provinces = map.provinces
-    for province in _PROVINCES_NAMED[cls](order):
-        if province not in provinces:
-            return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {province}")
+    provinces = game_map.provinces
+    named = _PROVINCES_NAMED[cls](order)
+    if not all(map(provinces.__contains__, named)):  # one C loop; which one only when it fails
+        unknown = next(p for p in named if p not in provinces)
+        return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
     if state.phase_type is MOVEMENT:
         return _validate_movement(order, pos)
     if state.phase_type is RETREAT:
-        return _validate_retreat(order, state, map)
-    return _validate_adjustment(order, state, map)
+        return _validate_retreat(order, state, game_map)
+    return _validate_adjustment(order, state, game_map)
 
 
 # The provinces each kind of order names, read in one C call (a field named twice
