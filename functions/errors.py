@@ -109,6 +109,13 @@ MessageNotPrintable = _error(
     "MessageNotPrintable", "MESSAGE_NOT_PRINTABLE", 422, "The text holds control or unassigned characters."
 )
 
+# --- the stateless sandbox (issue 19; functions/usecases/sandbox.py, docs/api.md "Sandbox") ---
+
+BadPosition = _error(
+    "BadPosition", "BAD_POSITION", 422,
+    "The position is unreadable or impossible on the variant's map (state, compact or phase).",
+)
+
 # --- accounts (issue 15; functions/usecases/accounts.py, docs/accounts.md) -------------------
 
 AlreadySeated = _error(

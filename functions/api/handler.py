@@ -20,7 +20,7 @@ from urllib.parse import unquote
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
-from functions.api import auth_routes, body_guard
+from functions.api import auth_routes, body_guard, sandbox_routes
 from functions.api.idempotency import run_once
 from functions.api.identity import actor_for, user_for
 from functions.api.request_store import RequestStore
@@ -641,6 +641,9 @@ def get_map_resolution(game_id: str, format: MapFormat = None, phase: str | None
 @app.get("/variants", tags=["games"], summary="Variants and rulebooks")
 def get_variants() -> schemas.VariantList:
     return schemas.VariantList.model_validate({"variants": views.list_variants()})
+
+
+sandbox_routes.register(app)  # POST /adjudicate, /adjudicate/legal_orders (issue 19)
 
 
 def openapi_document() -> dict[str, Any]:

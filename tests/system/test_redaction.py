@@ -47,8 +47,11 @@ def _answer(api: Api, path: str, token: str | None) -> object:
     """The decoded answer of one GET: JSON as data, any other text (an SVG map) as text."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     response = api.session.get(api.base + path, headers=headers, timeout=30)
-    # 404 is an answer too (no resolution map before the first adjudication): read it all
-    assert response.status_code in (200, 404), (path, response.status_code, response.text[:200])
+    # 404 is an answer too (no resolution map before the first adjudication), and so is the
+    # 401 NOT_SIGNED_IN of the account routes (/me, /me/games) to a seat token: read it all
+    signed_in_only = response.status_code == 401 and "NOT_SIGNED_IN" in response.text
+    answered = response.status_code in (200, 404) or signed_in_only
+    assert answered, (path, response.status_code, response.text[:200])
     if response.headers.get("content-type", "").startswith("application/json"):
         return response.json()
     return response.text
