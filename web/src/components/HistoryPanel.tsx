@@ -1,0 +1,55 @@
+import { useEffect, useState } from "react";
+import { ApiError, call } from "../api";
+import type { HistoryPhase } from "../types";
+import { explain, phaseWords, powerName, reasonWords, resultWords } from "../words";
+import { MapView } from "./MapView";
+
+/** Phase by phase: the resolution map and every order with its result and the reason. */
+export function HistoryPanel({ gameId, tick, initial }: { gameId: string; tick: number; initial?: string | null }) {
+  const [phases, setPhases] = useState<HistoryPhase[]>([]);
+  const [chosen, setChosen] = useState<string | null>(initial ?? null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    call<{ phases: HistoryPhase[] }>("GET", `/games/${gameId}/history`).then((h) => {
+      setPhases(h.phases);
+      setChosen((c) => c ?? h.phases.at(-1)?.phase ?? null);
+    }).catch(setError);
+  }, [gameId, tick]);
+
+  const index = phases.findIndex((p) => p.phase === chosen);
+  const entry = index >= 0 ? phases[index] : null;
+  if (error) return <p className="error" role="alert">{explain(error.code, error.message)}</p>;
+  if (!phases.length) return <p className="muted">No phase has been played yet.</p>;
+  const byPower = new Map<string, HistoryPhase["resolution"]["results"]>();
+  entry?.resolution.results.forEach((r) => byPower.set(r.power, [...(byPower.get(r.power) ?? []), r]));
+  return (
+    <section className="history" aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <div className="phase-nav">
+        <button disabled={index <= 0} onClick={() => setChosen(phases[index - 1].phase)} aria-label="Previous phase">◀</button>
+        <label className="sr-only" htmlFor="history-phase">Phase</label>
+        <select id="history-phase" value={chosen ?? ""} onChange={(e) => setChosen(e.target.value)}>
+          {phases.map((p) => <option key={p.phase} value={p.phase}>{phaseWords(p.phase)}</option>)}
+        </select>
+        <button disabled={index >= phases.length - 1} onClick={() => setChosen(phases[index + 1].phase)} aria-label="Next phase">▶</button>
+      </div>
+      {entry && <>
+        <MapView path={`/games/${gameId}/map/resolution?phase=${entry.phase}`} version={entry.phase} label={`Results of ${phaseWords(entry.phase)}`} />
+        {entry.resolution.nmr && entry.resolution.nmr.length > 0 && <p className="muted">No orders from {entry.resolution.nmr.map(powerName).join(", ")}.</p>}
+        <table className="results" data-testid="results">
+          <thead><tr><th scope="col">Power</th><th scope="col">Order</th><th scope="col">Result</th><th scope="col">Why</th></tr></thead>
+          <tbody>
+            {[...byPower.entries()].sort().flatMap(([power, results]) => results.map((r, i) => (
+              <tr key={`${power}-${i}`} className={`r-${r.result}`}>
+                <td>{i === 0 ? powerName(power) : ""}</td>
+                <td>{r.order_str}</td>
+                <td>{resultWords(r.result)}{r.dislodged ? ", dislodged" : ""}</td>
+                <td>{reasonWords(r.reason)}{r.retreat_options.length ? ` (may retreat to ${r.retreat_options.join(", ")})` : ""}</td>
+              </tr>
+            )))}
+          </tbody>
+        </table>
+      </>}
+    </section>
+  );
+}
