@@ -121,3 +121,89 @@ def test_two_players_create_join_talk_order_and_see_the_resolution(
         assert "succeeded" in results.locator("tr", has_text="F BRE - MAO").inner_text()
         page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
         shot(page, shots, f"10-{name}-resolution")
+
+
+def _seat_view(page: Any, url: str, game_id: str) -> dict[str, Any]:
+    """What the player's own browser holds: its seat token, then the API's view for it."""
+    import requests
+
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('convoy.seats'))['{game_id}'].token")
+    answer = requests.get(f"{url}/games/{game_id}", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    return answer.json()
+
+
+def _ready(page: Any, phase_words: str) -> None:
+    """Declare the orders done (the wait flag comes down) and wait for the next phase on screen."""
+    page.get_by_test_id("ready").click()
+    page.locator(".game-head h1").filter(has_not_text=phase_words).wait_for()
+
+
+def test_a_demo_game_is_played_to_a_winter_build(browser: Any, web_stack: LocalStack, shots: Path) -> None:
+    # Given a player starts a demo game as France (the computer plays the six others)
+    page = _page(browser, web_stack.url)
+    page.get_by_role("link", name="New game").click()
+    page.get_by_label("Demo game").check()
+    page.get_by_label("My power").select_option("FRANCE")
+    shot(page, shots, "01-demo-settings")
+    page.get_by_test_id("create-game").click()
+    page.get_by_text("You play France").wait_for()
+    game_id = page.url.rsplit("/", 1)[-1]
+
+    # When France orders Spring 1901 by clicks and says it is ready
+    _order_by_clicks(page, "MAR", "SPA", expect="A MAR - SPA")
+    _order_by_clicks(page, "BRE", "MAO", expect="F BRE - MAO")
+    _order_by_clicks(page, "PAR", "PAR", expect="A PAR H")
+    shot(page, shots, "02-demo-spring-orders")
+    _ready(page, "Spring 1901 movement")
+    page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
+
+    # And takes Portugal (and holds Spain) in the fall
+    view = _seat_view(page, web_stack.url, game_id)
+    where = {u["location"].split("/")[0] for u in view["units_by_power"]["FRANCE"]}
+    for unit in sorted(where):
+        if unit == "MAO":
+            _order_by_clicks(page, "MAO", "POR", expect="F MAO - POR")
+        else:
+            kind = next(u["kind"] for u in view["units_by_power"]["FRANCE"] if u["location"].startswith(unit))
+            _order_by_clicks(page, unit, unit, expect=f"{kind} {unit} H")
+    shot(page, shots, "03-demo-fall-orders")
+    _ready(page, "Fall 1901 movement")
+
+    # Then a winter comes in which France builds (the computer's moves are its own: if it took
+    # centres back this year, France plays on, all units holding, until it may build)
+    for _ in range(8):
+        page.wait_for_timeout(300)
+        view = _seat_view(page, web_stack.url, game_id)
+        if view["phase_type"] == "ADJUSTMENT" and view["owed"]["builds"] > 0:
+            break
+        page.locator(".game-head h1").get_by_text(_phase_words(view["phase"])).wait_for()
+        if view["submitted"].get("FRANCE") is False:
+            page.get_by_role("button", name=re.compile("^Submit: ")).click()
+            _ready(page, _phase_words(view["phase"]))
+        else:  # nothing for France to decide (the computer's retreats): France, the creator, processes it
+            page.get_by_text("Nothing for you to order").wait_for()
+            page.get_by_test_id("process-turn").click()
+            page.locator(".game-head h1").filter(has_not_text=_phase_words(view["phase"])).wait_for()
+    else:
+        raise AssertionError(f"no winter build for France by {view['phase']}")
+    page.locator(".game-head h1").get_by_text(_phase_words(view["phase"])).wait_for()
+    page.get_by_text(re.compile("You may build")).wait_for()
+    site = next(o.split()[2] for o in view["legal_orders"] if o.startswith("BUILD A "))
+    click_province(page, site)
+    if f"BUILD F {site}" in view["legal_orders"]:  # a coastal centre: army or fleet is asked
+        offer = page.get_by_role("group", name="Which order?")
+        offer.get_by_role("button", name=f"Build: BUILD A {site}").click()
+    page.get_by_test_id("my-orders").get_by_text(f"BUILD A {site}").wait_for()
+    shot(page, shots, "04-demo-winter-build")
+    _ready(page, _phase_words(view["phase"]))
+    page.get_by_role("button", name="See the results").click()
+    page.get_by_test_id("results").get_by_text(f"BUILD A {site}").wait_for()
+    shot(page, shots, "05-demo-build-result")
+    row = page.get_by_test_id("results").locator("tr", has_text=f"BUILD A {site}")
+    assert "built" in row.inner_text()
+
+
+def _phase_words(phase: str) -> str:
+    season = {"S": "Spring", "F": "Fall", "W": "Winter"}[phase[0]]
+    kind = {"M": "movement", "R": "retreats", "A": "adjustments"}[phase[-1]]
+    return f"{season} {phase[1:5]} {kind}"

@@ -35,12 +35,19 @@ export function GamePage({ gameId }: { gameId: string }) {
   const [sending, setSending] = useState<Sending | null>(null);
   const [unread, setUnread] = useState(0);
   const [processed, setProcessed] = useState<string | null>(null);
+  const [historyPhase, setHistoryPhase] = useState<string | null>(null);
   const lastSeq = useRef(-1);
   const seated = useRef(false);
+  const shownPhase = useRef<string | null>(null);
 
   const load = useCallback(async () => {
     try {
       const v = await call<GameView>("GET", `/games/${gameId}`, { token });
+      if (shownPhase.current && shownPhase.current !== v.phase) {
+        // the turn moved on (seen here first, or by the poll): say so with the same render
+        setProcessed(shownPhase.current); setSel(EMPTY); setChoices([]); setLast(null);
+      }
+      shownPhase.current = v.phase;
       setView(v);
       setUnread(v.unread);
       seated.current = v.power !== null;
@@ -66,8 +73,6 @@ export function GamePage({ gameId }: { gameId: string }) {
         }
         if (!page.events.length) return;
         lastSeq.current = page.events.at(-1)!.seq;
-        const turn = page.events.filter((e) => e.type === "PHASE_PROCESSED").at(-1);
-        if (turn) { setProcessed(String(turn.data.phase ?? turn.phase)); setSel(EMPTY); setChoices([]); setLast(null); }
         await load();
       } catch {
         /* the next poll tries again */
@@ -165,15 +170,20 @@ export function GamePage({ gameId }: { gameId: string }) {
       </div>
       {processed && (
         <div className="banner" role="status">
-          {phaseWords(processed)} has been resolved. <button className="link" onClick={() => { setTab("history"); setProcessed(null); }}>See the results</button>
+          {phaseWords(processed)} has been resolved. <button className="link" onClick={() => { setHistoryPhase(processed); setTab("history"); setProcessed(null); }}>See the results</button>
           <button className="link" aria-label="Dismiss" onClick={() => setProcessed(null)}>×</button>
         </div>
       )}
       <ErrorNote error={error} />
       <div className="game-body">
-        <MapView path={`/games/${gameId}/map/orders`} token={token} version={mapVersion} label={`Board, ${phaseWords(view.phase)}`}
-          onProvince={view.power && live ? onProvince : undefined} selected={sel.unit} via={sel.via}
-          highlight={view.power && live ? targets(legal, sel) : undefined} />
+        {tab === "history" && historyPhase ? (
+          <MapView path={`/games/${gameId}/map/resolution?phase=${historyPhase}`} version={historyPhase}
+            label={`Results of ${phaseWords(historyPhase)}`} />
+        ) : (
+          <MapView path={`/games/${gameId}/map/orders`} token={token} version={mapVersion} label={`Board, ${phaseWords(view.phase)}`}
+            onProvince={view.power && live ? onProvince : undefined} selected={sel.unit} via={sel.via}
+            highlight={view.power && live && sel.unit ? targets(legal, sel) : undefined} />
+        )}
         <aside className="side">
           <div className="tabs" role="tablist" aria-label="Game panels">
             {(["orders", "press", "history", "table"] as Tab[]).map((t) => (
@@ -191,7 +201,7 @@ export function GamePage({ gameId }: { gameId: string }) {
               onHoldAll={() => void send("POST", `/games/${gameId}/orders`, { orders: [], phase: view.phase }, "no orders (all hold)")} />
           ) : <p className="muted">{creatorToken ? "You run this game but hold no seat." : "Take a seat from the lobby to give orders."}</p>)}
           {tab === "press" && <PressPanel gameId={gameId} me={view.power} token={token} powers={Object.keys(view.seats).sort()} press={view.press} tick={tick} onUnread={setUnread} />}
-          {tab === "history" && <HistoryPanel gameId={gameId} tick={view.event_seq} initial={processed} />}
+          {tab === "history" && <HistoryPanel gameId={gameId} tick={view.event_seq} chosen={historyPhase} setChosen={setHistoryPhase} />}
           {tab === "table" && <GameInfo view={view} token={token} onChange={load} />}
           {error && !view && <p>{explain(error.code)}</p>}
         </aside>

@@ -2,19 +2,25 @@ import { useEffect, useState } from "react";
 import { ApiError, call } from "../api";
 import type { HistoryPhase } from "../types";
 import { explain, phaseWords, powerName, reasonWords, resultWords } from "../words";
-import { MapView } from "./MapView";
 
-/** Phase by phase: the resolution map and every order with its result and the reason. */
-export function HistoryPanel({ gameId, tick, initial }: { gameId: string; tick: number; initial?: string | null }) {
+interface Props {
+  gameId: string;
+  tick: number;
+  /** The phase shown (its resolution map is drawn large by the page). */
+  chosen: string | null;
+  setChosen: (phase: string | null | ((was: string | null) => string | null)) => void;
+}
+
+/** Phase by phase: every order with its result and the reason (the page draws the phase's map). */
+export function HistoryPanel({ gameId, tick, chosen, setChosen }: Props) {
   const [phases, setPhases] = useState<HistoryPhase[]>([]);
-  const [chosen, setChosen] = useState<string | null>(initial ?? null);
   const [error, setError] = useState<ApiError | null>(null);
   useEffect(() => {
     call<{ phases: HistoryPhase[] }>("GET", `/games/${gameId}/history`).then((h) => {
       setPhases(h.phases);
       setChosen((c) => c ?? h.phases.at(-1)?.phase ?? null);
     }).catch(setError);
-  }, [gameId, tick]);
+  }, [gameId, tick, setChosen]);
 
   const index = phases.findIndex((p) => p.phase === chosen);
   const entry = index >= 0 ? phases[index] : null;
@@ -34,13 +40,12 @@ export function HistoryPanel({ gameId, tick, initial }: { gameId: string; tick: 
         <button disabled={index >= phases.length - 1} onClick={() => setChosen(phases[index + 1].phase)} aria-label="Next phase">▶</button>
       </div>
       {entry && <>
-        <MapView path={`/games/${gameId}/map/resolution?phase=${entry.phase}`} version={entry.phase} label={`Results of ${phaseWords(entry.phase)}`} />
         {entry.resolution.nmr && entry.resolution.nmr.length > 0 && <p className="muted">No orders from {entry.resolution.nmr.map(powerName).join(", ")}.</p>}
         <table className="results" data-testid="results">
           <thead><tr><th scope="col">Power</th><th scope="col">Order</th><th scope="col">Result</th><th scope="col">Why</th></tr></thead>
           <tbody>
             {[...byPower.entries()].sort().flatMap(([power, results]) => results.map((r, i) => (
-              <tr key={`${power}-${i}`} className={`r-${r.result}`}>
+              <tr key={`${power}-${i}`} className={`r-${r.result}${r.reason?.code === "NO_ORDER" ? " unordered" : ""}`}>
                 <td>{i === 0 ? powerName(power) : ""}</td>
                 <td>{r.order_str}</td>
                 <td>{resultWords(r.result)}{r.dislodged ? ", dislodged" : ""}</td>

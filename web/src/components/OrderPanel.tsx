@@ -31,6 +31,7 @@ export function OrderPanel(p: Props) {
       {p.phaseType === "ADJUSTMENT" && (p.owed.builds > 0 || p.owed.disbands > 0) && (
         <p className="owed">{p.owed.builds > 0 ? `You may build ${p.owed.builds} unit${p.owed.builds > 1 ? "s" : ""}: click a home centre.` : `You must remove ${p.owed.disbands} unit${p.owed.disbands > 1 ? "s" : ""}: click it.`}</p>
       )}
+      {p.legal.length === 0 && <p className="muted">Nothing for you to order this phase.</p>}
       {p.hint && <p className="hint" role="status">{p.hint}</p>}
       {p.choices.length > 0 && (
         <div className="choices" role="group" aria-label="Which order?">
@@ -38,7 +39,7 @@ export function OrderPanel(p: Props) {
         </div>
       )}
       <ul className="my-orders" data-testid="my-orders">
-        {p.pending.length === 0 && <li className="muted">{p.submitted ? "Submitted: every unit holds." : "No orders yet: click a unit on the map, or type below."}</li>}
+        {p.pending.length === 0 && p.legal.length > 0 && <li className="muted">{p.submitted ? "Submitted: every unit holds." : "No orders yet: click a unit on the map, or type below."}</li>}
         {p.pending.map((o) => (
           <li key={o}>
             <span className="order-text">{o}</span>
