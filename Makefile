@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install fuzz load web web-test
+.PHONY: run test lint typecheck unit bench clean install fuzz load web web-test web-deploy
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -42,7 +42,19 @@ else
 web: web/dist/index.html
 web-test: web
 	cd web && npx vitest run
+	@cd web && out=$$(npm audit --omit=dev --audit-level=high --json 2>/dev/null); code=$$?; \
+	if echo "$$out" | grep -q '"vulnerabilities"'; then \
+	  test $$code -eq 0 && echo "npm audit --omit=dev: no high findings in the shipped bundle" || { echo "$$out"; exit 1; }; \
+	else echo "*** npm audit --omit=dev: the advisory service did not answer; the shipped bundle was NOT audited"; fi
 endif
+
+# Upload the built client to the stack's bucket (outputs WebBucketName, WebDistributionId).
+web-deploy: web
+	test -n "$(WEB_BUCKET)" -a -n "$(WEB_DISTRIBUTION)" || { echo "set WEB_BUCKET and WEB_DISTRIBUTION (sam deploy outputs)"; exit 2; }
+	aws s3 sync web/dist/assets s3://$(WEB_BUCKET)/assets --cache-control "public, max-age=31536000, immutable"
+	aws s3 cp web/dist/index.html s3://$(WEB_BUCKET)/index.html --cache-control "no-cache"
+	aws s3 cp web/dist/favicon.svg s3://$(WEB_BUCKET)/favicon.svg
+	aws cloudfront create-invalidation --distribution-id $(WEB_DISTRIBUTION) --paths /index.html /
 
 run: $(STAMP) web
 	$(BIN)/python -m local_stack $(if $(filter-out 0,$(FRESH)),--fresh)

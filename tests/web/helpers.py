@@ -31,4 +31,5 @@ def click_province(page: Any, province: str) -> None:
 
 
 def shot(page: Any, folder: Path, name: str) -> None:
+    page.mouse.move(1, 1)  # no hover highlight left on the last province clicked
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)

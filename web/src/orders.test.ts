@@ -67,6 +67,13 @@ describe("click: a unit, then a target", () => {
     expect(click(winter, EMPTY, "PAR").choices.map((o) => o.text)).toEqual(["BUILD A PAR"]);
   });
 
+  it("removes a unit in winter with one click", () => {
+    const removal = parseAll(["A PAR D", "F BRE D"]);
+    const step = click(removal, EMPTY, "PAR");
+    expect(step.choices.map((o) => o.text)).toEqual(["A PAR D"]);
+    expect(step.selection).toEqual(EMPTY);
+  });
+
   it("offers both coasts of a split-coast target", () => {
     const fleet = parseAll(["F MAO - SPA/NC", "F MAO - SPA/SC", "F MAO - POR"]);
     expect(click(fleet, { unit: "MAO", via: null }, "SPA").choices.map((o) => o.text)).toEqual(["F MAO - SPA/NC", "F MAO - SPA/SC"]);

@@ -97,7 +97,9 @@ export function click(legal: LegalOrder[], sel: Selection, p: string): Step {
 }
 
 function clickFirst(legal: LegalOrder[], p: string): Step {
-  if (ofUnit(legal, p).length) {
+  const own = ofUnit(legal, p);
+  if (own.length && own.every((o) => o.kind === "D")) return { selection: EMPTY, choices: own, hint: "" }; // winter removal
+  if (own.length) {
     return { selection: { unit: p, via: null }, choices: [], hint: `${p} selected: click a target, ${p} again to hold, or another unit to support it.` };
   }
   const builds = legal.filter((o) => o.kind === "B" && o.unit === p);
