@@ -202,6 +202,14 @@ def test_a_demo_game_is_played_to_a_winter_build(browser: Any, web_stack: LocalS
     row = page.get_by_test_id("results").locator("tr", has_text=f"BUILD A {site}")
     assert "built" in row.inner_text()
 
+    # And the board can be switched to the colour-blind palette (units then carry initials)
+    page.get_by_role("link", name="Settings").click()
+    page.get_by_label(re.compile("Colour-blind safe")).check()
+    page.go_back()
+    page.get_by_test_id("tab-orders").click()
+    page.get_by_test_id("map").locator("svg").wait_for()
+    shot(page, shots, "06-demo-colour-blind")
+
 
 def _phase_words(phase: str) -> str:
     season = {"S": "Spring", "F": "Fall", "W": "Winter"}[phase[0]]

@@ -1,9 +1,10 @@
 import { useRoute, href } from "./router";
-import { session, saveSession, useStore } from "./store";
+import { session, saveSession, settings, useStore } from "./store";
 import { Lobby } from "./components/Lobby";
 import { CreateGame } from "./components/CreateGame";
 import { SeatTokenForm } from "./components/SeatTokenForm";
-import { SignIn, SignUp } from "./components/Account";
+import { refreshSession, SignIn, SignUp } from "./components/Account";
+import { useEffect } from "react";
 import { SettingsPage } from "./components/SettingsPage";
 import { GamePage } from "./components/GamePage";
 
@@ -12,8 +13,14 @@ export function App() {
   useStore();
   const route = useRoute();
   const who = session();
+  useEffect(() => {
+    if (!who) return;
+    const wait = Math.max(5_000, who.expires_at - Date.now() - 120_000);
+    const timer = setTimeout(() => void refreshSession(who), wait);
+    return () => clearTimeout(timer);
+  }, [who?.expires_at]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
-    <div className="app">
+    <div className={`app palette-${settings().palette}`}>
       <header className="topbar">
         <a className="brand" href={href("/")}>Convoy</a>
         <nav aria-label="Main">

@@ -63,8 +63,16 @@ const CODES: Record<string, string> = {
   CONFLICT: "The server is busy with the same request; try again in a moment.",
   IDEMPOTENT_REPLAY_SECRET: "That request already went through; its secret is shown only once.",
   NO_DEADLINE: "This phase has no running deadline.",
-  INVALID_CREDENTIALS: "Wrong e-mail or password.",
-  USER_EXISTS: "An account with that e-mail already exists.",
+  BAD_CREDENTIALS: "Wrong e-mail or password.",
+  USER_EXISTS: "An account with that e-mail already exists: sign in instead.",
+  USER_NOT_CONFIRMED: "Confirm your e-mail address first (the code was sent to it).",
+  WEAK_PASSWORD: "The password needs 8 or more characters with upper case, lower case and a digit.",
+  BAD_CONFIRMATION_CODE: "That confirmation code is not right.",
+  BAD_REFRESH_TOKEN: "Your session ended: sign in again.",
+  NOT_SIGNED_IN: "Sign in first.",
+  TOKEN_EXPIRED: "Your session expired: sign in again.",
+  ALREADY_SEATED: "Your account already plays a power in this game.",
+  SEAT_ALREADY_BOUND: "That seat already belongs to an account.",
 };
 
 /** What a code means, in words; the server's message when it is the better explanation. */

@@ -9,6 +9,16 @@ interface SigninAnswer {
   user: { user_id: string; display_name: string };
 }
 
+/** A fresh ID token shortly before the old one expires (moto's and Cognito's last an hour). */
+export async function refreshSession(current: Session): Promise<void> {
+  try {
+    const answer = await call<Omit<SigninAnswer, "refresh_token">>("POST", "/auth/refresh", { body: { refresh_token: current.refresh_token } });
+    saveSession({ ...current, ...answer, expires_at: Date.now() + answer.expires_in * 1000, user: { ...current.user, ...answer.user } });
+  } catch (e) {
+    if ((e as ApiError).status === 401) saveSession(null);
+  }
+}
+
 export async function signIn(email: string, password: string): Promise<Session> {
   const answer = await call<SigninAnswer>("POST", "/auth/signin", { body: { email, password } });
   const value: Session = { ...answer, expires_at: Date.now() + answer.expires_in * 1000, user: { ...answer.user, email } };

@@ -3,9 +3,18 @@ import { ApiError, call } from "../api";
 import type { GameView } from "../types";
 import { explain, powerName } from "../words";
 
-const RESULT_WORDS: Record<string, string> = {
-  solo: "won alone", draw: "a draw", concession: "won by concession", year_limit: "the year limit was reached", abandoned: "abandoned",
-};
+
+/** The result in one sentence: "France won alone.", "A draw between England, France." */
+export function resultSentence(result: NonNullable<GameView["result"]>): string {
+  const names = result.winners.map(powerName).join(", ");
+  switch (result.kind) {
+    case "solo": return `${names} won alone.`;
+    case "concession": return `${names} won by concession.`;
+    case "draw": return `A draw between ${names}.`;
+    case "year_limit": return `The last year was played: a draw between ${names}.`;
+    default: return "The game was abandoned.";
+  }
+}
 
 /** The table: who plays what, supply centres, draw and concede votes, and the result. */
 export function GameInfo({ view, token, onChange }: { view: GameView; token: string | null; onChange: () => void }) {
@@ -29,9 +38,7 @@ export function GameInfo({ view, token, onChange }: { view: GameView; token: str
       <h2 id="info-title">The table</h2>
       {view.result && (
         <div className="result" role="status" data-testid="result">
-          <strong>Game over:</strong> {view.result.kind === "solo" || view.result.kind === "concession"
-            ? `${view.result.winners.map(powerName).join(", ")} ${RESULT_WORDS[view.result.kind]}`
-            : `${RESULT_WORDS[view.result.kind]}${view.result.winners.length ? ` between ${view.result.winners.map(powerName).join(", ")}` : ""}`}.
+          <strong>Game over:</strong> {resultSentence(view.result)}
         </div>
       )}
       <table className="powers">

@@ -6,7 +6,7 @@ import type { GameEvent, GameView, SubmitAnswer } from "../types";
 import { explain, phaseWords, powerName } from "../words";
 import { Countdown } from "./Countdown";
 import { ErrorNote } from "./ErrorNote";
-import { GameInfo } from "./GameInfo";
+import { GameInfo, resultSentence } from "./GameInfo";
 import { HistoryPanel } from "./HistoryPanel";
 import { MapView } from "./MapView";
 import { OrderPanel, type Sending } from "./OrderPanel";
@@ -165,7 +165,7 @@ export function GamePage({ gameId }: { gameId: string }) {
           {view.power && live && view.auto_process && view.power in view.submitted && (waiting
             ? <button onClick={() => setWait(false)} data-testid="ready">I'm done: ready</button>
             : view.submitted[view.power] && <span className="ready">✓ Ready <button className="link" onClick={() => setWait(true)}>wait, not yet</button></span>)}
-          {creatorToken && live && <button onClick={process} data-testid="process-turn">Process turn</button>}
+          {creatorToken && live && <button className="secondary" onClick={process} data-testid="process-turn">Process turn</button>}
         </div>
       </div>
       {processed && (
@@ -174,6 +174,7 @@ export function GamePage({ gameId }: { gameId: string }) {
           <button className="link" aria-label="Dismiss" onClick={() => setProcessed(null)}>×</button>
         </div>
       )}
+      {view.result && <div className="result" role="status">Game over: {resultSentence(view.result)}</div>}
       <ErrorNote error={error} />
       <div className="game-body">
         {tab === "history" && historyPhase ? (

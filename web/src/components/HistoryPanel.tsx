@@ -42,16 +42,23 @@ export function HistoryPanel({ gameId, tick, chosen, setChosen }: Props) {
       {entry && <>
         {entry.resolution.nmr && entry.resolution.nmr.length > 0 && <p className="muted">No orders from {entry.resolution.nmr.map(powerName).join(", ")}.</p>}
         <table className="results" data-testid="results">
-          <thead><tr><th scope="col">Power</th><th scope="col">Order</th><th scope="col">Result</th><th scope="col">Why</th></tr></thead>
+          <thead><tr><th scope="col">Power</th><th scope="col">Order</th><th scope="col">Result</th></tr></thead>
           <tbody>
-            {[...byPower.entries()].sort().flatMap(([power, results]) => results.map((r, i) => (
-              <tr key={`${power}-${i}`} className={`r-${r.result}${r.reason?.code === "NO_ORDER" ? " unordered" : ""}`}>
-                <td>{i === 0 ? powerName(power) : ""}</td>
-                <td>{r.order_str}</td>
-                <td>{resultWords(r.result)}{r.dislodged ? ", dislodged" : ""}</td>
-                <td>{reasonWords(r.reason)}{r.retreat_options.length ? ` (may retreat to ${r.retreat_options.join(", ")})` : ""}</td>
-              </tr>
-            )))}
+            {[...byPower.entries()].sort().flatMap(([power, results]) => {
+              if (results.every((r) => r.reason?.code === "NO_ORDER")) {
+                return [<tr key={power} className="unordered"><td>{powerName(power)}</td>
+                  <td colSpan={2}>no orders: {results.map((r) => r.order_str.replace(/ H$/, "")).join(", ")} held</td></tr>];
+              }
+              return results.map((r, i) => (
+                <tr key={`${power}-${i}`} className={`r-${r.result}${r.reason?.code === "NO_ORDER" ? " unordered" : ""}`}>
+                  <td>{i === 0 ? powerName(power) : ""}</td>
+                  <td>{r.order_str}</td>
+                  <td><span className="outcome">{resultWords(r.result)}{r.dislodged ? ", dislodged" : ""}</span>
+                    {r.reason && <span className="why"> — {reasonWords(r.reason)}</span>}
+                    {r.retreat_options.length > 0 && <span className="why"> (may retreat to {r.retreat_options.join(", ")})</span>}</td>
+                </tr>
+              ));
+            })}
           </tbody>
         </table>
       </>}
