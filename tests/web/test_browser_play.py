@@ -215,3 +215,31 @@ def _phase_words(phase: str) -> str:
     season = {"S": "Spring", "F": "Fall", "W": "Winter"}[phase[0]]
     kind = {"M": "movement", "R": "retreats", "A": "adjustments"}[phase[-1]]
     return f"{season} {phase[1:5]} {kind}"
+
+
+def test_a_seat_token_opens_the_seat_in_a_fresh_browser(browser: Any, web_stack: LocalStack, shots: Path) -> None:
+    import requests
+
+    # Given a seat taken over the API (a bot, or another device), with its token
+    game = requests.post(f"{web_stack.url}/games", json={"dummy_powers": DUMMIES}, timeout=30).json()
+    seat = requests.post(f"{web_stack.url}/games/{game['game_id']}/join", json={"power": "ITALY"}, timeout=30)
+    assert seat.status_code == 409  # Italy is a dummy: it can never be joined
+    seat = requests.post(f"{web_stack.url}/games/{game['game_id']}/join", json={"power": "GERMANY"}, timeout=30).json()
+
+    # When the player pastes it into the client
+    page = _page(browser, web_stack.url)
+    page.get_by_role("link", name="Seat token").click()
+    page.get_by_label("Game id").fill(game["game_id"])
+    page.get_by_label("Token").fill("not-the-token")
+    page.get_by_role("button", name="Open the game").click()
+    page.get_by_role("alert").get_by_text("NOT_A_PLAYER").wait_for()
+    page.get_by_label("Token").fill(seat["token"])
+    page.get_by_role("button", name="Open the game").click()
+
+    # Then the game opens on that seat, and the lobby lists it with its orders due
+    page.get_by_text("You play Germany").wait_for()
+    shot(page, shots, "01-seat-token-game")
+    page.get_by_role("link", name="Lobby").click()
+    page.get_by_test_id(f"my-game-{game['game_id']}").wait_for()
+    assert page.locator(".game-list li", has_text=game["game_id"]).locator(".badge.due").count() == 0  # not full yet
+    shot(page, shots, "02-seat-token-lobby")

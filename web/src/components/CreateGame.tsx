@@ -15,7 +15,7 @@ interface Form {
   auto_process: boolean; reminder_minutes: string; private: boolean; join_password: string;
   press: Press; anonymous: boolean; draw_votes: "secret" | "public"; max_year: string;
   nmr_extensions: string; civil_disorder_after: string; dummy_powers: string[];
-  demo: boolean; demo_power: string; notify: string; seat: string;
+  demo: boolean; demo_power: string; notify: string; seat: string; name: string;
 }
 
 const START: Form = {
@@ -24,7 +24,7 @@ const START: Form = {
   gridDays: { MOVEMENT: "1", RETREAT: "1", ADJUSTMENT: "1" }, gridGap: "60",
   auto_process: true, reminder_minutes: "60", private: false, join_password: "", press: "full",
   anonymous: false, draw_votes: "secret", max_year: "", nmr_extensions: "0", civil_disorder_after: "2",
-  dummy_powers: [], demo: false, demo_power: "", notify: "", seat: "any",
+  dummy_powers: [], demo: false, demo_power: "", notify: "", seat: "any", name: "",
 };
 
 /** POST /games with every setting it takes (functions/schemas/api.py CreateGameRequest). */
@@ -42,6 +42,7 @@ export function requestBody(f: Form): Record<string, unknown> {
   if (f.timed) body.reminder_seconds = Math.round(Number(f.reminder_minutes) * 60);
   if (f.private) { body.private = true; if (f.join_password) body.join_password = f.join_password; }
   if (f.max_year) body.max_year = Number(f.max_year);
+  if (f.name.trim()) body.name = f.name.trim();
   if (f.dummy_powers.length && !f.demo) body.dummy_powers = f.dummy_powers;
   if (f.demo) { body.demo = true; if (f.demo_power) body.demo_power = f.demo_power; }
   const targets = f.notify.split("\n").map((line) => line.trim()).filter(Boolean).map((line) => {
@@ -68,7 +69,7 @@ export function CreateGame() {
     setBusy(true);
     setError(null);
     try {
-      const made = await call<{ game_id: string; token: string; power?: string; player_token?: string }>("POST", "/games", { body: requestBody(form) });
+      const made = await call<{ game_id: string; token: string; power?: string; player_token?: string }>("POST", "/games", { body: requestBody(form), token: session()?.id_token });
       saveSeat(made.game_id, { creatorToken: made.token, ...(made.player_token ? { power: made.power, token: made.player_token } : {}) });
       if (!form.demo && form.seat !== "none") {
         const joined = await call<{ power: string; token: string }>("POST", `/games/${made.game_id}/join`, {
@@ -90,6 +91,7 @@ export function CreateGame() {
       <h1 id="create-title">New game</h1>
       <fieldset>
         <legend>Board</legend>
+        <label>Name (shown in your list of games) <input value={form.name} maxLength={80} onChange={(e) => set("name", e.target.value)} name="name" placeholder="e.g. Friday night" /></label>
         <label>Variant <select value={form.variant} onChange={(e) => set("variant", e.target.value)} name="variant">
           {(variants.length ? variants.map((v) => v.name) : ["classical"]).map((v) => <option key={v}>{v}</option>)}
         </select></label>

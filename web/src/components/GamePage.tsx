@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, call } from "../api";
 import { click, EMPTY, parseAll, targets, unitOf, type LegalOrder, type Selection } from "../orders";
-import { bearerFor, seatOf, useStore } from "../store";
+import { bearerFor, seatOf, session, useStore } from "../store";
 import type { GameEvent, GameView, SubmitAnswer } from "../types";
 import { explain, phaseWords, powerName } from "../words";
 import { Countdown } from "./Countdown";
@@ -23,7 +23,8 @@ const POLL_MS = 2000;
 export function GamePage({ gameId }: { gameId: string }) {
   useStore();
   const token = bearerFor(gameId);
-  const creatorToken = seatOf(gameId).creatorToken ?? null;
+  const [accountCreates, setAccountCreates] = useState(false);
+  const creatorToken = seatOf(gameId).creatorToken ?? (accountCreates ? session()?.id_token ?? null : null);
   const [view, setView] = useState<GameView | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("orders");
@@ -59,6 +60,14 @@ export function GamePage({ gameId }: { gameId: string }) {
   }, [gameId, token]);
 
   useEffect(() => { void load(); }, [load]);
+  useEffect(() => {
+    const who = session();
+    if (!who || seatOf(gameId).creatorToken) return;
+    // a game this account created on another device: its creator rights come with the account
+    call<{ games: { game_id: string; is_creator: boolean }[] }>("GET", "/me/games", { token: who.id_token })
+      .then((mine) => setAccountCreates(mine.games.some((g) => g.game_id === gameId && g.is_creator)))
+      .catch(() => undefined);
+  }, [gameId]);
 
   useEffect(() => {
     const timer = setInterval(async () => {

@@ -83,7 +83,8 @@ async function loadMine(): Promise<MyGame[]> {
   const views = await Promise.all(kept.map(async ([id, seat]) => {
     try {
       const view = await call<GameView>("GET", `/games/${id}`, { token: bearerFor(id) });
-      const due = view.power !== null && view.submitted[view.power] === false && view.status === "ACTIVE";
+      // a game still waiting for players has nothing due yet
+      const due = view.power !== null && view.submitted[view.power] === false && view.status === "ACTIVE" && view.open_seats.length === 0;
       return { game_id: id, power: view.power, phase: view.phase, ordersDue: due, unread: view.unread, status: view.status, isCreator: Boolean(seat.creatorToken) };
     } catch {
       return null;
