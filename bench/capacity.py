@@ -75,8 +75,9 @@ def meter(client: Any, table: str) -> CapacityMeter:
     """Count the capacity ``client``'s calls on ``table`` consume, from now on."""
     found = CapacityMeter()
 
-    def ask(params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
-        if table in _tables(params):
+    def ask(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+        # Only operations that take the parameter (DescribeTable, used by the stream relay, does not)
+        if table in _tables(params) and "ReturnConsumedCapacity" in model.input_shape.members:
             params["ReturnConsumedCapacity"] = "TOTAL"
             context["convoy_metered"] = dict(params)
 
