@@ -9,6 +9,7 @@ screenshot in test-artifacts/web/<test>/.
 from __future__ import annotations
 
 import re
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,34 @@ def _page(browser: Any, url: str, **kw: Any) -> Any:
     return page
 
 
-def _create_game(page: Any, seat: str, *, dummies: list[str], auto_process: bool) -> str:
+PASSWORD = "Convoy-web-1"
+
+
+def _sign_up(page: Any, stack: LocalStack, name: str, shots: Path, prefix: str) -> None:
+    """Sign up, confirm with the code the local pool "mailed" (docs/accounts.md), be signed in."""
+    email = f"{name.lower()}-{uuid.uuid4().hex[:8]}@example.com"
+    page.get_by_role("link", name="Sign in").click()
+    page.get_by_role("link", name="Create an account").click()
+    page.get_by_label("Name shown to others").fill(name)
+    page.get_by_label("E-mail").fill(email)
+    page.get_by_label("Password").fill("short")
+    page.get_by_role("button", name="Sign up").click()
+    page.get_by_role("alert").get_by_text("WEAK_PASSWORD").wait_for()
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.get_by_label(re.compile("Confirmation code")).wait_for()
+    shot(page, shots, f"{prefix}-sign-up-code")
+    code = stack.emulator.mailbox.code_for(email)
+    assert code is not None
+    page.get_by_label(re.compile("Confirmation code")).fill(code)
+    page.get_by_role("button", name="Confirm and sign in").click()
+    page.get_by_test_id("signed-in-as").get_by_text(name).wait_for()
+
+
+def _create_game(page: Any, seat: str, *, dummies: list[str], auto_process: bool, name: str = "") -> str:
     page.get_by_role("link", name="New game").click()
+    if name:
+        page.get_by_label(re.compile("^Name")).fill(name)
     page.get_by_label("Take a seat").select_option(seat)
     for power in dummies:
         page.get_by_role("group", name=re.compile("Dummy powers")).get_by_label(power.capitalize()).check()
@@ -51,21 +78,26 @@ def _order_by_clicks(page: Any, *provinces: str, expect: str, choose: str | None
     page.get_by_test_id("my-orders").get_by_text(expect, exact=True).wait_for()
 
 
-def test_two_players_create_join_talk_order_and_see_the_resolution(
+def test_two_players_sign_up_create_join_talk_order_and_see_the_resolution(
     browser: Any, web_stack: LocalStack, shots: Path
 ) -> None:
-    # Given France creates a game (five dummies, so two players fill it) and takes a seat
+    # Given two people sign up (each confirms with the code mailed to them)
     france = _page(browser, web_stack.url)
     shot(france, shots, "01-lobby")
-    game_id = _create_game(france, "FRANCE", dummies=DUMMIES, auto_process=False)
-    france.get_by_text("You play France").wait_for()
-    shot(france, shots, "02-france-created")
-
-    # When Germany joins it from the lobby in another browser
+    _sign_up(france, web_stack, "Ada", shots, "02-france")
     phone = {"width": 390, "height": 844}
     germany = _page(browser, web_stack.url, viewport=phone, is_mobile=True, has_touch=True)
+    _sign_up(germany, web_stack, "Bert", shots, "03-germany")
+
+    # And Ada creates a game (five dummies, so two players fill it) and takes France
+    game_id = _create_game(france, "FRANCE", dummies=DUMMIES, auto_process=False, name="Friday table")
+    france.get_by_text("You play France").wait_for()
+    shot(france, shots, "04-france-created")
+
+    # When Bert joins it from the lobby on his phone
+    germany.get_by_role("link", name="Lobby").click()
     germany.get_by_test_id(f"join-{game_id}-power").select_option("GERMANY")
-    shot(germany, shots, "03-germany-lobby-phone")
+    shot(germany, shots, "05-germany-lobby-phone")
     germany.get_by_test_id(f"join-{game_id}-button").click()
     germany.get_by_text("You play Germany").wait_for()
 
@@ -77,29 +109,29 @@ def test_two_players_create_join_talk_order_and_see_the_resolution(
     france.get_by_role("button", name="Send to Germany").click()
     france.get_by_test_id("messages").get_by_text("Burgundy stays empty").wait_for()
     germany.get_by_test_id("tab-press").locator(".badge.unread").wait_for()
-    shot(germany, shots, "04-germany-unread-badge")
+    shot(germany, shots, "06-germany-unread-badge")
     germany.get_by_test_id("tab-press").click()
     germany.get_by_test_id("channel-FRANCE,GERMANY").click()
     germany.get_by_test_id("messages").get_by_text("Burgundy stays empty").wait_for()
     germany.get_by_role("textbox", name="Message").fill("Agreed. I go east, to Silesia.")
     germany.get_by_role("button", name="Send to France").click()
     germany.get_by_test_id("messages").get_by_text("Agreed. I go east, to Silesia.").wait_for()
-    shot(germany, shots, "05-germany-press")
+    shot(germany, shots, "07-germany-press")
     france.get_by_test_id("channel-FRANCE,GERMANY").click()
     france.get_by_test_id("messages").get_by_text("Agreed. I go east, to Silesia.").wait_for()
-    shot(france, shots, "06-france-press")
+    shot(france, shots, "08-france-press")
 
     # And both order by clicking on the map: a unit, then its target (support: unit, unit, target)
     france.get_by_test_id("tab-orders").click()
     _order_by_clicks(france, "PAR", "PIC", expect="A PAR - PIC")
     _order_by_clicks(france, "MAR", "SPA", expect="A MAR - SPA")
     _order_by_clicks(france, "BRE", "MAO", expect="F BRE - MAO")
-    shot(france, shots, "07-france-orders")
+    shot(france, shots, "09-france-orders")
     germany.get_by_test_id("tab-orders").click()
     _order_by_clicks(germany, "MUN", "SIL", expect="A MUN - SIL")
     _order_by_clicks(germany, "BER", "MUN", "SIL", expect="A BER S A MUN - SIL")
     _order_by_clicks(germany, "KIE", "HOL", expect="F KIE - HOL")
-    shot(germany, shots, "08-germany-orders-phone")
+    shot(germany, shots, "10-germany-orders-phone")
 
     # And an order typed in the box that the engine refuses is explained in words
     box = france.get_by_label("Type an order")
@@ -107,7 +139,7 @@ def test_two_players_create_join_talk_order_and_see_the_resolution(
     box.press("Enter")
     france.get_by_role("alert", name="Refused orders").wait_for()
     assert "cannot reach" in france.get_by_role("alert", name="Refused orders").inner_text()
-    shot(france, shots, "09-france-refused-order")
+    shot(france, shots, "11-france-refused-order")
 
     # When France, the creator, processes the turn
     france.get_by_test_id("process-turn").click()
@@ -120,7 +152,14 @@ def test_two_players_create_join_talk_order_and_see_the_resolution(
         results.get_by_role("row", name="Germany A MUN - SIL succeeded").wait_for()
         assert "succeeded" in results.locator("tr", has_text="F BRE - MAO").inner_text()
         page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
-        shot(page, shots, f"10-{name}-resolution")
+        shot(page, shots, f"12-{name}-resolution")
+
+    # And the account's game list (GET /me/games) shows the game by name with its orders due
+    france.get_by_role("link", name="Lobby").click()
+    mine = france.get_by_test_id(f"my-game-{game_id}")
+    mine.get_by_text("Friday table").wait_for()
+    france.locator(".game-list li", has_text="Friday table").locator(".badge.due").wait_for()
+    shot(france, shots, "13-france-lobby-account")
 
 
 def _seat_view(page: Any, url: str, game_id: str) -> dict[str, Any]:
@@ -217,14 +256,16 @@ def _phase_words(phase: str) -> str:
     return f"{season} {phase[1:5]} {kind}"
 
 
-def test_a_seat_token_opens_the_seat_in_a_fresh_browser(browser: Any, web_stack: LocalStack, shots: Path) -> None:
+def test_a_seat_token_opens_the_seat_in_a_fresh_browser(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
     import requests
 
     # Given a seat taken over the API (a bot, or another device), with its token
     game = requests.post(f"{web_stack.url}/games", json={"dummy_powers": DUMMIES}, timeout=30).json()
-    seat = requests.post(f"{web_stack.url}/games/{game['game_id']}/join", json={"power": "ITALY"}, timeout=30)
-    assert seat.status_code == 409  # Italy is a dummy: it can never be joined
-    seat = requests.post(f"{web_stack.url}/games/{game['game_id']}/join", json={"power": "GERMANY"}, timeout=30).json()
+    join = f"{web_stack.url}/games/{game['game_id']}/join"
+    assert requests.post(join, json={"power": "ITALY"}, timeout=30).status_code == 409  # a dummy
+    seat = requests.post(join, json={"power": "GERMANY"}, timeout=30).json()
 
     # When the player pastes it into the client
     page = _page(browser, web_stack.url)
@@ -241,5 +282,6 @@ def test_a_seat_token_opens_the_seat_in_a_fresh_browser(browser: Any, web_stack:
     shot(page, shots, "01-seat-token-game")
     page.get_by_role("link", name="Lobby").click()
     page.get_by_test_id(f"my-game-{game['game_id']}").wait_for()
-    assert page.locator(".game-list li", has_text=game["game_id"]).locator(".badge.due").count() == 0  # not full yet
+    listed = page.locator(".game-list li", has_text=game["game_id"])
+    assert listed.locator(".badge.due").count() == 0  # France is still open: nothing is due yet
     shot(page, shots, "02-seat-token-lobby")

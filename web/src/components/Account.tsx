@@ -86,8 +86,12 @@ export function SignUp() {
       <h1 id="signup-title">Create an account</h1>
       <label>Name shown to others <input required value={name} onChange={(e) => setName(e.target.value)} name="display_name" disabled={needsCode} /></label>
       <label>E-mail <input required type="email" value={email} onChange={(e) => setEmail(e.target.value)} name="email" autoComplete="email" disabled={needsCode} /></label>
-      <label>Password <input required type="password" value={password} onChange={(e) => setPassword(e.target.value)} name="password" autoComplete="new-password" disabled={needsCode} /></label>
-      {needsCode && <label>Confirmation code (sent to your e-mail) <input required value={code} onChange={(e) => setCode(e.target.value)} name="code" autoComplete="one-time-code" /></label>}
+      <label>Password <input required type="password" value={password} onChange={(e) => setPassword(e.target.value)} name="password" autoComplete="new-password" disabled={needsCode} aria-describedby="password-rule" /></label>
+      <p id="password-rule" className="hint">8 or more characters, with upper case, lower case and a digit.</p>
+      {needsCode && <>
+        <label>Confirmation code (sent to your e-mail) <input required value={code} onChange={(e) => setCode(e.target.value)} name="code" autoComplete="one-time-code" inputMode="numeric" /></label>
+        <p className="hint">Playing on <code>make run</code>? The code is in <code>.convoy-data/mailbox/</code> and on the server's console.</p>
+      </>}
       <ErrorNote error={error} />
       <button type="submit">{needsCode ? "Confirm and sign in" : "Sign up"}</button>
     </form>
