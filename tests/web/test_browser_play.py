@@ -269,12 +269,12 @@ def test_a_seat_token_opens_the_seat_in_a_fresh_browser(
 
     # When the player pastes it into the client
     page = _page(browser, web_stack.url)
-    page.get_by_role("link", name="Seat token").click()
+    page.get_by_role("link", name="Seat token", exact=True).click()
     page.get_by_label("Game id").fill(game["game_id"])
-    page.get_by_label("Token").fill("not-the-token")
+    page.get_by_role("textbox", name="Token").fill("not-the-token")
     page.get_by_role("button", name="Open the game").click()
     page.get_by_role("alert").get_by_text("NOT_A_PLAYER").wait_for()
-    page.get_by_label("Token").fill(seat["token"])
+    page.get_by_role("textbox", name="Token").fill(seat["token"])
     page.get_by_role("button", name="Open the game").click()
 
     # Then the game opens on that seat, and the lobby lists it with its orders due
