@@ -21,6 +21,9 @@ over long sessions (issue 9, docs/performance.md):
    (so that deleting twice succeeds): one entry per delivered notice, forever. It keeps
    the newest ``MAX_DELETED_HANDLES`` (a receipt handle is only valid for the message's
    visibility timeout on AWS, so a much older one is never presented again).
+5. The Scheduler backend has no notion of time: finding due schedules meant reading all
+   of them. Its create/update/delete now also keep a due-time heap per group
+   (``local_stack.schedule_clock``), so the deadline pump costs O(schedules due).
 """
 
 from __future__ import annotations
@@ -65,6 +68,9 @@ def apply() -> None:
         self.deleted_messages = RecentSet(MAX_DELETED_HANDLES)
 
     Queue.__init__ = init_queue
+    from local_stack import schedule_clock
+
+    schedule_clock.install()
     _applied = True
 
 
