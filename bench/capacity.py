@@ -15,6 +15,12 @@ import threading
 from typing import Any
 
 WRITES = {"PutItem": "put_item", "TransactWriteItems": "transact_write_items"}
+# DynamoDB operations whose request takes ReturnConsumedCapacity
+CONSUMED_CAPACITY_OPERATIONS = frozenset({
+    "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
+    "TransactGetItems", "TransactWriteItems", "ExecuteStatement", "BatchExecuteStatement",
+    "ExecuteTransaction",
+})
 
 
 class CapacityMeter:
@@ -78,7 +84,8 @@ def meter(client: Any, table: str) -> CapacityMeter:
     found = CapacityMeter()
 
     def ask(operation: str, params: dict[str, Any]) -> None:
-        if table in _tables(params):
+        # Only operations that take the parameter (DescribeTable, used by the stream relay, does not)
+        if table in _tables(params) and operation in CONSUMED_CAPACITY_OPERATIONS:
             params["ReturnConsumedCapacity"] = "TOTAL"
 
     def count(operation: str, params: dict[str, Any], answer: dict[str, Any]) -> None:

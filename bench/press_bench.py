@@ -152,3 +152,26 @@ def print_read_cost(rows: list[dict[str, Any]]) -> None:
         print(f"ratio largest/smallest: latency {rows[-1]['median_ms'] / rows[0]['median_ms']:.2f}x, "
               f"capacity {rows[-1]['units'] / max(rows[0]['units'], 1e-9):.2f}x "
               f"(filling took {fills})")
+
+
+def main() -> None:
+    """Only the read-cost table: ``.venv/bin/python -m bench.press_bench`` (api_bench prints it too)."""
+    import os
+
+    from bench.capacity import meter
+    from local_stack.stack import LocalStack
+
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    stack = LocalStack(port=0).start()
+    try:
+        from functions import wiring
+        from infra import aws_clients
+
+        units = meter(aws_clients.dynamodb(), wiring.settings().game_table)
+        print_read_cost(read_cost(stack.url, units))
+    finally:
+        stack.stop()
+
+
+if __name__ == "__main__":
+    main()

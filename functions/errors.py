@@ -108,3 +108,35 @@ MessageTooLong = _error(
 MessageNotPrintable = _error(
     "MessageNotPrintable", "MESSAGE_NOT_PRINTABLE", 422, "The text holds control or unassigned characters."
 )
+
+# --- accounts (issue 15; functions/usecases/accounts.py, docs/accounts.md) -------------------
+
+AlreadySeated = _error(
+    "AlreadySeated", "ALREADY_SEATED", 409, "This account already holds a seat in this game (one per game)."
+)
+SeatAlreadyBound = _error(
+    "SeatAlreadyBound", "SEAT_ALREADY_BOUND", 409, "This seat token is already bound to an account."
+)
+NotSignedIn = _error(
+    "NotSignedIn", "NOT_SIGNED_IN", 401,
+    "An Authorization: Bearer <ID token> of a signed-in user is required."
+)
+
+
+class AuthRejected(DomainError):
+    """A refusal of the user pool or of a token check: ``code`` from ``functions.ports.IdentityRejected``,
+    the status from ``AUTH_STATUS`` (unknown codes are 400)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = AUTH_STATUS.get(code, 400)
+
+
+AUTH_STATUS: dict[str, int] = {
+    "USER_EXISTS": 409, "WEAK_PASSWORD": 400, "INVALID_ACCOUNT_REQUEST": 400,
+    "BAD_CONFIRMATION_CODE": 400, "BAD_CREDENTIALS": 401, "BAD_REFRESH_TOKEN": 401, "USER_NOT_CONFIRMED": 403,
+    "TOO_MANY_REQUESTS": 429, "AUTH_CHALLENGE": 409,
+    "TOKEN_MALFORMED": 401, "TOKEN_UNKNOWN_KEY": 401, "TOKEN_INVALID_SIGNATURE": 401,
+    "TOKEN_EXPIRED": 401, "TOKEN_WRONG_ISSUER": 401, "TOKEN_WRONG_AUDIENCE": 401, "TOKEN_WRONG_USE": 401,
+}

@@ -17,7 +17,9 @@ Environment (``load_settings``; local defaults for ``make run`` and tests):
   SCHEDULER_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN,
   TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE,
   CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1 (local runs and tests only),
-  SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500).
+  SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500),
+  COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID, COGNITO_REGION (default AWS_REGION),
+  COGNITO_JWKS_URL (default <issuer>/.well-known/jwks.json; the local stack points it at moto).
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from functions.ports import (
+    AccountStore,
     Clock,
     DeadlineGames,
     DeadlineScheduler,
@@ -38,6 +41,7 @@ from functions.ports import (
     GameActions,
     GameStore,
     IdempotencyStore,
+    IdentityProvider,
     MessageQueue,
     PressStore,
     ReplyOutbox,
@@ -45,7 +49,11 @@ from functions.ports import (
     SystemClock,
     TargetDirectory,
     TelegramStore,
+    TokenVerifier,
 )
+
+if TYPE_CHECKING:
+    from functions.usecases.accounts import AccountDirectory
 
 T = TypeVar("T")
 
@@ -74,6 +82,15 @@ class Settings:
     telegram_api_base: str = "https://api.telegram.org"
     sweep_scan_limit: int = 500
     public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
+    # accounts (issue 15, docs/accounts.md): the user pool and its app client
+    cognito_user_pool_id: str = ""
+    cognito_client_id: str = ""
+    cognito_region: str = "us-east-1"
+    cognito_jwks_url: str = ""
+
+    @property
+    def cognito_issuer(self) -> str:
+        return f"https://cognito-idp.{self.cognito_region}.amazonaws.com/{self.cognito_user_pool_id}"
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -93,6 +110,11 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
         sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
         public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
+        cognito_user_pool_id=e.get("COGNITO_USER_POOL_ID", ""),
+        cognito_client_id=e.get("COGNITO_CLIENT_ID", ""),
+        cognito_region=e.get("COGNITO_REGION") or e.get("AWS_REGION") or e.get("AWS_DEFAULT_REGION")
+        or "us-east-1",
+        cognito_jwks_url=e.get("COGNITO_JWKS_URL", ""),
     )
 
 
@@ -149,9 +171,26 @@ class Services:
     # press (issue 13): messages, channels and ledgers in the game table; None: press_store()
     press: PressStore | None = None
 
+    # accounts (issue 15): None means the real adapters below (tests pass fakes)
+    accounts: AccountStore | None = None
+    identity: IdentityProvider | None = None
+    verifier: TokenVerifier | None = None
+
     @property
     def press_store(self) -> PressStore:
         return self.press if self.press is not None else press_store()
+
+    @property
+    def account_store(self) -> AccountStore:
+        return self.accounts if self.accounts is not None else account_store()
+
+    @property
+    def identity_provider(self) -> IdentityProvider:
+        return self.identity if self.identity is not None else identity_provider()
+
+    @property
+    def token_verifier(self) -> TokenVerifier:
+        return self.verifier if self.verifier is not None else token_verifier()
 
 
 @_once
@@ -176,6 +215,33 @@ def press_store() -> PressStore:
     from infra.dynamodb.press_store import DynamoPressStore
 
     return DynamoPressStore(settings().game_table)
+
+
+# ---------------------------------------------------------------- accounts (issue 15)
+
+
+@_once
+def account_store() -> AccountStore:
+    from infra.dynamodb.account_store import DynamoAccountStore
+
+    return DynamoAccountStore(settings().game_table)
+
+
+@_once
+def identity_provider() -> IdentityProvider:
+    from infra import aws_clients
+    from infra.cognito import CognitoIdentity
+
+    return CognitoIdentity(lambda: aws_clients.client("cognito-idp"), settings().cognito_client_id)
+
+
+@_once
+def token_verifier() -> TokenVerifier:
+    """One verifier per process: its JWKS is fetched once and cached (infra/jwt_verifier.py)."""
+    from infra.jwt_verifier import CognitoTokenVerifier
+
+    s = settings()
+    return CognitoTokenVerifier(s.cognito_issuer, s.cognito_client_id, s.cognito_jwks_url or None)
 
 
 # ---------------------------------------------------------------- deadlines, relay, notifier, bot
@@ -224,6 +290,7 @@ class TelegramDependencies:
     store: TelegramStore
     games: GameActions
     outbox: ReplyOutbox
+    accounts: AccountDirectory | None = None  # issue 15: /link binds the account; /games, /use
 
 
 def _seat_board_png(picture: Mapping[str, Any]) -> bytes:
@@ -281,6 +348,7 @@ def telegram_store() -> TelegramStore:
 @_once
 def telegram_dependencies() -> TelegramDependencies:
     from functions.adapters import StoreGameActions
+    from functions.usecases.accounts import AccountDirectory
     from infra import aws_clients
     from infra.notification_store import DynamoReplyOutbox
 
@@ -292,6 +360,7 @@ def telegram_dependencies() -> TelegramDependencies:
         games=StoreGameActions(api.store, api.clock, api.scheduler, press=api.press_store,
                                chats=telegram_store()),
         outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
+        accounts=AccountDirectory(api.store, api.press_store, api.account_store),
     )
 
 

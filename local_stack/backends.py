@@ -22,8 +22,10 @@ def scheduler_backend() -> Any:
 
 def backend_dicts() -> dict[str, Any]:
     """The services whose state the data directory keeps, by name."""
+    from moto.cognitoidp.models import cognitoidp_backends
     from moto.dynamodb.models import dynamodb_backends
     from moto.scheduler.models import scheduler_backends
     from moto.sqs.models import sqs_backends
 
-    return {"dynamodb": dynamodb_backends, "sqs": sqs_backends, "scheduler": scheduler_backends}
+    return {"dynamodb": dynamodb_backends, "sqs": sqs_backends, "scheduler": scheduler_backends,
+            "cognito-idp": cognitoidp_backends}

@@ -62,6 +62,8 @@ READS = {
     "TransactGetItems", "DescribeContinuousBackups", "ListTagsOfResource", "DescribeEndpoints",
     "DescribeLimits", "GetQueueUrl", "GetQueueAttributes", "ListQueues", "ListQueueTags",
     "ListDeadLetterSourceQueues", "DescribeStream", "GetShardIterator", "GetRecords", "ListStreams",
+    "ListUserPools", "ListUserPoolClients", "DescribeUserPool", "DescribeUserPoolClient", "GetUser",
+    "AdminGetUser",
 }
 
 _frozen: list[datetime] = []
@@ -96,13 +98,19 @@ def _run_pinned(seed: int, at: float, call: Callable[[], Any]) -> Any:
 
 
 def _dump_state() -> bytes:
-    """Pickle the three backends (SQS queues hold a Condition: it is rebuilt empty)."""
+    """Pickle the backends (SQS queues hold a Condition: it is rebuilt empty; a user pool's signing
+    key is moto's packaged one: it is loaded again)."""
     import moto
 
     state = {name: backends[ACCOUNT][REGION] for name, backends in backend_dicts().items()}
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    rebuild = {threading.Condition: lambda _: (threading.Condition, ())}
+    from joserfc.jwk import RSAKey
+
+    from local_stack.user_pool import moto_signing_key
+
+    rebuild = {threading.Condition: lambda _: (threading.Condition, ()),
+               RSAKey: lambda _: (moto_signing_key, ())}  # the user pools' key (user_pool.py)
     pickler.dispatch_table = {**copyreg.dispatch_table, **rebuild}
     pickler.dump({"moto": moto.__version__, "state": state})
     return buffer.getvalue()

@@ -11,15 +11,18 @@ The same lock makes a journal entry's order the order in which requests took eff
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
 import socket
+import tempfile
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from local_stack import moto_patches
+from local_stack import moto_patches, user_pool
 from local_stack.backends import REGION, dynamodb_backend
 
 if TYPE_CHECKING:
@@ -48,10 +51,21 @@ class Emulator:
     host: str = "127.0.0.1"
     port: int = 0
     durable: DurableState | None = None
+    # where the local user pool "mails" confirmation codes (local_stack/user_pool.py);
+    # default: <data dir>/mailbox, or a temporary directory without a data directory
+    mailbox_dir: Path | None = None
     resources: dict[str, str] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _server: Any = None
     _thread: threading.Thread | None = None
+
+    @functools.cached_property
+    def mailbox(self) -> user_pool.Mailbox:
+        if self.mailbox_dir is None:
+            durable = self.durable
+            base = durable.directory if durable is not None else Path(tempfile.mkdtemp(prefix="convoy-"))
+            self.mailbox_dir = base / "mailbox"
+        return user_pool.Mailbox(self.mailbox_dir)
 
     @property
     def endpoint(self) -> str:
@@ -64,6 +78,7 @@ class Emulator:
 
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log
         moto_patches.apply()
+        user_pool.install_confirmation_codes(self.mailbox)
         app = DomainDispatcherApplication(create_backend_app)
         if self.durable is not None:
             self.durable.load(app)
@@ -79,6 +94,7 @@ class Emulator:
 
         aws_clients.reset()
         self.resources = create_resources(aws_clients.dynamodb(), aws_clients.sqs())
+        self.resources.update(user_pool.ensure_user_pool(aws_clients.client("cognito-idp"), self.endpoint))
         for name, value in self.resources.items():
             if name.isupper():
                 os.environ[name] = value

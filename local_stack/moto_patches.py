@@ -21,13 +21,21 @@ over long sessions (issue 9, docs/performance.md):
    (so that deleting twice succeeds): one entry per delivered notice, forever. It keeps
    the newest ``MAX_DELETED_HANDLES`` (a receipt handle is only valid for the message's
    visibility timeout on AWS, so a much older one is never presented again).
-5. The Scheduler backend has no notion of time: finding due schedules meant reading all
+5. ``Table.query`` on the base table walks ``all_items()``, which sorts every item of the
+   whole table (every game) on every query, then compares each candidate's sort key in
+   Python: a game's events or press read cost O(table log table). The replacement reads
+   only the queried partition, sorts it by the raw key value and narrows the sort-key
+   condition and ``ExclusiveStartKey`` by bisection, so a read costs O(partition) at C
+   speed plus O(result). Index queries, legacy ``KeyConditions`` filters and multi-
+   attribute keys keep moto's own path.
+6. The Scheduler backend has no notion of time: finding due schedules meant reading all
    of them. Its create/update/delete now also keep a due-time heap per group
    (``local_stack.schedule_clock``), so the deadline pump costs O(schedules due).
 """
 
 from __future__ import annotations
 
+import bisect
 import copy
 from collections import OrderedDict
 from typing import Any
@@ -36,6 +44,9 @@ MOTO_VERSION = "5.2.5"
 MAX_SHARD_ITERATORS = 1000
 MAX_DELETED_HANDLES = 10_000
 _applied = False
+original_table_query: Any = None  # moto's own Table.query, kept for the equivalence test
+_BISECTABLE = {None, "EQ", "LT", "LE", "GT", "GE", "BETWEEN", "BEGINS_WITH"}
+_SYMBOLS = {"=": "EQ", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
 
 
 def apply() -> None:
@@ -52,6 +63,26 @@ def apply() -> None:
     from moto.dynamodbstreams.models import DynamoDBStreamsBackend
 
     DynamoDBBackend.transact_write_items = _transact_write_items
+    from moto.dynamodb.models.table import Table
+
+    original_query = Table.query
+
+    def query(self: Any, hash_key: Any, range_comparison: Any, range_objs: Any, limit: Any,
+              exclusive_start_key: Any, scan_index_forward: Any, projection_expressions: Any,
+              index_name: Any = None, consistent_read: bool = False, filter_expression: Any = None,
+              hash_key_conditions: Any = None, range_key_conditions: Any = None, **filter_kwargs: Any) -> Any:
+        if index_name or filter_kwargs or (range_key_conditions and len(range_key_conditions) > 1) \
+                or not _plain_sort_key(self) or _comparison(range_comparison) not in _BISECTABLE:
+            return original_query(
+                self, hash_key, range_comparison, range_objs, limit, exclusive_start_key, scan_index_forward,
+                projection_expressions, index_name, consistent_read, filter_expression, hash_key_conditions,
+                range_key_conditions, **filter_kwargs)
+        return _query_partition(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key,
+                                scan_index_forward, projection_expressions, filter_expression)
+
+    Table.query = query
+    global original_table_query
+    original_table_query = original_query
     original_init = DynamoDBStreamsBackend.__init__
 
     def init(self: Any, region_name: str, account_id: str) -> None:
@@ -223,3 +254,88 @@ def _restore(table: Any, hash_value: Any, range_value: Any, old: Any) -> None:
         table.items.get(hash_value, {}).pop(range_value, None)
     else:
         table.items[hash_value][range_value] = old
+
+
+def _plain_sort_key(table: Any) -> bool:
+    """A base table whose sort key is one string or number attribute (Convoy's tables)."""
+    if table.range_key_attr is None:
+        return False
+    kinds = {a["AttributeName"]: a["AttributeType"] for a in table.attr or []}
+    return kinds.get(table.range_key_attr) in {"S", "N"}
+
+
+def _comparison(name: str | None) -> str | None:
+    return None if name is None else _SYMBOLS.get(name, name.upper())
+
+
+def _key_range(keys: list[Any], name: str | None, values: list[Any]) -> tuple[int, int]:
+    """The slice of sorted ``keys`` a sort-key condition selects (DynamoDB's KeyConditionExpression)."""
+    comparison = _comparison(name)
+    if comparison is None:
+        return 0, len(keys)
+    first = values[0].cast_value
+    if comparison == "EQ":
+        return bisect.bisect_left(keys, first), bisect.bisect_right(keys, first)
+    if comparison == "LT":
+        return 0, bisect.bisect_left(keys, first)
+    if comparison == "LE":
+        return 0, bisect.bisect_right(keys, first)
+    if comparison == "GT":
+        return bisect.bisect_right(keys, first), len(keys)
+    if comparison == "GE":
+        return bisect.bisect_left(keys, first), len(keys)
+    if comparison == "BETWEEN":
+        return bisect.bisect_left(keys, first), bisect.bisect_right(keys, values[1].cast_value)
+    if comparison == "BEGINS_WITH":
+        start = bisect.bisect_left(keys, first)
+        end = start
+        while end < len(keys) and str(keys[end]).startswith(first):
+            end += 1
+        return start, end
+    raise ValueError(f"unsupported sort-key comparison {comparison}")
+
+
+def _query_partition(table: Any, hash_key: Any, comparison: str | None, values: list[Any], limit: Any,
+                     start_key: dict[str, Any] | None, forward: bool, projections: Any,
+                     filter_expression: Any) -> tuple[list[Any], int, dict[str, Any] | None]:
+    """moto's base-table query over one partition: the same items in the same order.
+
+    Paging follows DynamoDB: a page that reaches ``Limit`` carries ``LastEvaluatedKey``
+    (the next page may be empty); moto's own loop also did so whenever any later item of
+    the partition existed, matching or not.
+    """
+    from moto.dynamodb.models.dynamo_type import DynamoType
+    from moto.dynamodb.models.table import RESULT_SIZE_LIMIT
+
+    partition = table.items.get(hash_key) or {}
+    ordered = sorted(partition.values(), key=lambda item: item.range_key.cast_value)
+    keys = [item.range_key.cast_value for item in ordered]
+    low, high = _key_range(keys, comparison, values)
+    if start_key is not None:
+        after = DynamoType(start_key[table.range_key_attr]).cast_value
+        if forward:
+            low = max(low, bisect.bisect_right(keys, after))
+        else:
+            high = min(high, bisect.bisect_left(keys, after))
+    candidates = ordered[low:high]
+    if not forward:
+        candidates.reverse()
+    results: list[Any] = []
+    size = 0
+    last_key = None
+    for item in candidates:
+        if size + item.size() > RESULT_SIZE_LIMIT:
+            last_key = table._get_last_evaluated_key(results[-1], None)
+            break
+        results.append(item)
+        size += item.size()
+        if len(results) == limit:  # as DynamoDB: a page that reaches Limit has a next key
+            last_key = table._get_last_evaluated_key(item, None)
+            break
+    scanned = len(results)
+    results = copy.deepcopy(results)
+    if filter_expression is not None:
+        results = [item for item in results if filter_expression.expr(item)]
+    if projections:
+        results = [item.project(projections) for item in results]
+    return results, scanned, last_key

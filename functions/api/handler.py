@@ -20,8 +20,9 @@ from urllib.parse import unquote
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
-from functions.api import body_guard
+from functions.api import auth_routes, body_guard
 from functions.api.idempotency import run_once
+from functions.api.identity import actor_for, user_for
 from functions.api.request_store import RequestStore
 from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
@@ -31,7 +32,7 @@ from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
 from functions.schemas import press as press_schemas
 from functions.usecases import lobby, press, views
-from functions.usecases.common import Actor, hash_token, identify, iso, kind_name, load
+from functions.usecases.common import Actor, hash_token, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
@@ -90,7 +91,8 @@ def _bearer() -> str | None:
 
 
 def _actor(store: RequestStore, game_id: str, operator_token: str | None) -> Actor:
-    return identify(load(store, game_id), _bearer(), operator_token)
+    """The caller in this game: a seat/creator/operator token, or a signed-in user's ID token."""
+    return actor_for(load(store, game_id), _bearer(), operator_token)
 
 
 def _json(status: int, body: Any) -> Response[Any]:
@@ -170,6 +172,7 @@ def _not_found(_: Exception) -> Response[Any]:
     summary="Create a game; returns the creator's token")
 def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameResponse]:
     services, store = _services()
+    user = user_for(_bearer())  # signed in: the account is the creator (issue 15)
     request = CreateGame(
         variant=body.variant,
         rules=body.rules,
@@ -192,10 +195,14 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
         game=body.game,
         seed=body.backgammon.seed if body.backgammon else None,
         move_by_turn_rolls=bool(body.backgammon and body.backgammon.move_by_turn_rolls),
+        creator_user_id=user.user_id if user else None,
+        name=body.name,
     )
 
     def apply() -> schemas.CreateGameResponse:
         created = kind_named(body.game).create(store, services.clock, request)
+        if user is not None:
+            services.account_store.remember_game(user.user_id, created.game_id, iso(services.clock.now()))
         return schemas.CreateGameResponse(
             game_id=created.game_id, token=created.token, webhook_secret=created.webhook_secret,
             power=created.power, player_token=created.player_token,
@@ -215,7 +222,7 @@ def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameLi
 def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonView:
     services, store = _services()
     game = load(store, game_id)
-    actor = identify(game, _bearer(), services.settings.operator_token)
+    actor = actor_for(game, _bearer(), services.settings.operator_token)
     view = press.with_unread(kind_of(game).view(game, actor), services.press_store, game, actor)
     return VIEW_MODELS[kind_name(game)].model_validate(view)
 
@@ -224,12 +231,15 @@ def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonVi
           summary="Take a power (or a random free one); returns the player's token, shown once")
 def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
     services, store = _services()
+    user = user_for(_bearer())  # signed in: the seat is bound to the account (issue 15)
 
     def apply() -> schemas.JoinResponse:
+        if user is not None:  # the index first; the META is the truth (functions/usecases/accounts.py)
+            services.account_store.remember_game(user.user_id, game_id, iso(services.clock.now()))
         joined = join_game(
             store, services.clock, game_id, body.side or body.power,
             body.password.get_secret_value() if body.password is not None else None,
-            scheduler=services.scheduler,
+            scheduler=services.scheduler, owner=user,
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 
@@ -506,7 +516,7 @@ def post_message(game_id: str, body: press_schemas.SendMessageRequest) -> Respon
     return _intent("message", game_id, body, apply, status=201)
 
 
-@app.get("/games/<game_id>/messages", tags=["press"], security=SECURITY, responses=ERRORS,
+@app.get("/games/<game_id>/messages", tags=["press"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The caller's messages after a cursor, oldest first (observers: public press)")
 def get_messages(
     game_id: str,
@@ -521,7 +531,7 @@ def get_messages(
     return press_schemas.MessageList.model_validate(found)
 
 
-@app.get("/games/<game_id>/channels", tags=["press"], security=SECURITY, responses=ERRORS,
+@app.get("/games/<game_id>/channels", tags=["press"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The caller's channels: members, last message, unread count")
 def get_channels(game_id: str) -> press_schemas.ChannelList:
     services, store = _services()
@@ -662,6 +672,11 @@ def openapi_document() -> dict[str, Any]:
 @app.get("/openapi.json", include_in_schema=False)
 def get_openapi() -> Response[Any]:
     return _json(200, openapi_document())
+
+
+# the account routes (issue 15): /auth/*, /me, /me/games, /me/seats, on the same router
+auth_routes.register(app, intent=_intent, errors=ERRORS)
+
 
 
 @logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP, clear_state=True)

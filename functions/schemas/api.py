@@ -96,6 +96,8 @@ class CreateGameRequest(_Request):
         default="full", description="Who may talk when (docs/api.md, Press)."
     )
     anonymous: bool = Field(default=False, description="Nothing ties a power to a seat's identity.")
+    name: str | None = Field(default=None, min_length=1, max_length=80,
+                             description="Shown in /me/games (issue 15); default '<variant> <game id>'")
     draw_votes: Literal["secret", "public"] = Field(
         default="secret", description="secret: a power sees only its own vote; public: every vote."
     )
@@ -239,6 +241,8 @@ class DislodgedView(BaseModel):
 class PlayerView(BaseModel):
     joined_at: str | None
     is_active: bool
+    display_name: str | None = Field(
+        default=None, description="The account's name (issue 15); never in an anonymous game")
 
 
 class SeatView(BaseModel):

@@ -51,7 +51,8 @@ def make_handler(
             return _reply(400, {"code": "BAD_UPDATE", "message": "body is not JSON"})
         if not isinstance(update, dict):
             return _reply(400, {"code": "BAD_UPDATE", "message": "body is not an object"})
-        outcome = handle_update(update, store=deps.store, games=deps.games, outbox=deps.outbox, now=now())
+        outcome = handle_update(update, store=deps.store, games=deps.games, outbox=deps.outbox, now=now(),
+                                accounts=getattr(deps, "accounts", None))
         return _reply(200, {"ok": True, "status": outcome.status})
 
     return handler

@@ -151,7 +151,8 @@ class Backgammon:
             state=bg.state_to_dict(state),
             phase=label(state),
             phase_started_at=iso(now),
-            settings=settings,
+            settings={**settings, **({"name": request.name} if request.name else {})},
+            creator_user_id=request.creator_user_id,
         )
         created = add_event(game, "GAME_CREATED", {"game": NAME, "private": request.private}, now)
         store.create(game, [created, *_events(game, outputs, now)])

@@ -45,14 +45,28 @@ MAX_ATTEMPTS = 8
 @dataclass(frozen=True)
 class Actor:
     """Who is calling: a seated ``player`` (with ``power``), the game's ``creator``,
-    the ``operator`` (env token), the deadline ``scheduler``, or ``anonymous``."""
+    the ``operator`` (env token), the deadline ``scheduler``, or ``anonymous``; a signed-in
+    account (issue 15) with no role in the game is a ``user`` (an observer who is known).
+    ``creator`` is also set on a signed-in player whose account created the game: the
+    creator's rights follow the account (functions/usecases/accounts.py)."""
 
     kind: str
     power: str | None = None
+    creator: bool = False
+    user_id: str | None = None  # the account's Cognito subject, when signed in
+
+    @property
+    def is_creator(self) -> bool:
+        return self.kind == "creator" or self.creator
+
+    @property
+    def controls(self) -> bool:
+        """May pause, resume, extend, open seats, choose dummies: the creator or the operator."""
+        return self.is_creator or self.kind == "operator"
 
     @property
     def may_process(self) -> bool:
-        return self.kind in ("creator", "operator", "scheduler")
+        return self.is_creator or self.kind in ("operator", "scheduler")
 
 
 ANONYMOUS = Actor("anonymous")

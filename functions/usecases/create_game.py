@@ -47,6 +47,8 @@ class CreateGame:
     seed: int | None = None  # backgammon: seeds the dice so the game replays
     move_by_turn_rolls: bool = False  # backgammon: the opening roll is the first move
     lifecycle: LifecycleSettings = LifecycleSettings()  # votes, NMR, dummies, demo, deadline_at
+    creator_user_id: str | None = None  # a signed-in creator (issue 15): the rights follow the account
+    name: str | None = None  # shown in lists (/me/games); default "<variant> <game id>"
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         "press": validate_mode(request.press),
         "anonymous": request.anonymous,
     }
+    if request.name:
+        settings["name"] = request.name
     if request.reminder_seconds is not None:
         if int(request.reminder_seconds) < 0:
             raise ValidationFailed("reminder_seconds must not be negative")
@@ -102,6 +106,7 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         phase=state.phase_name,
         phase_started_at=iso(now),
         settings=settings,
+        creator_user_id=request.creator_user_id,
     )
     event = add_event(
         game,

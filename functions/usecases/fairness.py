@@ -27,7 +27,7 @@ from functions.usecases.views import missing_powers
 
 def check_creator_may_process(game: GameRecord, actor: Actor, now: datetime) -> None:
     """Refuse the creator's hand-processing while it would be unfair; others pass."""
-    if actor.kind != "creator":
+    if not actor.is_creator:
         return
     if not has_started(game):
         empty = open_seats(game)

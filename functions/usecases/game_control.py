@@ -53,7 +53,7 @@ class DeadlineState:
 def _require_controller(actor: Actor) -> None:
     if actor.kind == "anonymous":
         raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
-    if actor.kind not in ("creator", "operator"):
+    if not actor.controls:
         raise Forbidden("only the game's creator or the operator may pause, resume or extend a game")
 
 

@@ -21,6 +21,7 @@ from functions.ports import (
     GameStore,
     OutboxRecord,
 )
+from functions.usecases.accounts import User, seat_fields
 from functions.usecases.common import (
     add_event,
     add_outbox,
@@ -53,7 +54,10 @@ def join_game(
     password: str | None = None,
     *,
     scheduler: DeadlineScheduler | None = None,
+    owner: User | None = None,
 ) -> Joined:
+    """``owner``: the signed-in account taking the seat (issue 15): the seat is bound to it,
+    and an account that already holds a seat in this game is refused (``ALREADY_SEATED``)."""
     token = new_token()
     rng = secrets.SystemRandom()
 
@@ -62,6 +66,7 @@ def join_game(
         stored_password = game.settings.get("join_password")
         if stored_password and not (password and check_password(password, stored_password)):
             raise BadPassword("this game is private: a correct password is required")
+        bound = seat_fields(game, owner) if owner is not None else {}
         kind = kind_of(game)
         powers = kind.seats(game)
         free = open_seats(game, powers)
@@ -80,7 +85,7 @@ def join_game(
             chosen = rng.choice(free)
         now = clock.now()
         version = game.version
-        game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now)}
+        game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now), **bound}
         events, outbox = take_over(game, chosen, now)
         started = start_if_full(game, kind, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)

@@ -23,6 +23,7 @@ from functions.errors import (
     ValidationFailed,
 )
 from functions.ports import GameRecord
+from functions.usecases.roster import active_powers
 
 PUBLIC = "ALL"
 PRESS_MODES = ("full", "public_only", "none", "rulebook")
@@ -36,13 +37,12 @@ _ALLOWED_CONTROL = {"\n", "\t"}
 def may_talk(game: GameRecord, power: str) -> bool:
     """THE predicate for "this power may send press" (issue 13 §4): seated and active.
 
-    A power in civil disorder or a dummy is not active. Lifecycle (issue 12) marks those
-    on the seat or in ``settings.dummy_powers``; every press check reads only this function.
+    "Active" is the roster's one definition (functions/usecases/roster.py): a seated survivor
+    that is not a dummy. Civil disorder takes the player out of ``game.players`` (lifecycle,
+    issue 12 item 5), so a power in civil disorder, a dummy, an open seat and an eliminated
+    power cannot send; every press check reads only this function.
     """
-    player = game.players.get(power)
-    if player is None or player.get("civil_disorder") or player.get("is_active") is False:
-        return False
-    return power not in set(game.settings.get("dummy_powers") or [])
+    return power in active_powers(game)
 
 
 def press_mode(game: GameRecord) -> str:

@@ -46,7 +46,7 @@ class SeatChanged:
 def _require_controller(actor: Actor, what: str) -> None:
     if actor.kind == "anonymous":
         raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
-    if actor.kind not in ("creator", "operator"):
+    if not actor.controls:
         raise Forbidden(f"only the game's creator or the operator may {what}")
 
 

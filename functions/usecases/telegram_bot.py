@@ -12,6 +12,10 @@ Commands (a leading ``/cmd@BotName`` also works):
 - ``/msg POWER[,POWER] text``, ``/msg ALL text``   send press (issue 13); recipients' linked
                    chats get it through the outbox. Its dedupe key is the update id, so an
                    update handled twice (a retry after a failure) still sends once.
+- ``/games``        the linked account's games (issue 15: a ``/link`` code for a seat bound
+                   to an account links this Telegram user to the account), with seat, phase,
+                   whether orders are due and unread press
+- ``/use GAME_ID``  play the account's seat in that game from here on (orders, /map, /msg ...)
 - ``/help``, ``/start``
 
 Why the update id is claimed first: Telegram re-sends an update until it gets a 2xx,
@@ -33,10 +37,13 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from functions.ports import GameActions, ReplyOutbox, Seat, TelegramStore
 from functions.usecases.common import Actor, require_player
+
+if TYPE_CHECKING:  # the bot's cold import stays without the account use cases' imports
+    from functions.usecases.accounts import AccountDirectory
 
 LINK_CODE_TTL = timedelta(minutes=30)
 HELP_TEXT = (
@@ -47,7 +54,9 @@ HELP_TEXT = (
     "/status - who has submitted\n"
     "/last - the last resolution\n"
     "/map - the board as a picture, with your pending orders\n"
-    "/msg ENGLAND,GERMANY text - press to those powers (/msg ALL text: public press)"
+    "/msg ENGLAND,GERMANY text - press to those powers (/msg ALL text: public press)\n"
+    "/games - your account's games (link a seat of your account first)\n"
+    "/use GAME_ID - play your account's seat in that game from this chat"
 )
 
 
@@ -124,8 +133,10 @@ def handle_update(
     games: GameActions,
     outbox: ReplyOutbox,
     now: datetime,
+    accounts: AccountDirectory | None = None,
 ) -> UpdateOutcome:
-    """Process one Telegram update exactly once (by update_id)."""
+    """Process one Telegram update exactly once (by update_id). ``accounts``: issue 15's
+    account links (/games, /use); without it those commands say accounts are off."""
     update_id = update.get("update_id")
     if not isinstance(update_id, int):
         return UpdateOutcome("ignored")
@@ -145,7 +156,7 @@ def handle_update(
             answer: str | PhotoAnswer = PRIVATE_ONLY_TEXT.format(command=command.name)
         else:
             answer = _answer(command, user_id=user_id, store=store, games=games, now=now,
-                             chat_id=chat_id, update_id=update_id)
+                             chat_id=chat_id, update_id=update_id, accounts=accounts)
         if isinstance(answer, PhotoAnswer):
             picture = {"game_id": answer.seat.game_id, "power": answer.seat.power}
             outbox.reply_photo(chat_id, answer.caption, picture, f"tg:{update_id}")
@@ -160,7 +171,8 @@ def handle_update(
 # Commands whose answers show a power's pending orders (issue 11: never in a group chat,
 # where other players read along). /orders echoes what was accepted, /map draws it; /msg
 # sends press, which a group must not read either.
-PRIVATE_ONLY = frozenset({"orders", "myorders", "map", "msg"})
+# /games and /use tell which power the account plays (secret in an anonymous game).
+PRIVATE_ONLY = frozenset({"orders", "myorders", "map", "msg", "games", "use"})
 PRIVATE_ONLY_TEXT = (
     "/{command} is for your eyes only, so it works only in a private chat with me: "
     "open a chat with the bot and send it there. Nothing was submitted or shown here."
@@ -175,7 +187,7 @@ def _is_private(message: Mapping[str, Any]) -> bool:
 
 def _answer(
     command: Command, *, user_id: int, store: TelegramStore, games: GameActions, now: datetime,
-    chat_id: int | str, update_id: int,
+    chat_id: int | str, update_id: int, accounts: AccountDirectory | None = None,
 ) -> str | PhotoAnswer:
     if command.name in ("start", "help"):
         return HELP_TEXT
@@ -187,7 +199,11 @@ def _answer(
             return "That link code is unknown, used or expired. Ask the API for a new one."
         store.link_user(user_id, seat)
         store.link_chat(user_id, seat, chat_id)
-        return f"Linked: you play {seat.power} in game {seat.game_id}."
+        account = accounts.link_telegram(user_id, seat) if accounts is not None else None
+        linked = f"Linked: you play {seat.power} in game {seat.game_id}."
+        return f"{linked}\nThis chat is linked to your account too: see /games." if account else linked
+    if command.name in ("games", "use"):
+        return _account_command(command, user_id, chat_id, store, accounts)
     handlers: dict[str, Callable[[Seat, str], str | PhotoAnswer]] = {
         "orders": lambda seat, arg: _submit(games, seat, arg),
         "myorders": lambda seat, _: _my_orders(games, seat),
@@ -209,6 +225,49 @@ def _answer(
         if code:  # a domain refusal (GAME_NOT_ACTIVE, ...): tell the player, don't retry
             return f"Refused ({code}): {exc}"
         raise
+
+
+NO_ACCOUNT = ("This chat is not linked to an account. Bind a seat to your account (join while signed "
+              "in, or POST /me/seats), get a link code for it and send /link CODE here.")
+
+
+def _account_command(command: Command, user_id: int, chat_id: int | str, store: TelegramStore,
+                     accounts: AccountDirectory | None) -> str:
+    if accounts is None:
+        return NO_ACCOUNT
+    if command.name == "games":
+        listed = accounts.games_of(user_id)
+        if listed is None:
+            return NO_ACCOUNT
+        return _games_text(listed)
+    if not command.argument:
+        return "Usage: /use GAME_ID (see /games)"
+    try:
+        seat = accounts.seat_in(user_id, command.argument.split()[0])
+    except Exception as exc:
+        if getattr(exc, "code", None) == "GAME_NOT_FOUND":
+            return "No such game."
+        raise
+    if seat is None:
+        return "Your account holds no seat in that game (see /games)."
+    store.link_user(user_id, seat)
+    store.link_chat(user_id, seat, chat_id)
+    return f"Now playing {seat.power} in game {seat.game_id} from this chat."
+
+
+def _games_text(listed: list[dict[str, Any]]) -> str:
+    if not listed:
+        return "Your account has no games yet."
+    lines = ["Your games:"]
+    for game in listed:
+        seat = game["power"] or "no seat"
+        due = "orders due" if game["orders_due"] else "no orders due"
+        unread = f", {game['unread_press']} unread" if game["unread_press"] else ""
+        creator = ", you created it" if game["is_creator"] else ""
+        lines.append(f"  {game['game_id']} {game['name']}: {seat}, {game['phase']}, {due}{unread}{creator}"
+                     f" ({game['status'].lower()})")
+    lines.append("/use GAME_ID plays a seat from this chat.")
+    return "\n".join(lines)
 
 
 def _submit(games: GameActions, seat: Seat, argument: str) -> str:

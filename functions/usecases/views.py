@@ -81,7 +81,8 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
         ],
         "contested": sorted(state.contested),
         "players": {
-            p: {"joined_at": None if anonymous else info.get("joined_at"), "is_active": True}
+            p: {"joined_at": None if anonymous else info.get("joined_at"), "is_active": True,
+                "display_name": None if anonymous else info.get("display_name")}
             for p, info in sorted(game.players.items())
         },
         "dummy_powers": dummy_powers(game),

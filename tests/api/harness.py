@@ -17,6 +17,7 @@ from typing import Any
 from functions import wiring
 from functions.wiring import load_settings
 from local_stack.http_adapter import LocalContext, to_event
+from tests.accounts.fakes import FakeUserPool, MemoryAccountStore
 from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 
 OPERATOR_TOKEN = "operator-token-for-api-tests"
@@ -35,6 +36,8 @@ class Answer:
 class InProcessApi:
     store: InMemoryGameStore = field(default_factory=InMemoryGameStore)
     clock: FakeClock = field(default_factory=FakeClock)
+    pool: FakeUserPool = field(default_factory=FakeUserPool)  # accounts (issue 15)
+    accounts: MemoryAccountStore = field(default_factory=MemoryAccountStore)
 
     def raw(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Answer:
         from functions.api import handler
@@ -77,7 +80,8 @@ def in_process_api() -> Iterator[InProcessApi]:
     settings = load_settings()
     settings = dataclasses.replace(settings, operator_token=OPERATOR_TOKEN)
     wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
-                                    press=InMemoryPressStore()))
+                                    press=InMemoryPressStore(), accounts=api.accounts, identity=api.pool,
+                                    verifier=api.pool.verifier()))
     try:
         yield api
     finally:

@@ -7,6 +7,13 @@ Callers: ``anonymous`` (no token), ``other_game`` (a valid player token of anoth
 call concerns), ``creator`` (the game's creator token), ``operator`` (the env token).
 Each cell runs on a fresh game (a timed classical game, every seat taken), so a cell that
 changes state (process_turn, pause) cannot affect another.
+
+Signed-in callers (issue 15), each with a real RS256 ID token checked by the API's verifier:
+``signed_in_own`` (the account holding FRANCE's seat), ``signed_in_other`` (the account
+holding GERMANY's), ``signed_in_creator`` (the account that created the game, no seat) and
+``signed_in_observer`` (an account with no role in the game). Unless a row says otherwise
+they expect what ``the_power``, ``another_power`` and ``creator`` get, and an observer what
+``anonymous`` gets with 401 turned into 403 (known, but not allowed).
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import pytest
 
 import engine
 from functions.api.handler import openapi_document
-from tests.api.harness import OPERATOR_TOKEN, InProcessApi
+from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi
 from tests.notifications.fakes import MemoryTelegramStore
 
 IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played
@@ -26,6 +33,9 @@ IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played
                 "state": engine.state_to_dict(engine.initial_state(engine.load_map("classical")))},
 }
 CALLERS = ("anonymous", "other_game", "another_power", "the_power", "creator", "operator")
+SIGNED_IN = ("signed_in_own", "signed_in_other", "signed_in_creator", "signed_in_observer")
+ALL_CALLERS = CALLERS + SIGNED_IN
+NOT_SIGNED_IN = (401,) * 6
 PLAYERS_ONLY = (401, 401, 200, 200, 403, 403)
 CONTROLLERS_ONLY = (401, 401, 403, 403, 200, 200)
 EVERYONE = (200,) * 6
@@ -73,7 +83,31 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("GET", "/games/{game_id}/channels"): (None, VIEW),
     # the public channel has no message yet: CHANNEL_NOT_FOUND for players
     ("POST", "/games/{game_id}/channels/{channel}/read"): ({"upto": 1}, (401, 401, 404, 404, 403, 403)),
+    # accounts (issue 15): the /auth/* conveniences ignore the bearer; /me* need an ID token
+    ("POST", "/auth/signup"): ({"email": "new@example.com", "password": "Password-1", "display_name": "N"},
+                               (201,) * 10),
+    ("POST", "/auth/confirm"): ({"email": "nobody@example.com", "code": "123456"}, (400,) * 10),
+    ("POST", "/auth/signin"): ({"email": "own@example.com", "password": "Password-1"}, (200,) * 10),
+    ("POST", "/auth/refresh"): ({"refresh_token": "unknown"}, (401,) * 10),
+    ("GET", "/me"): (None, NOT_SIGNED_IN + (200,) * 4),
+    ("GET", "/me/games"): (None, NOT_SIGNED_IN + (200,) * 4),
+    # ITALY's seat token (joined without an account): only an account without a seat here may bind it
+    ("POST", "/me/seats"): ({"game_id": "{game_id}", "token": "{seat}"},
+                            NOT_SIGNED_IN + (409, 409, 200, 200)),
 }
+
+
+def _expected(route: tuple[str, str], caller: str) -> int:
+    wanted = MATRIX[route][1]
+    if len(wanted) == len(ALL_CALLERS):
+        return wanted[ALL_CALLERS.index(caller)]
+    like = {"signed_in_own": "the_power", "signed_in_other": "another_power", "signed_in_creator": "creator"}
+    if caller in like:
+        return wanted[CALLERS.index(like[caller])]
+    if caller == "signed_in_observer":
+        anonymous = wanted[CALLERS.index("anonymous")]
+        return 403 if anonymous == 401 else anonymous
+    return wanted[CALLERS.index(caller)]
 
 
 def _documented_routes() -> set[tuple[str, str]]:
@@ -85,14 +119,39 @@ def test_every_route_has_a_row() -> None:
     assert _documented_routes() == set(MATRIX)
 
 
-def _token(caller: str, creator: str, tokens: dict[str, str], other: str) -> str | None:
+def _token(caller: str, creator: str, tokens: dict[str, str], other: str,
+           jwts: dict[str, str] | None = None) -> str | None:
     return {
         "anonymous": None, "other_game": other, "another_power": tokens["GERMANY"],
-        "the_power": tokens["FRANCE"], "creator": creator, "operator": OPERATOR_TOKEN,
+        "the_power": tokens["FRANCE"], "creator": creator, "operator": OPERATOR_TOKEN, **(jwts or {}),
     }[caller]
 
 
-@pytest.mark.parametrize("caller", CALLERS)
+def _game_with_accounts(api: InProcessApi) -> tuple[str, str, dict[str, str], dict[str, str]]:
+    """A full timed game created by an account, FRANCE and GERMANY joined by two more accounts
+    (their seat tokens are still returned), the rest by seat token; and each caller's ID token."""
+    jwts = {caller: api.pool.user(name)[1] for caller, name in (
+        ("signed_in_own", "Own"), ("signed_in_other", "Other"), ("signed_in_creator", "Creator"),
+        ("signed_in_observer", "Observer"))}
+    created = api.call("POST", "/games", {"variant": "classical", "phase_seconds": {"MOVEMENT": 3600}},
+                       token=jwts["signed_in_creator"])
+    assert created.status == 201, created.raw
+    game_id, tokens = created.body["game_id"], {}
+    joiners = {"FRANCE": jwts["signed_in_own"], "GERMANY": jwts["signed_in_other"]}
+    for power in POWERS:
+        joined = api.call("POST", f"/games/{game_id}/join", {"power": power}, token=joiners.get(power))
+        assert joined.status == 200, joined.raw
+        tokens[power] = joined.body["token"]
+    return game_id, created.body["token"], tokens, jwts
+
+
+def _filled(body: Any, **values: str) -> Any:
+    if isinstance(body, dict):
+        return {k: v.format(**values) if isinstance(v, str) and "{" in v else v for k, v in body.items()}
+    return body
+
+
+@pytest.mark.parametrize("caller", ALL_CALLERS)
 @pytest.mark.parametrize("route", sorted(MATRIX))
 def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
                        route: tuple[str, str], caller: str) -> None:
@@ -100,13 +159,13 @@ def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
     method, template = route
-    body, expected = MATRIX[route]
+    body, _ = MATRIX[route]
     _, _, other_tokens = api.new_game()
-    game_id, creator, tokens = api.new_game(phase_seconds={"MOVEMENT": 3600})
-    token = _token(caller, creator, tokens, other_tokens["FRANCE"])
+    game_id, creator, tokens, jwts = _game_with_accounts(api)
+    token = _token(caller, creator, tokens, other_tokens["FRANCE"], jwts)
     path = template.format(game_id=game_id, power="FRANCE", channel="ALL")
-    answer = api.call(method, path, body, token=token)
-    want = expected[CALLERS.index(caller)]
+    answer = api.call(method, path, _filled(body, game_id=game_id, seat=tokens["ITALY"]), token=token)
+    want = _expected(route, caller)
     assert answer.status == want, (method, template, caller, answer.raw[:300])
     if answer.status >= 400:
         assert set(answer.body) >= {"code", "message"}

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from local_stack.backends import dynamodb_backend
 from tests.local_stack.conftest import make_table
@@ -114,3 +116,78 @@ def test_deleted_receipt_handles_are_remembered_only_recently(aws: None) -> None
     small = moto_patches.RecentSet(3)
     small.update(["a", "b", "c", "d"])
     assert len(small) == 3 and "a" not in small and "d" in small
+
+
+# --- patch 5: a base-table query reads its partition only, with moto's own answers ----------
+
+_SORT_KEYS = st.lists(st.text(alphabet="AB#0123", min_size=1, max_size=5), unique=True, max_size=25)
+_CONDITIONS = st.sampled_from(["", "sk = :a", "sk < :a", "sk <= :a", "sk > :a", "sk >= :a",
+                               "sk BETWEEN :a AND :b", "begins_with(sk, :a)"])
+
+
+def _original_query(table: Any) -> Any:
+    """moto's query, unpatched (the patch keeps it)."""
+    from local_stack import moto_patches
+
+    return moto_patches.original_table_query
+
+
+@settings(max_examples=60, deadline=None)
+@given(keys=_SORT_KEYS, others=_SORT_KEYS, condition=_CONDITIONS, data=st.data(), forward=st.booleans(),
+       limit=st.integers(1, 30))
+def test_a_partition_query_answers_as_moto_does(keys: list[str], others: list[str], condition: str,
+                                                data: st.DataObject, forward: bool, limit: int) -> None:
+    from moto import mock_aws
+
+    from local_stack import moto_patches
+
+    moto_patches.apply()
+    with mock_aws():
+        ddb = make_table(streams=False)
+        for sk in keys:
+            ddb.put_item(TableName="games", Item=_item(sk, 1))
+        for sk in others:  # another game's partition, never in the answer
+            ddb.put_item(TableName="games", Item={**_item(sk, 2), "pk": {"S": "GAME#other"}})
+        table = dynamodb_backend().get_table("games")
+        expression = "pk = :pk" + (f" AND {condition}" if condition else "")
+        # bounds are often stored keys or their prefixes: where an off-by-one would show
+        bound = st.one_of(st.text(alphabet="AB#0123", min_size=1, max_size=3),
+                          st.sampled_from(keys or ["A"]), st.sampled_from([k[:2] for k in keys] or ["A"]))
+        a, b = sorted([data.draw(bound), data.draw(bound)])
+        values = {":pk": {"S": "GAME#g"}, ":a": {"S": a}, ":b": {"S": b}}
+        values = {k: v for k, v in values.items() if k in expression}
+
+        def pages(query: Any) -> list[str]:
+            """Every item over all pages; each page holds at most ``limit``."""
+            seen: list[str] = []
+            start = None
+            original, type(table).query = type(table).query, query
+            try:
+                while True:
+                    extra = {"ExclusiveStartKey": start} if start else {}
+                    page = ddb.query(TableName="games", KeyConditionExpression=expression,
+                                     ExpressionAttributeValues=values, ScanIndexForward=forward,
+                                     Limit=limit, **extra)
+                    assert page["Count"] == len(page["Items"]) <= limit
+                    seen.extend(i["sk"]["S"] for i in page["Items"])
+                    start = page.get("LastEvaluatedKey")
+                    if not start:
+                        return seen
+            finally:
+                type(table).query = original
+
+        assert pages(type(table).query) == pages(_original_query(table))
+
+
+def test_a_query_does_not_sort_the_table(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    ddb = make_table(streams=False)
+    ddb.put_item(TableName="games", Item=_item("EVENT#1", 1))
+    from moto.dynamodb.models.table import Table
+
+    def refuse(self: Any) -> Any:
+        raise AssertionError("a base-table query walked the whole table")
+
+    monkeypatch.setattr(Table, "all_items", refuse)
+    page = ddb.query(TableName="games", KeyConditionExpression="pk = :pk AND begins_with(sk, :e)",
+                     ExpressionAttributeValues={":pk": {"S": "GAME#g"}, ":e": {"S": "EVENT#"}})
+    assert [i["sk"]["S"] for i in page["Items"]] == ["EVENT#1"]

@@ -26,6 +26,7 @@ from functions.errors import (
 from functions.usecases import press
 from functions.usecases.common import ANONYMOUS, Actor
 from functions.usecases.press_rules import clean_text
+from functions.usecases.roster import CIVIL_DISORDER, seat_status
 from tests.press.conftest import Press, player
 
 
@@ -155,11 +156,20 @@ def test_press_rules_per_game(table: Press) -> None:
 
 
 def test_only_seated_active_powers_talk(table: Press) -> None:
+    # Issue 13 §4, with the fields lifecycle (issue 12) really writes: a dummy is listed in
+    # settings.dummy_powers; civil disorder removes the player and marks the seat
+    # (functions/usecases/lifecycle.py); an eliminated power has no unit and no centre.
     game = table.store.load(table.game_id)
     game.settings["dummy_powers"] = ["ITALY"]
-    game.players["RUSSIA"]["civil_disorder"] = True
+    del game.players["RUSSIA"]
+    game.seats["RUSSIA"] = {"status": CIVIL_DISORDER, "since": "S1901M", "missed": 2}
+    state = dict(game.state)
+    state["units"] = [u for u in state["units"] if u["power"] != "TURKEY"]
+    state["ownership"] = {c: p for c, p in state["ownership"].items() if p != "TURKEY"}
+    game.state = state
     table.store.save(game, expected_version=game.version)
-    for power in ("ITALY", "RUSSIA"):
+    assert seat_status(table.store.load(table.game_id), "RUSSIA") == CIVIL_DISORDER
+    for power in ("ITALY", "RUSSIA", "TURKEY"):
         with pytest.raises(PowerCannotTalk):
             send(table, power, "ALL", "hello")
     assert send(table, "FRANCE", ["ITALY"], "a dummy may still be written to").seq == 1

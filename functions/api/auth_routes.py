@@ -1,0 +1,116 @@
+"""The account routes (issue 15), registered on the API's router: ``/auth/*``, ``/me``,
+``/me/games``, ``/me/seats``. Thin: parse, call one use case of functions/usecases/accounts.py,
+shape the answer. ``/auth/signup``, ``/auth/confirm``, ``/auth/signin`` and ``/auth/refresh``
+are conveniences over the user pool for clients without the hosted UI; on AWS a client may
+talk to Cognito directly and only send the API its ID token (docs/accounts.md).
+
+``register(app, ...)`` is called by functions/api/handler.py with its router and helpers, so
+this module does not import the handler (no import cycle). No password, code or token is
+ever logged: ``SecretStr`` holds them until the call, and the pool's tokens go only to the
+caller who signed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from functions import wiring
+from functions.api.identity import signed_in
+from functions.api.router import Response, Router
+from functions.schemas import accounts as schemas
+from functions.usecases import accounts
+from functions.usecases.common import hash_token
+
+TAGS = ["accounts"]
+JSON = "application/json"
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+
+
+def _user(user: accounts.User) -> schemas.UserView:
+    return schemas.UserView(user_id=user.user_id, display_name=user.display_name)
+
+
+def _tokens(tokens: Any, user: accounts.User) -> dict[str, Any]:
+    return {"id_token": tokens.id_token, "access_token": tokens.access_token,
+            "expires_in": tokens.expires_in, "user": _user(user)}
+
+
+def signup(body: schemas.SignUpRequest) -> Response[schemas.SignUpResponse]:
+    services = wiring.services()
+    user_id, confirmed = accounts.sign_up(
+        services.identity_provider, services.account_store, services.clock,
+        body.email.lower(), body.password.get_secret_value(), body.display_name.strip(),
+    )
+    answer = schemas.SignUpResponse(user_id=user_id, confirmation="none" if confirmed else "required")
+    return Response(status_code=201, content_type=JSON, body=answer.model_dump(mode="json"))
+
+
+def confirm(body: schemas.ConfirmRequest) -> schemas.ConfirmResponse:
+    accounts.confirm(wiring.services().identity_provider, body.email.lower(), body.code.strip())
+    return schemas.ConfirmResponse()
+
+
+def signin(body: schemas.SignInRequest) -> schemas.SignInResponse:
+    services = wiring.services()
+    tokens, user = accounts.sign_in(
+        services.identity_provider, services.token_verifier, services.account_store,
+        body.email.lower(), body.password.get_secret_value(),
+    )
+    return schemas.SignInResponse(**_tokens(tokens, user), refresh_token=tokens.refresh_token or "")
+
+
+def refresh(body: schemas.RefreshRequest) -> schemas.RefreshResponse:
+    services = wiring.services()
+    tokens, user = accounts.refresh(
+        services.identity_provider, services.token_verifier, services.account_store,
+        body.refresh_token.get_secret_value(),
+    )
+    return schemas.RefreshResponse(**_tokens(tokens, user))
+
+
+def register(app: Router, *, intent: Callable[..., Response[Any]], errors: dict[int, Any]) -> None:
+    """Declare the account routes on ``app``; ``intent`` runs a change once per Idempotency-Key."""
+
+    def bearer() -> str | None:
+        header = app.current_event.headers.get("authorization") or ""
+        scheme, _, token = header.partition(" ")
+        return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+    created = {201: {"description": "Created", "content": {JSON: {"schema": {
+        "$ref": "#/components/schemas/SignUpResponse"}}}}, **errors}
+    app.post("/auth/signup", tags=TAGS, responses=created,
+             summary="Create an account; a code is mailed unless the pool confirms at once")(signup)
+    app.post("/auth/confirm", tags=TAGS, responses=errors,
+             summary="Confirm an account with the mailed code (locally: docs/accounts.md)")(confirm)
+    app.post("/auth/signin", tags=TAGS, responses=errors,
+             summary="Sign in: ID, access and refresh tokens; send the ID token as Bearer")(signin)
+    app.post("/auth/refresh", tags=TAGS, responses=errors,
+             summary="New ID and access tokens from a refresh token")(refresh)
+
+    @app.get("/me", tags=TAGS, security=SECURITY, responses=errors, summary="The signed-in account")
+    def get_me() -> schemas.UserView:
+        return _user(signed_in(bearer()))
+
+    @app.get("/me/games", tags=TAGS, security=SECURITY, responses=errors,
+             summary="The account's games: seat, phase, deadline, orders due, unread press, creator")
+    def get_my_games() -> schemas.MyGames:
+        services = wiring.services()
+        user = signed_in(bearer())
+        found = accounts.my_games(services.store, services.press_store, services.account_store, user)
+        return schemas.MyGames.model_validate({"games": found})
+
+    @app.post("/me/seats", tags=TAGS, security=SECURITY, responses=errors,
+              summary="Bind an existing seat token to the account (once per seat)")
+    def post_my_seat(body: schemas.BindSeatRequest) -> schemas.BoundSeat:
+        services = wiring.services()
+        user = signed_in(bearer())
+        token = body.token.get_secret_value()
+
+        def apply() -> schemas.BoundSeat:
+            power = accounts.bind_seat(services.store, services.account_store, services.clock, user,
+                                       body.game_id, token)
+            return schemas.BoundSeat(game_id=body.game_id, power=power)
+
+        scope = {"game_id": body.game_id, "token_hash": hash_token(token)}
+        return intent("bind_seat", body.game_id, scope, apply)  # type: ignore[return-value]

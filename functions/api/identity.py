@@ -1,0 +1,44 @@
+"""Who is calling: a seat token, the operator token, or a signed-in user's ID token (issue 15).
+
+A bearer value that looks like a JWT (three base64url parts, the first a JSON header:
+``eyJ...``) is an account's ID token and is verified in full (infra/jwt_verifier.py); any
+other value is a seat, creator or operator token, compared by hash as before
+(``functions.usecases.common.identify``). Seat tokens (43 URL-safe characters, no dot)
+never look like a JWT, so they never reach the JWT library; nor does the operator token
+unless someone chose one shaped like a JWT (docs/accounts.md says not to).
+"""
+
+from __future__ import annotations
+
+from functions import wiring
+from functions.errors import NotSignedIn
+from functions.ports import GameRecord
+from functions.usecases.accounts import User, actor_of, user_of
+from functions.usecases.common import Actor, identify
+
+
+def looks_like_jwt(token: str | None) -> bool:
+    return bool(token) and token.count(".") == 2 and token.startswith("eyJ")  # type: ignore[union-attr]
+
+
+def user_for(token: str | None) -> User | None:
+    """The signed-in user of a JWT bearer (401 ``TOKEN_*`` if it does not verify); None otherwise."""
+    if not looks_like_jwt(token):
+        return None
+    services = wiring.services()
+    return user_of(services.token_verifier, services.account_store, str(token))
+
+
+def signed_in(token: str | None) -> User:
+    """The signed-in user, required: a seat token or no token at all is ``NOT_SIGNED_IN`` (401)."""
+    user = user_for(token)
+    if user is None:
+        raise NotSignedIn("these routes need Authorization: Bearer <ID token> from /auth/signin")
+    return user
+
+
+def actor_for(game: GameRecord, token: str | None, operator_token: str | None) -> Actor:
+    user = user_for(token)
+    if user is not None:
+        return actor_of(game, user)
+    return identify(game, token, operator_token)

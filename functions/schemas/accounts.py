@@ -1,0 +1,87 @@
+"""Request and answer models of the account routes (issue 15; docs/accounts.md has the contract)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+EMAIL = r"^[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s]{1,63}$"
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SignUpRequest(_Request):
+    email: str = Field(pattern=EMAIL, max_length=254, examples=["ada@example.com"])
+    password: SecretStr = Field(min_length=1, max_length=256,
+                                description="The pool's policy: 8+ characters with upper, lower and digits")
+    display_name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$",
+                              description="Shown to other players unless a game is anonymous")
+
+
+class SignUpResponse(BaseModel):
+    user_id: str
+    confirmation: Literal["required", "none"]
+
+
+class ConfirmRequest(_Request):
+    email: str = Field(pattern=EMAIL, max_length=254)
+    code: str = Field(min_length=1, max_length=64)
+
+
+class ConfirmResponse(BaseModel):
+    confirmed: Literal[True] = True
+
+
+class SignInRequest(_Request):
+    email: str = Field(pattern=EMAIL, max_length=254)
+    password: SecretStr = Field(min_length=1, max_length=256)
+
+
+class RefreshRequest(_Request):
+    refresh_token: SecretStr = Field(min_length=1, max_length=8192)
+
+
+class UserView(BaseModel):
+    user_id: str
+    display_name: str
+
+
+class RefreshResponse(BaseModel):
+    id_token: str = Field(description="Send this one: Authorization: Bearer <id_token>")
+    access_token: str
+    expires_in: int
+    user: UserView
+
+
+class SignInResponse(RefreshResponse):
+    refresh_token: str
+
+
+class MyGame(BaseModel):
+    game_id: str
+    name: str
+    game: str = Field(description="diplomacy or backgammon")
+    power: str | None = Field(description="The account's seat; null when it only created the game")
+    phase: str
+    deadline: str | None
+    orders_due: bool
+    unread_press: int
+    is_creator: bool
+    status: str
+
+
+class MyGames(BaseModel):
+    games: list[MyGame]
+
+
+class BindSeatRequest(_Request):
+    game_id: str = Field(min_length=1, max_length=64)
+    token: SecretStr = Field(min_length=1, max_length=256)
+
+
+class BoundSeat(BaseModel):
+    game_id: str
+    power: str

@@ -1,0 +1,150 @@
+"""The template's Cognito user pool in moto's cognito-idp, and the mail it would send.
+
+``ensure_user_pool`` creates the pool and app client of template.yaml (``UserPool``,
+``UserPoolClient``: password policy, email as username, auth flows) once, and finds them
+again after a restart (the data directory keeps moto's cognito-idp state). It returns the
+environment the API reads: ``COGNITO_USER_POOL_ID``, ``COGNITO_CLIENT_ID``,
+``COGNITO_REGION`` and ``COGNITO_JWKS_URL``.
+
+What moto 5.2.5 does not do, and the smallest honest way around it (docs/accounts.md):
+
+- **Confirmation codes.** moto's ``SignUp`` creates an UNCONFIRMED user but makes no code,
+  and its ``ConfirmSignUp`` confirms whatever code it is given. ``install_confirmation_codes``
+  makes sign-up draw a six-digit code (from moto's seeded random, so a journal replay draws
+  the same one), "mails" it to the **local mailbox** (one file per address under
+  ``<data dir>/mailbox/``, and a log line), and makes ``ConfirmSignUp`` refuse another code
+  with Cognito's ``CodeMismatchException``. The API's adapter is the one used on AWS.
+- **The JWKS URL.** moto signs tokens with the issuer
+  ``https://cognito-idp.us-east-1.amazonaws.com/<pool id>``, which on AWS is also where the
+  keys are; locally nothing answers there, so ``COGNITO_JWKS_URL`` points the verifier at the
+  emulator's ``/<pool id>/.well-known/jwks.json`` (moto serves it). The issuer check is unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from local_stack.backends import REGION
+from local_stack.template import load_template, resources_of
+
+log = logging.getLogger("convoy.local.mail")
+POOL_NAME = "convoy-players"
+POOL_KEYS = ("Policies", "UsernameAttributes", "AutoVerifiedAttributes", "UsernameConfiguration",
+             "AccountRecoverySetting")
+CLIENT_KEYS = ("ExplicitAuthFlows", "GenerateSecret", "PreventUserExistenceErrors", "ReadAttributes",
+               "WriteAttributes", "EnableTokenRevocation")
+
+
+def ensure_user_pool(client: Any, endpoint: str, template: dict[str, Any] | None = None) -> dict[str, str]:
+    template = template or load_template()
+    (pool_props,) = resources_of(template, "AWS::Cognito::UserPool").values()
+    (client_props,) = resources_of(template, "AWS::Cognito::UserPoolClient").values()
+    pools = client.list_user_pools(MaxResults=60).get("UserPools", [])
+    pool_id = next((p["Id"] for p in pools if p["Name"] == POOL_NAME), None)
+    if pool_id is None:
+        request = {k: pool_props[k] for k in POOL_KEYS if k in pool_props}
+        request["Schema"] = [_attribute(a) for a in pool_props.get("Schema", [])]
+        pool_id = client.create_user_pool(PoolName=POOL_NAME, **request)["UserPool"]["Id"]
+    clients = client.list_user_pool_clients(UserPoolId=pool_id, MaxResults=60).get("UserPoolClients", [])
+    name = str(client_props["ClientName"])
+    client_id = next((c["ClientId"] for c in clients if c["ClientName"] == name), None)
+    if client_id is None:
+        request = {k: client_props[k] for k in CLIENT_KEYS if k in client_props}
+        client_id = client.create_user_pool_client(UserPoolId=pool_id, ClientName=name, **request)[
+            "UserPoolClient"]["ClientId"]
+    return {
+        "COGNITO_USER_POOL_ID": pool_id, "COGNITO_CLIENT_ID": client_id, "COGNITO_REGION": REGION,
+        "COGNITO_JWKS_URL": f"{endpoint}/{pool_id}/.well-known/jwks.json",
+    }
+
+
+def _attribute(attribute: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in attribute.items() if k in ("Name", "AttributeDataType", "Required", "Mutable")}
+
+
+def moto_signing_key() -> Any:
+    """moto's one signing key (every pool's ``json_web_key``, from its packaged JWKS). The data
+    directory's snapshot stores this reference, as the key object itself does not pickle."""
+    from joserfc import jwk
+    from moto.utilities.utils import load_resource
+
+    return jwk.RSAKey.import_key(load_resource("cognitoidp/resources/jwks-private.json"))
+
+
+# ---------------------------------------------------------------- the local mailbox
+
+
+class Mailbox:
+    """Where the local pool's mail goes: ``<directory>/<address>.json`` holds the newest message."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+
+    def path_for(self, email: str) -> Path:
+        return self.directory / (re.sub(r"[^A-Za-z0-9@._+-]", "_", email.lower()) + ".json")
+
+    def deliver(self, email: str, code: str) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        message = {"to": email.lower(), "subject": "Your Convoy confirmation code", "code": code,
+                   "sent_at": datetime.now(UTC).isoformat(timespec="seconds")}
+        temporary = self.path_for(email).with_suffix(".tmp")
+        temporary.write_text(json.dumps(message))
+        temporary.replace(self.path_for(email))
+        log.warning("local mail to %s: confirmation code %s (%s)", email, code, self.path_for(email))
+
+    def code_for(self, email: str) -> str | None:
+        try:
+            return str(json.loads(self.path_for(email).read_text())["code"])
+        except (OSError, ValueError, KeyError):
+            return None
+
+
+_mailbox: list[Mailbox] = []
+
+
+def install_confirmation_codes(mailbox: Mailbox) -> None:
+    """Make moto's sign-up draw and mail a code, and its confirmation check it (idempotent)."""
+    _mailbox[:] = [mailbox]
+    from moto.cognitoidp.models import CognitoIdpBackend, UserStatus
+    from moto.cognitoidp.responses import CognitoIdpResponse
+
+    if getattr(CognitoIdpBackend.sign_up, "_convoy", False):
+        return
+    original_sign_up = CognitoIdpBackend.sign_up
+    original_confirm = CognitoIdpResponse.confirm_sign_up
+
+    def sign_up(self: Any, client_id: str, username: str, password: str,
+                attributes: list[dict[str, str]]) -> Any:
+        from moto.moto_api._internal import mock_random
+
+        user, details = original_sign_up(self, client_id, username, password, attributes)
+        if user.status == UserStatus.UNCONFIRMED:
+            user.confirmation_code = f"{mock_random.randint(0, 999_999):06d}"
+            address = user.attribute_lookup.get("email") or username
+            for box in _mailbox:
+                box.deliver(str(address), user.confirmation_code)
+        return user, details
+
+    def confirm_sign_up(self: Any) -> Any:
+        from moto.cognitoidp.exceptions import CodeMismatchException
+
+        client_id = self._get_param("ClientId")
+        backend = self._get_region_agnostic_backend()._find_backend_for_clientid(client_id)
+        pool = next((p for p in backend.user_pools.values() if client_id in p.clients), None)
+        if pool is not None:
+            user = backend.admin_get_user(pool.id, self._get_param("Username"))
+            expected = getattr(user, "confirmation_code", None)
+            if user.status == UserStatus.UNCONFIRMED and expected is not None:
+                if self._get_param("ConfirmationCode") != expected:
+                    raise CodeMismatchException("Invalid verification code provided, please try again.")
+                user.confirmation_code = None
+        return original_confirm(self)
+
+    sign_up._convoy = True  # type: ignore[attr-defined]
+    CognitoIdpBackend.sign_up = sign_up  # type: ignore[method-assign]
+    CognitoIdpResponse.confirm_sign_up = confirm_sign_up  # type: ignore[method-assign]

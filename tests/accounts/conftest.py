@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.api.harness import InProcessApi, in_process_api
+from tests.notifications.fakes import MemoryTelegramStore
+
+
+@pytest.fixture
+def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[InProcessApi]:
+    import functions.wiring as wiring
+
+    chats = MemoryTelegramStore()
+    monkeypatch.setattr(wiring, "telegram_store", lambda: chats)
+    yield from in_process_api()
