@@ -107,6 +107,8 @@ def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, fl
         client.call("POST", f"/games/{game_id}/process_turn", creator)
         with lock:
             turns.append((time.monotonic(), time.perf_counter() - started))
+            if len(turns) % 100 == 0:  # progress, on stderr: a full run takes a while
+                print(f"  {len(turns)} phases processed", file=sys.stderr, flush=True)
 
 
 def start_server(data_dir: str, port: int) -> subprocess.Popen[bytes]:
