@@ -38,6 +38,7 @@ from __future__ import annotations
 import bisect
 import copy
 from collections import OrderedDict
+from decimal import Decimal
 from typing import Any
 
 MOTO_VERSION = "5.2.5"
@@ -256,12 +257,18 @@ def _restore(table: Any, hash_value: Any, range_value: Any, old: Any) -> None:
         table.items[hash_value][range_value] = old
 
 
+def _sort_key_type(table: Any) -> str | None:
+    kinds = {a["AttributeName"]: a["AttributeType"] for a in table.attr or []}
+    return kinds.get(table.range_key_attr) if table.range_key_attr else None
+
+
 def _plain_sort_key(table: Any) -> bool:
     """A base table whose sort key is one string or number attribute (Convoy's tables)."""
-    if table.range_key_attr is None:
-        return False
-    kinds = {a["AttributeName"]: a["AttributeType"] for a in table.attr or []}
-    return kinds.get(table.range_key_attr) in {"S", "N"}
+    return _sort_key_type(table) in {"S", "N"}
+
+
+def _is_number_key(table: Any) -> bool:
+    return _sort_key_type(table) == "N"
 
 
 def _comparison(name: str | None) -> str | None:
@@ -308,8 +315,13 @@ def _query_partition(table: Any, hash_key: Any, comparison: str | None, values: 
     from moto.dynamodb.models.table import RESULT_SIZE_LIMIT
 
     partition = table.items.get(hash_key) or {}
-    ordered = sorted(partition.values(), key=lambda item: item.range_key.cast_value)
-    keys = [item.range_key.cast_value for item in ordered]
+    found = list(partition.values())
+    raw = [item.range_key.value for item in found]  # the stored string: no DynamoType hashing
+    if _is_number_key(table):
+        raw = [Decimal(value) for value in raw]
+    order = sorted(range(len(found)), key=raw.__getitem__)
+    keys = [raw[i] for i in order]
+    ordered = [found[i] for i in order]
     low, high = _key_range(keys, comparison, values)
     if start_key is not None:
         after = DynamoType(start_key[table.range_key_attr]).cast_value
