@@ -109,6 +109,13 @@ MessageNotPrintable = _error(
     "MessageNotPrintable", "MESSAGE_NOT_PRINTABLE", 422, "The text holds control or unassigned characters."
 )
 
+# --- the stateless sandbox (issue 19; functions/usecases/sandbox.py, docs/api.md "Sandbox") ---
+
+BadPosition = _error(
+    "BadPosition", "BAD_POSITION", 422,
+    "The position is unreadable or impossible on the variant's map (state, compact or phase).",
+)
+
 # --- accounts (issue 15; functions/usecases/accounts.py, docs/accounts.md) -------------------
 
 AlreadySeated = _error(
@@ -135,7 +142,8 @@ class AuthRejected(DomainError):
 
 AUTH_STATUS: dict[str, int] = {
     "USER_EXISTS": 409, "WEAK_PASSWORD": 400, "INVALID_ACCOUNT_REQUEST": 400,
-    "BAD_CONFIRMATION_CODE": 400, "BAD_CREDENTIALS": 401, "BAD_REFRESH_TOKEN": 401, "USER_NOT_CONFIRMED": 403,
+    "BAD_CONFIRMATION_CODE": 400, "ALREADY_CONFIRMED": 409,
+    "BAD_CREDENTIALS": 401, "BAD_REFRESH_TOKEN": 401, "USER_NOT_CONFIRMED": 403,
     "TOO_MANY_REQUESTS": 429, "AUTH_CHALLENGE": 409,
     "TOKEN_MALFORMED": 401, "TOKEN_UNKNOWN_KEY": 401, "TOKEN_INVALID_SIGNATURE": 401,
     "TOKEN_EXPIRED": 401, "TOKEN_WRONG_ISSUER": 401, "TOKEN_WRONG_AUDIENCE": 401, "TOKEN_WRONG_USE": 401,

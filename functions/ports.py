@@ -642,6 +642,20 @@ class ReplyOutbox(Protocol):
         ...
 
 
+# --- per-caller request counters (issue 19: the sandbox's rate limit) ------------------------
+
+
+class RateCounter(Protocol):
+    """Fixed-window request counters, one per (caller key, window): the policy (limit, window
+    length, who the caller is) belongs to the use case; the store only counts, atomically."""
+
+    def take(self, key: str, window_start: int, limit: int, expires_at: int) -> bool:
+        """Count one request against ``key``'s window starting at ``window_start`` (epoch s)
+        unless it has reached ``limit`` already; True if counted. Two racing callers never
+        both take the last slot. ``expires_at``: when the counter may be forgotten."""
+        ...
+
+
 # ---------------------------------------------------------------- accounts (issue 15, docs/accounts.md)
 
 

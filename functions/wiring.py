@@ -18,6 +18,7 @@ Environment (``load_settings``; local defaults for ``make run`` and tests):
   TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE,
   CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1 (local runs and tests only),
   SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500),
+  SANDBOX_RATE_LIMIT (sandbox requests per caller per minute, default 60),
   COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID, COGNITO_REGION (default AWS_REGION),
   COGNITO_JWKS_URL (default <issuer>/.well-known/jwks.json; the local stack points it at moto).
 """
@@ -44,6 +45,7 @@ from functions.ports import (
     IdentityProvider,
     MessageQueue,
     PressStore,
+    RateCounter,
     ReplyOutbox,
     Seat,
     SystemClock,
@@ -82,6 +84,7 @@ class Settings:
     telegram_api_base: str = "https://api.telegram.org"
     sweep_scan_limit: int = 500
     public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
+    sandbox_rate_limit: int = 60  # SANDBOX_RATE_LIMIT: sandbox requests per caller per minute (issue 19)
     # accounts (issue 15, docs/accounts.md): the user pool and its app client
     cognito_user_pool_id: str = ""
     cognito_client_id: str = ""
@@ -110,6 +113,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
         sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
         public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
+        sandbox_rate_limit=int(e.get("SANDBOX_RATE_LIMIT", "60")),
         cognito_user_pool_id=e.get("COGNITO_USER_POOL_ID", ""),
         cognito_client_id=e.get("COGNITO_CLIENT_ID", ""),
         cognito_region=e.get("COGNITO_REGION") or e.get("AWS_REGION") or e.get("AWS_DEFAULT_REGION")
@@ -170,6 +174,8 @@ class Services:
     scheduler: DeadlineScheduler | None = None
     # press (issue 13): messages, channels and ledgers in the game table; None: press_store()
     press: PressStore | None = None
+    # the sandbox's per-caller counters (issue 19); None: the sandbox is not rate-limited (tests)
+    rate_counter: RateCounter | None = None
 
     # accounts (issue 15): None means the real adapters below (tests pass fakes)
     accounts: AccountStore | None = None
@@ -198,6 +204,7 @@ def services() -> Services:
     from infra import aws_clients
     from infra.dynamodb.game_store import DynamoGameStore
     from infra.dynamodb.idempotency_store import DynamoIdempotencyStore
+    from infra.dynamodb.rate_counter import DynamoRateCounter
 
     s = settings()
     return Services(
@@ -206,6 +213,7 @@ def services() -> Services:
         clock=SystemClock(),
         idempotency=DynamoIdempotencyStore(s.idempotency_table, aws_clients.dynamodb),
         scheduler=deadline_scheduler() if s.deadline_function_arn else None,
+        rate_counter=DynamoRateCounter(s.game_table),
     )
 
 

@@ -64,7 +64,7 @@ def read_orders(
     """Parse and validate each text; refuse a second order for one unit or province."""
     entry = Entry()
     for text in texts:
-        checked = _check_one(text, power, state, the_map)
+        checked = check_order(text, power, state, the_map)
         if isinstance(checked, Rejection):
             entry.rejected.append(checked)
             continue
@@ -82,9 +82,11 @@ def read_orders(
     return entry
 
 
-def _check_one(
+def check_order(
     text: str, power: str, state: engine.GameState, the_map: engine.MapData
 ) -> engine.Order | Rejection:
+    """The order-entry answer for one text: the canonical order, or why it is refused
+    (also the sandbox's per-order answer, functions/usecases/sandbox.py)."""
     try:
         order = engine.parse_order(text, power=power, state=state, map=the_map)
     except engine.OrderSyntaxError as exc:

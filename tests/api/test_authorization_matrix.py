@@ -94,6 +94,10 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     # ITALY's seat token (joined without an account): only an account without a seat here may bind it
     ("POST", "/me/seats"): ({"game_id": "{game_id}", "token": "{seat}"},
                             NOT_SIGNED_IN + (409, 409, 200, 200)),
+    # the stateless sandbox (issue 19): no game, no token needed; a token changes nothing
+    ("POST", "/adjudicate"): (
+        {"compact": "France:APar|Par", "orders": {"FRANCE": ["A PAR - BUR"]}}, EVERYONE),
+    ("POST", "/adjudicate/legal_orders"): ({"compact": "France:APar|Par"}, EVERYONE),
 }
 
 

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack")
+PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram")
 PURE = ("engine", "backgammon", "render")  # rules and drawing: no I/O (their own purity tests)
@@ -43,6 +43,11 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                                        "functions.adapters", "functions.usecases")),
     "local_stack": (("local_stack",), (*PURE, "functions", "infra")),
     "bench": (("bench",), (*PURE, "functions", "infra", "local_stack")),
+    # the DAIDE bridge (issue 19) talks to Convoy over HTTP only: it may read the engine's map
+    # data and nothing else of ours; its protocol modules import only the standard library
+    "daide_bridge": (("daide_bridge",), ("engine",)),
+    "daide protocol": (("daide_bridge.tokens", "daide_bridge.messages", "daide_bridge.wire",
+                        "daide_bridge.grammar"), ()),
     "package roots": (("functions",), ()),  # functions/__init__.py: a docstring, nothing else
 }
 
