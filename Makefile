@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install fuzz load
+.PHONY: run test lint typecheck unit bench clean install fuzz load web web-test web-deploy
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,7 +23,40 @@ $(TOOLS_STAMP): requirements-tools.txt
 
 install: $(STAMP) $(TOOLS_STAMP)
 
-run: $(STAMP)
+# The web client (issue 16, docs/web.md): npm ci from the committed lockfile, then a Vite build
+# into web/dist, which the local stack serves at /. Rebuilt only when a source changed.
+WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json
+NPM := $(shell command -v npm 2>/dev/null)
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
+	cd web && npm run --silent build
+
+ifeq ($(NPM),)
+web:
+	@echo "*** npm not found: the web client is not built, so / serves nothing and the browser tests are SKIPPED"
+web-test: web
+else
+web: web/dist/index.html
+web-test: web
+	cd web && npx vitest run
+	@cd web && out=$$(npm audit --omit=dev --audit-level=high --json 2>/dev/null); code=$$?; \
+	if echo "$$out" | grep -q '"vulnerabilities"'; then \
+	  test $$code -eq 0 && echo "npm audit --omit=dev: no high findings in the shipped bundle" || { echo "$$out"; exit 1; }; \
+	else echo "*** npm audit --omit=dev: the advisory service did not answer; the shipped bundle was NOT audited"; fi
+endif
+
+# Upload the built client to the stack's bucket (outputs WebBucketName, WebDistributionId).
+web-deploy: web
+	test -n "$(WEB_BUCKET)" -a -n "$(WEB_DISTRIBUTION)" || { echo "set WEB_BUCKET and WEB_DISTRIBUTION (sam deploy outputs)"; exit 2; }
+	aws s3 sync web/dist/assets s3://$(WEB_BUCKET)/assets --cache-control "public, max-age=31536000, immutable"
+	aws s3 cp web/dist/index.html s3://$(WEB_BUCKET)/index.html --cache-control "no-cache"
+	aws s3 cp web/dist/favicon.svg s3://$(WEB_BUCKET)/favicon.svg
+	aws cloudfront create-invalidation --distribution-id $(WEB_DISTRIBUTION) --paths /index.html /
+
+run: $(STAMP) web
 	$(BIN)/python -m local_stack $(if $(filter-out 0,$(FRESH)),--fresh)
 
 lint: $(STAMP)
@@ -33,9 +66,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) $(TOOLS_STAMP)
+	@test -x /usr/bin/chromium || echo "*** /usr/bin/chromium is not installed: the browser tests (tests/web) will be SKIPPED (apt-get install chromium chromium-driver)"
 	$(BIN)/pytest -n 2
 
-test: lint typecheck unit
+test: lint typecheck web-test unit
 
 # The long fuzz (issue 10): in process by default; FUZZ_BASE_URL=http://127.0.0.1:8000 fuzzes
 # a running `make run` instead. `make test` runs the same test with a few examples each.

@@ -1,8 +1,9 @@
-"""Consumed-capacity metering for the API benchmark, hooked onto a boto3 DynamoDB client.
+"""Consumed-capacity metering for the API benchmark, hooked onto the stack's DynamoDB client.
 
 The game store (infra/dynamodb/game_store.py) knows nothing of this: ``meter(client,
-table)`` registers botocore event hooks on the client the store uses, asking DynamoDB for
-``ReturnConsumedCapacity`` on calls that touch ``table`` and adding up what comes back.
+table)`` registers hooks on the client the store uses (``DynamoDBClient.add_hooks``),
+asking DynamoDB for ``ReturnConsumedCapacity`` on calls that touch ``table`` and adding up
+what comes back.
 moto reports no capacity for writes, so writes without a figure are estimated with
 DynamoDB's pricing (``estimated_write_units``). Only the benchmark installs it.
 """
@@ -14,6 +15,12 @@ import threading
 from typing import Any
 
 WRITES = {"PutItem": "put_item", "TransactWriteItems": "transact_write_items"}
+# DynamoDB operations whose request takes ReturnConsumedCapacity
+CONSUMED_CAPACITY_OPERATIONS = frozenset({
+    "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
+    "TransactGetItems", "TransactWriteItems", "ExecuteStatement", "BatchExecuteStatement",
+    "ExecuteTransaction",
+})
 
 
 class CapacityMeter:
@@ -72,24 +79,22 @@ def _tables(params: dict[str, Any]) -> set[str]:
 
 
 def meter(client: Any, table: str) -> CapacityMeter:
-    """Count the capacity ``client``'s calls on ``table`` consume, from now on."""
+    """Count the capacity ``client``'s calls on ``table`` consume, from now on (``client`` is
+    the stack's ``infra.dynamodb.client.DynamoDBClient``; its hooks see every call)."""
     found = CapacityMeter()
 
-    def ask(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+    def ask(operation: str, params: dict[str, Any]) -> None:
         # Only operations that take the parameter (DescribeTable, used by the stream relay, does not)
-        if table in _tables(params) and "ReturnConsumedCapacity" in model.input_shape.members:
+        if table in _tables(params) and operation in CONSUMED_CAPACITY_OPERATIONS:
             params["ReturnConsumedCapacity"] = "TOTAL"
-            context["convoy_metered"] = dict(params)
 
-    def count(parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        request = context.get("convoy_metered")
-        if request is None:
+    def count(operation: str, params: dict[str, Any], answer: dict[str, Any]) -> None:
+        if params.get("ReturnConsumedCapacity") != "TOTAL" or table not in _tables(params):
             return
-        consumed = parsed.get("ConsumedCapacity")
-        if not consumed and model.name in WRITES and not parsed.get("Error"):
-            consumed = {"CapacityUnits": estimated_write_units(WRITES[model.name], request)}
+        consumed = answer.get("ConsumedCapacity")
+        if not consumed and operation in WRITES and not answer.get("Error"):
+            consumed = {"CapacityUnits": estimated_write_units(WRITES[operation], params)}
         found.add(consumed)
 
-    client.meta.events.register("provide-client-params.dynamodb", ask)
-    client.meta.events.register("after-call.dynamodb", count)
+    client.add_hooks(before=ask, after=count)
     return found

@@ -11,6 +11,7 @@ What is timed, per phase, as a server does it from stored data:
 * Convoy: ``state_from_dict`` of the stored state, ``parse_order`` of every order
   text, ``validate`` of every parsed order (order entry), ``Game.adjudicate``, and
   ``state_to_dict`` of the resulting state;
+* ``legal_orders`` for all seven powers of each movement position (Convoy alone);
 * pydip 0.1.8 and MILA ``diplomacy`` 1.1.2 (the optional ``bench`` extra), when
   installed: see ``bench/peers.py`` (pydip: its object building + ``resolve_turn``;
   MILA: one reused ``Game``, load the position + ``set_orders`` + ``process()``).
@@ -215,6 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{name} time / Convoy time, median per movement phase: {ratio:.2f}x")
     if not peers:
         print("(pydip / MILA not installed: pip install -e '.[bench]'; Convoy alone was timed)")
+    print("\n## Convoy, legal_orders for every power of a movement position (the menus of a view)")
+    print(legal_orders_row(game_map, [p.state for p in movement]))
     print("\n## Convoy, other phases")
     print(header("phase"))
     for kind in (PhaseType.RETREAT, PhaseType.ADJUSTMENT):
@@ -225,6 +228,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(row(kind.value.lower(), timings))
     print("(per phase; the step columns are medians of each step)")
     return 0
+
+
+def legal_orders_row(game_map: MapData, states: Sequence[engine.GameState]) -> str:
+    """Median and p99 of ``legal_orders`` for all the map's powers, one position at a time."""
+    powers = game_map.power_ids
+    clock = time.perf_counter_ns
+    totals: list[int] = []
+    for state in states[:WARMUP_PHASES // 10]:
+        for power in powers:
+            engine.legal_orders(state, game_map, power)
+    gc.disable()
+    try:
+        for state in states:
+            t0 = clock()
+            for power in powers:
+                engine.legal_orders(state, game_map, power)
+            totals.append(clock() - t0)
+    finally:
+        gc.enable()
+    return (f"| positions | median µs | p99 µs |\n|---:|---:|---:|\n"
+            f"| {len(totals)} | {median_us(totals):,.0f} | {percentile(totals, 99):,.0f} |")
 
 
 def header(first: str) -> str:

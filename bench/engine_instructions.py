@@ -34,9 +34,16 @@ STEPS = ("load state", "parse", "validate", "adjudicate", "store result")
 
 
 def run_steps(positions_file: str, steps: int) -> None:
-    """The measured pipeline, cut after ``steps`` steps (the child process's work)."""
+    """The measured pipeline, cut after ``steps`` steps (the child process's work);
+    ``steps`` -1: load every state and give ``legal_orders`` for every power."""
     game_map = engine.load_map("classical")
     phases = json.loads(Path(positions_file).read_text())
+    if steps < 0:
+        for phase in phases:
+            state = engine.state_from_dict(phase["state"])
+            for power in game_map.power_ids:
+                engine.legal_orders(state, game_map, power)
+        return
     for phase in phases:
         if steps < 1:
             continue
@@ -97,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(phases, handle)
     counts = [count(handle.name, steps) for steps in range(len(STEPS) + 1)]
+    menus = count(handle.name, -1)
     Path(handle.name).unlink()
     print(f"# Instructions per movement phase ({len(phases)} phases, seed {args.seed})")
     print("| step | instructions per phase |\n|---|---:|")
@@ -107,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     peer = pydip_count(args.phases, args.seed)
     if peer is not None:
         print(f"| pydip 0.1.8, object building + resolve_turn | {peer:,} |")
+    print(f"| legal_orders for all {len(game_map.power_ids)} powers (after load state) | "
+          f"{(menus - counts[1]) // len(phases):,} |")
     return 0
 
 

@@ -90,12 +90,14 @@ def random_orders(legal: list[str], rng: random.Random) -> list[str]:
 
 
 def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, float]],
-         lock: threading.Lock, ordering: int = 7) -> None:
+         lock: threading.Lock, ordering: int = 7, stop_at: float = float("inf")) -> None:
     client = Client(base)
     created = client.call("POST", "/games", body={"variant": "classical"})
     game_id, creator = created["game_id"], created["token"]
     tokens = {p: client.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in POWERS}
     for _ in range(phases):
+        if time.monotonic() > stop_at:  # --play-seconds: the run that fits the time there is
+            return
         for power in rng.sample(POWERS, ordering):  # ordering=0: nobody orders, every unit holds
             view = client.call("GET", f"/games/{game_id}", tokens[power])
             if view["status"].upper() != "ACTIVE":
@@ -107,6 +109,8 @@ def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, fl
         client.call("POST", f"/games/{game_id}/process_turn", creator)
         with lock:
             turns.append((time.monotonic(), time.perf_counter() - started))
+            if len(turns) % 100 == 0:  # progress, on stderr: a full run takes a while
+                print(f"  {len(turns)} phases processed", file=sys.stderr, flush=True)
 
 
 def start_server(data_dir: str, port: int) -> subprocess.Popen[bytes]:
@@ -136,6 +140,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--idle", type=float, default=300.0, help="seconds to idle after play")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--play-seconds", type=float, default=float("inf"),
+                        help="stop starting phases after this long (the table says how many ran)")
     parser.add_argument("--ordering", type=int, default=7, choices=range(8),
                         help="powers that view and order each phase (the others hold; 0: all hold)")
     args = parser.parse_args()
@@ -169,11 +175,12 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
                     return
                 seed = pending.pop()
             try:
-                play(base, args.phases, random.Random(seed), turns, lock, args.ordering)
+                play(base, args.phases, random.Random(seed), turns, lock, args.ordering, stop_at)
             except BaseException as exc:  # report after the run, keep the others going
                 errors.append(exc)
 
     started = time.monotonic()
+    stop_at = started + args.play_seconds
     threads = [threading.Thread(target=worker) for _ in range(args.clients)]
     for thread in threads:
         thread.start()
@@ -189,7 +196,8 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
     tenth = max(1, len(durations) // 10)
     early, late = durations[:tenth], durations[-tenth:]
     size = sum(f.stat().st_size for f in Path(data_dir).rglob("*") if f.is_file()) / 1e6
-    print(f"Soak: {args.games} games x {args.phases} phases, {args.clients} concurrent clients, "
+    cut = f" (play cut at {args.play_seconds:.0f} s)" if played >= args.play_seconds else ""
+    print(f"Soak: {args.games} games x {args.phases} phases{cut}, {args.clients} concurrent clients, "
           f"{args.ordering} powers ordering per phase, "
           f"{len(turns)} process_turn calls in {played:.0f} s, then {args.idle:.0f} s idle; "
           f"data directory {size:.1f} MB")

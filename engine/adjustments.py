@@ -24,6 +24,7 @@ from engine.allowance import adjustment_balance
 from engine.maps.loader import MapData
 from engine.rulebook import CivilDisorder, Rulebook
 from engine.types import (
+    FLEET,
     Build,
     Disband,
     GameState,
@@ -33,7 +34,6 @@ from engine.types import (
     Reason,
     ResultCode,
     Unit,
-    UnitKind,
     Waive,
 )
 from engine.validation import ErrorCode, illegal_reason, validate
@@ -159,7 +159,7 @@ def civil_disorder_removals(
         graph = _any_route_graph(map)
         distance = {
             u: _fleet_distance(u.location, targets, map)
-            if u.kind is UnitKind.FLEET
+            if u.kind is FLEET
             else _province_distance(u.province, targets, graph)
             for u in units
         }
@@ -167,7 +167,7 @@ def civil_disorder_removals(
         units,
         key=lambda u: (
             -distance[u],
-            0 if u.kind is UnitKind.FLEET else 1,
+            0 if u.kind is FLEET else 1,
             map.provinces[u.province].name.casefold(),
             u.province,
         ),

@@ -39,8 +39,16 @@ def destinations(game_map: MapData, src: str, fleets: Container[str]) -> frozens
     """Coastal provinces an army in ``src`` could be convoyed to by ``fleets``."""
     if src not in game_map.convoy_shores:
         return frozenset()
-    shores, water = game_map.convoy_shores, game_map.water_neighbours
-    return frozenset(p for f in reach(game_map, src, fleets) for p in water[f] if p in shores) - {src}
+    return landings(game_map, src, reach(game_map, src, fleets))
+
+
+def landings(game_map: MapData, src: str, reached: frozenset[str]) -> frozenset[str]:
+    """Where the fleets ``reach`` found from ``src`` could land its army (``destinations``
+    once the reach is known)."""
+    if not reached or src not in game_map.convoy_shores:
+        return frozenset()
+    shores = game_map.convoy_landings
+    return frozenset().union(*[shores[f] for f in reached]) - {src}
 
 
 def possible(game_map: MapData, src: str, dest: str, fleets: Container[str]) -> bool:

@@ -20,11 +20,13 @@ from engine.movement import resolve_movement
 from engine.retreats import resolve_retreats
 from engine.rulebook import Rulebook, get_rulebook
 from engine.types import (
+    ADJUSTMENT,
+    COMPLETED,
+    MOVEMENT,
+    RETREAT,
     GameState,
-    GameStatus,
     Order,
     Ownership,
-    PhaseType,
     Resolution,
     Season,
     Unit,
@@ -45,7 +47,7 @@ def initial_state(map: MapData) -> GameState:  # noqa: A002
 
 
 @quick_init
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Game:
     """A state with its map and rulebook, plus the snapshots of phases already played."""
 
@@ -76,18 +78,18 @@ class Game:
         VOID and ignored as the DATC prescribes; this never raises on an order.
         """
         state = self.current
-        if state.status is GameStatus.COMPLETED:
+        if state.status is COMPLETED:
             return self, Resolution()
         flat = [o for power, given in sorted(orders.items()) for o in given if o.power == power]
-        if state.phase_type is PhaseType.MOVEMENT:
+        if state.phase_type is MOVEMENT:
             outcome = resolve_movement(state, flat, self.map, self.rulebook)
             results = outcome.results
             if outcome.dislodged:
-                nxt = replace(state, units=outcome.units, phase_type=PhaseType.RETREAT,
+                nxt = replace(state, units=outcome.units, phase_type=RETREAT,
                               dislodged=outcome.dislodged, contested=outcome.contested)
             else:
                 nxt = next_phase(state, self.map, outcome.units)
-        elif state.phase_type is PhaseType.RETREAT:
+        elif state.phase_type is RETREAT:
             units, results = resolve_retreats(state, flat, self.map, self.rulebook)
             nxt = next_phase(state, self.map, units)
         else:
@@ -106,20 +108,20 @@ def next_phase(state: GameState, map: MapData, units: frozenset[Unit]) -> GameSt
     """
     cleared: dict[str, Any] = {"units": units, "dislodged": (), "contested": frozenset()}
     if state.season is Season.SPRING:
-        return replace(state, season=Season.FALL, phase_type=PhaseType.MOVEMENT, **cleared)
+        return replace(state, season=Season.FALL, phase_type=MOVEMENT, **cleared)
     if state.season is Season.WINTER:
         return _next_spring(state, **cleared)
     owned = replace(state, ownership=update_ownership(units, state.ownership, map), **cleared)
     winner = solo_winner(owned, map)
     if winner is not None:
-        return replace(owned, status=GameStatus.COMPLETED, winner=winner)
+        return replace(owned, status=COMPLETED, winner=winner)
     if any(balances(owned, map).values()):
-        return replace(owned, season=Season.WINTER, phase_type=PhaseType.ADJUSTMENT)
+        return replace(owned, season=Season.WINTER, phase_type=ADJUSTMENT)
     return _next_spring(owned)
 
 
 def _next_spring(state: GameState, **changes: Any) -> GameState:
-    return replace(state, year=state.year + 1, season=Season.SPRING, phase_type=PhaseType.MOVEMENT,
+    return replace(state, year=state.year + 1, season=Season.SPRING, phase_type=MOVEMENT,
                    **changes)
 
 

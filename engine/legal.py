@@ -25,25 +25,29 @@ Menu conventions (why they are this way):
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from engine.allowance import adjustment_balance, build_sites
 from engine.maps.loader import MapData
 from engine.position import Position
 from engine.types import (
+    ACTIVE,
+    ARMY,
+    FLEET,
+    MOVEMENT,
+    RETREAT,
     Build,
     Convoy,
     Disband,
     GameState,
-    GameStatus,
     Hold,
     Location,
     Move,
     Order,
-    PhaseType,
     Retreat,
     SupportHold,
     SupportMove,
     Unit,
-    UnitKind,
     Waive,
 )
 from engine.validation import check
@@ -61,12 +65,12 @@ def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # 
     (hold, moves, supports to hold, supports to move, convoys), then what the order
     names, so menus are stable between calls.
     """
-    if state.status is not GameStatus.ACTIVE or power not in map.powers:
+    if state.status is not ACTIVE or power not in map.powers:
         return []  # validate() would refuse everything anyway; skip building candidates
     pos = Position(state, map)
-    if state.phase_type is PhaseType.MOVEMENT:  # generated in menu order, each once
+    if state.phase_type is MOVEMENT:  # generated in menu order, each once
         return [order for order in _movement_candidates(pos, power) if _legal(order, pos)]
-    if state.phase_type is PhaseType.RETREAT:
+    if state.phase_type is RETREAT:
         candidates = _retreat_candidates(state, power)
     else:
         candidates = _adjustment_candidates(state, map, power)
@@ -88,11 +92,11 @@ def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...
     Adjustment: powers that must remove units, and powers owed a build that have
     somewhere to build it (a power offered nothing but WAIVE is not waited on).
     """
-    if state.status is not GameStatus.ACTIVE:
+    if state.status is not ACTIVE:
         return ()
-    if state.phase_type is PhaseType.MOVEMENT:
+    if state.phase_type is MOVEMENT:
         return state.powers_with_units()
-    if state.phase_type is PhaseType.RETREAT:
+    if state.phase_type is RETREAT:
         return tuple(sorted({d.unit.power for d in state.dislodged}))
     out = []
     for power in map.power_ids:
@@ -117,40 +121,53 @@ def _order_key(order: Order) -> tuple[str, int, str, str, bool]:
 # --- movement --------------------------------------------------------------------------------
 
 
-def _targets(unit: Unit, pos: Position) -> list[tuple[Location, bool]]:
-    """Where ``unit`` could be ordered to move, sorted: (destination, by convoy)."""
+def _targets(unit: Unit, pos: Position, wanted: Container[str]) -> list[tuple[Location, bool]]:
+    """Where ``unit`` could be ordered to move, sorted: (destination, by convoy), of the
+    provinces in ``wanted`` only."""
     m = pos.map
-    if unit.kind is UnitKind.FLEET:
-        return [(dest, False) for dest in m.fleet_targets[unit.location]]
+    if unit.kind is FLEET:
+        return [(dest, False) for dest in m.fleet_targets[unit.location] if dest.province in wanted]
     places = m.locations_by_text
-    return [(places[p], False) for p in m.army_targets[unit.province]] + [
-        (places[p], True) for p in sorted(pos.convoy_destinations(unit.province))]
+    return [(places[p], False) for p in m.army_targets[unit.province] if p in wanted] + [
+        (places[p], True) for p in sorted(pos.convoy_destinations(unit.province)) if p in wanted]
+
+
+class _Everywhere:
+    """A container holding every province: a unit's own moves are all offered."""
+
+    def __contains__(self, province: object) -> bool:
+        return True
+
+
+EVERYWHERE = _Everywhere()
 
 
 def _movement_candidates(pos: Position, power: str) -> list[Order]:
     """Per unit of ``power``, in province order: its hold, its moves, its supports (of
-    every unit's hold and every unit's candidate move it could reach into), its convoys."""
+    every unit's hold and every unit's candidate move it could reach into), its convoys.
+    Other units' moves are listed only into the provinces ``power`` could support into."""
     units = pos.units
+    mine = [(here, units[here]) for here in sorted(units) if units[here].power == power]
+    reach = {here: sorted(pos.map.support_reach(unit) - {here}) for here, unit in mine}
+    wanted = {p for near in reach.values() for p in near}
     into: dict[str, list[tuple[Unit, Location]]] = {}  # province -> (unit, dest) moves there
     targets: dict[str, list[tuple[Location, bool]]] = {}
     for here, unit in units.items():
-        targets[here] = _targets(unit, pos)
-        for dest, via in targets[here]:
-            if not via or dest.province not in pos.map.army_adjacent[here]:
+        options = _targets(unit, pos, EVERYWHERE if unit.power == power else wanted)
+        targets[here] = options
+        for dest, via in options:
+            if dest.province in wanted and (not via or dest.province not in pos.map.army_adjacent[here]):
                 into.setdefault(dest.province, []).append((unit, dest))
     convoys = _convoys(pos, power)
     out: list[Order] = []
-    for here in sorted(units):
-        unit = units[here]
-        if unit.power != power:
-            continue
+    for here, unit in mine:
         at, kind = unit.location, unit.kind
         out.append(Hold(power, at, kind))
         out += [Move(power, at, dest, via, kind) for dest, via in targets[here]]
-        reach = sorted(pos.map.support_reach(unit) - {here})
-        out += [SupportHold(power, at, units[p].location, kind, units[p].kind) for p in reach if p in units]
+        near = reach[here]
+        out += [SupportHold(power, at, units[p].location, kind, units[p].kind) for p in near if p in units]
         supports = [SupportMove(power, at, other.location, dest, kind, other.kind)
-                    for p in reach for other, dest in into.get(p, ()) if other.province != here]
+                    for p in near for other, dest in into.get(p, ()) if other.province != here]
         supports.sort(key=_support_key)
         out += supports
         out += convoys.get(here, ())
@@ -163,20 +180,22 @@ def _support_key(order: SupportMove) -> tuple[str, str, str]:
 
 def _convoys(pos: Position, power: str) -> dict[str, list[Order]]:
     """Convoy orders for ``power``'s fleets, by fleet province: each (army, destination)
-    whose convoy routes have that fleet as a necessary link (``engine.convoys``)."""
-    fleets = {u.province: u for u in pos.state.units_of(power) if u.kind is UnitKind.FLEET}
+    whose convoy routes have that fleet as a necessary link (``engine.convoys``). An army
+    no fleet of ``power`` could carry is skipped before any route is searched."""
+    fleets = {p: u for p, u in pos.units.items()
+              if u.power == power and u.kind is FLEET and pos.map.is_convoy_node(p)}
     out: dict[str, list[Order]] = {}
     if not fleets:
         return out
     places = pos.map.locations_by_text
     for _, army in sorted(pos.units.items()):
-        if army.kind is not UnitKind.ARMY:
+        if army.kind is not ARMY or pos.convoy_reach(army.province).isdisjoint(fleets):
             continue
         for dest in sorted(pos.convoy_destinations(army.province)):
-            for province in pos.necessary_links(army.province, dest) & fleets.keys():
+            for province in sorted(pos.necessary_links(army.province, dest) & fleets.keys()):
                 fleet = fleets[province]
                 out.setdefault(province, []).append(
-                    Convoy(power, fleet.location, army.location, places[dest], fleet.kind, UnitKind.ARMY))
+                    Convoy(power, fleet.location, army.location, places[dest], fleet.kind, ARMY))
     return out
 
 
@@ -200,8 +219,8 @@ def _adjustment_candidates(state: GameState, map: MapData, power: str) -> list[O
     if balance > 0:
         for site in build_sites(state, map, power):
             if not map.is_sea(site):
-                out.append(Build(power, Location(site), UnitKind.ARMY))
-            out.extend(Build(power, loc, UnitKind.FLEET) for loc in map.fleet_locations(site))
+                out.append(Build(power, Location(site), ARMY))
+            out.extend(Build(power, loc, FLEET) for loc in map.fleet_locations(site))
         out.append(Waive(power))
     elif balance < 0:
         out.extend(Disband(power, u.location, u.kind) for u in state.units_of(power))

@@ -14,13 +14,14 @@ from engine.types import GameState, Unit, UnitKind
 
 
 class Position:
-    __slots__ = ("state", "map", "units", "_fleets", "_destinations", "_links")
+    __slots__ = ("state", "map", "units", "_fleets", "_reach", "_destinations", "_links")
 
     def __init__(self, state: GameState, game_map: MapData) -> None:
         self.state = state
         self.map = game_map
         self.units: dict[str, Unit] = state.units_by_province
         self._fleets: frozenset[str] | None = None
+        self._reach: dict[str, frozenset[str]] = {}
         self._destinations: dict[str, frozenset[str]] = {}
         self._links: dict[tuple[str, str], frozenset[str]] = {}
 
@@ -31,10 +32,17 @@ class Position:
             self._fleets = frozenset(u.province for u in self.units.values() if u.kind is UnitKind.FLEET)
         return self._fleets
 
+    def convoy_reach(self, src: str) -> frozenset[str]:
+        """The fleets a convoy of an army in ``src`` could pass through."""
+        known = self._reach.get(src)
+        if known is None:
+            known = self._reach[src] = convoys.reach(self.map, src, self.fleets)
+        return known
+
     def convoy_destinations(self, src: str) -> frozenset[str]:
         known = self._destinations.get(src)
         if known is None:
-            known = self._destinations[src] = convoys.destinations(self.map, src, self.fleets)
+            known = self._destinations[src] = convoys.landings(self.map, src, self.convoy_reach(src))
         return known
 
     def convoy_possible(self, src: str, dest: str) -> bool:

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from engine.maps.loader import MapData
 from engine.rulebook import Rulebook
 from engine.types import (
+    FLEET,
     Disband,
     DislodgedUnit,
     GameState,
@@ -36,7 +37,6 @@ from engine.types import (
     ResultCode,
     Retreat,
     Unit,
-    UnitKind,
 )
 from engine.validation import illegal_reason, validate
 
@@ -113,7 +113,7 @@ def resolve_retreats(
 
 def _landing(dest: Location, unit: Unit) -> Location:
     """Where the unit stands after retreating: armies never carry a coast."""
-    return dest if unit.kind is UnitKind.FLEET else dest.bare
+    return dest if unit.kind is FLEET else dest.bare
 
 
 def _settle(

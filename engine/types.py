@@ -11,23 +11,16 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from engine.values import quick_init
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
-def _state_without_hash(self: object) -> dict[str, Any]:
-    """Pickle and copy without the cached hash: str hashes differ between processes."""
-    state = dict(self.__dict__)
-    state.pop("_hash", None)
-    return state
-
 
 class _Word(StrEnum):
     """A StrEnum hashed like the string it equals (Enum hashes its name instead, so
-    ``"A" == UnitKind.ARMY`` held while their hashes differed), and in C, not Python."""
+    ``"A" == ARMY`` held while their hashes differed), and in C, not Python."""
 
     __hash__ = str.__hash__
 
@@ -37,6 +30,8 @@ class UnitKind(_Word):
 
     ARMY = "A"
     FLEET = "F"
+
+
 
 
 class Season(_Word):
@@ -68,6 +63,14 @@ class OrderType(_Word):
     WAIVE = "WAIVE"
 
 
+# Enum members as module globals, for the rules' hot paths: reading a member as a class
+# attribute (``ARMY``) goes through the Enum metaclass's ``__getattr__`` hook,
+# many times slower than reading a global.
+ARMY, FLEET = UnitKind.ARMY, UnitKind.FLEET
+MOVEMENT, RETREAT, ADJUSTMENT = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
+ACTIVE, COMPLETED = GameStatus.ACTIVE, GameStatus.COMPLETED
+
+
 class ResultCode(_Word):
     """What happened to one order.
 
@@ -97,7 +100,7 @@ class ResultCode(_Word):
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A province, and for a fleet in a split-coast province, the coast it is on.
 
@@ -167,7 +170,7 @@ _INTERNED: dict[str, Location] = {}
 
 
 @quick_init
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Unit:
     kind: UnitKind
     power: str
@@ -175,23 +178,25 @@ class Unit:
     # ``location.province``, kept as a plain attribute: the rules read it constantly.
     province: str = field(init=False, repr=False, compare=False)
 
+    # The hash, computed once: units live in frozensets rebuilt every phase.
+    _hash: int = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         if type(self.kind) is not UnitKind:
             object.__setattr__(self, "kind", UnitKind(self.kind))
         if not self.power.isupper():
             object.__setattr__(self, "power", self.power.upper())
-        if self.kind is UnitKind.ARMY and self.location.coast is not None:
+        if self.kind is ARMY and self.location.coast is not None:
             raise ValueError(f"an army has no coast: {self.location}")
         object.__setattr__(self, "province", self.location.province)
+        object.__setattr__(self, "_hash", hash((self.kind, self.power, self.location)))
 
-    def __hash__(self) -> int:  # cached: units live in frozensets rebuilt every phase
-        cached: int | None = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash((self.kind, self.power, self.location))
-            self.__dict__["_hash"] = cached
-        return cached
+    def __hash__(self) -> int:
+        return self._hash
 
-    __getstate__ = _state_without_hash
+    def __reduce__(self) -> tuple[type[Unit], tuple[UnitKind, str, Location]]:
+        """Pickle and copy by the constructor: str hashes differ between processes."""
+        return (Unit, (self.kind, self.power, self.location))
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.location}"
@@ -205,7 +210,7 @@ def unit_order(unit: Unit) -> tuple[str, str, str, str]:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     """A unit dislodged in the movement phase just played, with what its retreat needs.
 
@@ -229,7 +234,7 @@ class DislodgedUnit:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hold:
     power: str
     unit: Location
@@ -239,7 +244,7 @@ class Hold:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     power: str
     unit: Location
@@ -251,7 +256,7 @@ class Move:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportHold:
     power: str
     unit: Location
@@ -263,7 +268,7 @@ class SupportHold:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportMove:
     power: str
     unit: Location
@@ -276,7 +281,7 @@ class SupportMove:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convoy:
     power: str
     unit: Location
@@ -289,7 +294,7 @@ class Convoy:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retreat:
     power: str
     unit: Location
@@ -300,7 +305,7 @@ class Retreat:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Disband:
     """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
 
@@ -312,7 +317,7 @@ class Disband:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Build:
     power: str
     location: Location
@@ -322,7 +327,7 @@ class Build:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Waive:
     power: str
 
@@ -338,9 +343,9 @@ MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Disband, Waive)
 ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
-    PhaseType.MOVEMENT: MOVEMENT_ORDERS,
-    PhaseType.RETREAT: RETREAT_ORDERS,
-    PhaseType.ADJUSTMENT: ADJUSTMENT_ORDERS,
+    MOVEMENT: MOVEMENT_ORDERS,
+    RETREAT: RETREAT_ORDERS,
+    ADJUSTMENT: ADJUSTMENT_ORDERS,
 }
 
 
@@ -348,7 +353,7 @@ ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reason:
     """Why an order ended as it did, for players: a stable code and the units involved.
 
@@ -363,7 +368,7 @@ class Reason:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OrderResult:
     order: Order
     result: ResultCode
@@ -373,7 +378,7 @@ class OrderResult:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
 
@@ -445,11 +450,11 @@ class Ownership(Mapping[str, str]):
 
 
 SEASON_LETTER = {Season.SPRING: "S", Season.FALL: "F", Season.WINTER: "W"}
-PHASE_LETTER = {PhaseType.MOVEMENT: "M", PhaseType.RETREAT: "R", PhaseType.ADJUSTMENT: "A"}
+PHASE_LETTER = {MOVEMENT: "M", RETREAT: "R", ADJUSTMENT: "A"}
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameState:
     """An immutable snapshot of the board between phases.
 
@@ -465,8 +470,12 @@ class GameState:
     ownership: Ownership = field(default_factory=Ownership)
     dislodged: tuple[DislodgedUnit, ...] = ()
     contested: frozenset[str] = frozenset()
-    status: GameStatus = GameStatus.ACTIVE
+    status: GameStatus = ACTIVE
     winner: str | None = None
+    # Derived tables, built once (not compared, not serialized).
+    units_by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
+    _unit_counts: dict[str, int] | None = field(init=False, repr=False, compare=False)
+    _center_counts: dict[str, int] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, enum in (("season", Season), ("phase_type", PhaseType), ("status", GameStatus)):
@@ -484,16 +493,13 @@ class GameState:
         by_province = {u.province: u for u in self.units}
         if len(by_province) != len(self.units):
             raise ValueError("two units in one province")
-        self.__dict__["units_by_province"] = by_province  # the cached_property's slot
+        object.__setattr__(self, "units_by_province", by_province)  # province -> unit (read-only)
+        object.__setattr__(self, "_unit_counts", None)
+        object.__setattr__(self, "_center_counts", None)
 
     @property
     def phase_name(self) -> str:
         return f"{SEASON_LETTER[self.season]}{self.year}{PHASE_LETTER[self.phase_type]}"
-
-    @cached_property
-    def units_by_province(self) -> dict[str, Unit]:
-        """Province -> unit on the board (read-only by convention; built once)."""
-        return {u.province: u for u in self.units}
 
     def unit_at(self, province: str) -> Unit | None:
         by_province = self.units_by_province
@@ -502,18 +508,26 @@ class GameState:
             unit = by_province.get(province.upper())
         return unit
 
-    @cached_property
+    @property
     def unit_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for u in self.units:
-            counts[u.power] = counts.get(u.power, 0) + 1
+        """Power -> units on the board (read-only by convention; built once)."""
+        counts = self._unit_counts
+        if counts is None:
+            counts = {}
+            for u in self.units:
+                counts[u.power] = counts.get(u.power, 0) + 1
+            object.__setattr__(self, "_unit_counts", counts)
         return counts
 
-    @cached_property
+    @property
     def center_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for owner in self.ownership.values():
-            counts[owner] = counts.get(owner, 0) + 1
+        """Power -> supply centres owned (read-only by convention; built once)."""
+        counts = self._center_counts
+        if counts is None:
+            counts = {}
+            for owner in self.ownership.values():
+                counts[owner] = counts.get(owner, 0) + 1
+            object.__setattr__(self, "_center_counts", counts)
         return counts
 
     def units_of(self, power: str) -> tuple[Unit, ...]:

@@ -22,12 +22,17 @@ from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
 from engine.position import Position
 from engine.types import (
+    ACTIVE,
+    ADJUSTMENT,
+    ARMY,
+    FLEET,
+    MOVEMENT,
     ORDERS_BY_PHASE,
+    RETREAT,
     Build,
     Convoy,
     Disband,
     GameState,
-    GameStatus,
     Hold,
     Location,
     Move,
@@ -73,7 +78,7 @@ class ErrorCode(StrEnum):
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ValidationResult:
     ok: bool
     code: ErrorCode | None = None
@@ -100,9 +105,9 @@ def _ok(order: Order) -> ValidationResult:
 
 
 PHASE_WORDS = {
-    PhaseType.MOVEMENT: "hold, move, support and convoy",
-    PhaseType.RETREAT: "retreat and disband (for dislodged units)",
-    PhaseType.ADJUSTMENT: "build, disband and waive",
+    MOVEMENT: "hold, move, support and convoy",
+    RETREAT: "retreat and disband (for dislodged units)",
+    ADJUSTMENT: "build, disband and waive",
 }
 
 
@@ -114,8 +119,8 @@ def validate(order: Order, state: GameState, map: MapData) -> ValidationResult: 
 def check(order: Order, pos: Position) -> ValidationResult:
     """``validate`` within a request's context (the adjudicator and menus check many
     orders of one position, and share its convoy answers)."""
-    state, map = pos.state, pos.map  # noqa: A001
-    if state.status is not GameStatus.ACTIVE:
+    state, game_map = pos.state, pos.map
+    if state.status is not ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
     cls = type(order)
     if cls not in _PHASE_CLASSES[state.phase_type]:
@@ -125,17 +130,18 @@ def check(order: Order, pos: Position) -> ValidationResult:
             f"a {name} order is not accepted during the {state.phase_type.value.lower()} "
             f"phase ({state.phase_name}); only {PHASE_WORDS[state.phase_type]} orders are",
         )
-    if order.power not in map.powers:
+    if order.power not in game_map.powers:
         return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
-    provinces = map.provinces
-    for province in _PROVINCES_NAMED[cls](order):
-        if province not in provinces:
-            return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {province}")
-    if state.phase_type is PhaseType.MOVEMENT:
+    provinces = game_map.provinces
+    named = _PROVINCES_NAMED[cls](order)
+    if not all(map(provinces.__contains__, named)):  # one C loop; which one only when it fails
+        unknown = next(p for p in named if p not in provinces)
+        return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
+    if state.phase_type is MOVEMENT:
         return _validate_movement(order, pos)
-    if state.phase_type is PhaseType.RETREAT:
-        return _validate_retreat(order, state, map)
-    return _validate_adjustment(order, state, map)
+    if state.phase_type is RETREAT:
+        return _validate_retreat(order, state, game_map)
+    return _validate_adjustment(order, state, game_map)
 
 
 # The provinces each kind of order names, read in one C call (a field named twice
@@ -243,7 +249,7 @@ def army_can_move(unit: Unit, dest: str, pos: Position) -> ValidationResult | No
 def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
     if order.dest.province == unit.province:
         return _fail(ErrorCode.MOVE_TO_SELF, "a unit cannot move to the province it is in")
-    if unit.kind is UnitKind.ARMY:
+    if unit.kind is ARMY:
         problem = army_can_move(unit, order.dest.province, pos)
         if problem is not None:
             return problem
@@ -288,7 +294,7 @@ def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Pos
     if into not in pos.map.support_reach(unit):
         return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {into}, so cannot support a move there")
     # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
-    dest = order.dest if target.kind is UnitKind.FLEET else order.dest.bare
+    dest = order.dest if target.kind is FLEET else order.dest.bare
     if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
         return ValidationResult(True, None, "", order)
     return _ok(SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
@@ -296,10 +302,10 @@ def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Pos
 
 def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
     map = pos.map  # noqa: A001
-    if unit.kind is not UnitKind.FLEET or not map.is_convoy_node(unit.province):
+    if unit.kind is not FLEET or not map.is_convoy_node(unit.province):
         return _fail(ErrorCode.CANNOT_CONVOY, f"{unit} cannot convoy: only fleets at sea convoy")
     target = pos.units.get(order.origin.province)
-    if target is None or target.kind is not UnitKind.ARMY:
+    if target is None or target.kind is not ARMY:
         return _fail(
             ErrorCode.NOTHING_TO_CONVOY, f"there is no army in {order.origin.province} to convoy"
         )
@@ -314,7 +320,7 @@ def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> V
     dest = order.dest.bare
     if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
         return ValidationResult(True, None, "", order)
-    return _ok(Convoy(order.power, unit.location, target.location, dest, unit.kind, UnitKind.ARMY))
+    return _ok(Convoy(order.power, unit.location, target.location, dest, unit.kind, ARMY))
 
 
 def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
@@ -325,7 +331,7 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     units = (*state.units, *(d.unit for d in state.dislodged))
     if all(
         u.power in powers and (
-            (u.location.coast is None and u.province in armies) if u.kind is UnitKind.ARMY
+            (u.location.coast is None and u.province in armies) if u.kind is ARMY
             else (u.province, u.location.coast) in fleets
         )
         for u in units
@@ -334,10 +340,7 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     problems = []
     for u in units:
         coast = u.location.coast
-        if u.kind is UnitKind.ARMY:
-            stands = coast is None and u.province in armies
-        else:
-            stands = (u.province, coast) in fleets
+        stands = (coast is None and u.province in armies) if u.kind is ARMY else (u.province, coast) in fleets
         if not stands:
             problems.append(f"{u.power} {u} cannot stand there on the {map.map_id} map")
         if u.power not in powers:
@@ -364,7 +367,7 @@ def _validate_retreat(order: Order, state: GameState, map: MapData) -> Validatio
     if isinstance(order, Disband):
         return _ok(replace(order, unit=unit.location, kind=unit.kind))
     options = [loc for loc in dislodged.retreats if loc.province == order.dest.province]
-    if unit.kind is UnitKind.FLEET and order.dest.coast is not None:
+    if unit.kind is FLEET and order.dest.coast is not None:
         options = [loc for loc in options if loc == order.dest]
     if len(options) != 1:
         allowed = ", ".join(str(r) for r in dislodged.retreats) or "nowhere (it must disband)"
@@ -403,7 +406,7 @@ def _validate_build(order: Build, balance: int, state: GameState, map: MapData) 
         return _fail(ErrorCode.OCCUPIED, f"{prov} is occupied")
     if balance <= 0:
         return _fail(ErrorCode.NO_BUILDS_LEFT, f"{order.power} has no builds left")
-    if order.kind is UnitKind.ARMY:
+    if order.kind is ARMY:
         if map.provinces[prov].is_sea:
             return _fail(ErrorCode.CANNOT_BUILD_HERE, f"an army cannot be built at sea ({prov})")
         return _ok(replace(order, location=order.location.bare))

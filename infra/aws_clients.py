@@ -1,4 +1,8 @@
-"""AWS clients (botocore), created lazily on first use and cached per process.
+"""AWS clients, created lazily on first use and cached per process.
+
+DynamoDB's is Convoy's own small client (``infra/dynamodb/client.py``: the JSON protocol,
+SigV4, botocore's retry mode and errors, without botocore's client machinery, which was
+most of a cold start); the others are botocore clients.
 
 Importing this module never builds a client (cold starts stay cheap and tests can
 point ``AWS_ENDPOINT_URL`` at an emulator before the first call). ``reset()``
@@ -23,15 +27,20 @@ def _region() -> str:
 def client(service: str) -> Any:
     """The cached client for ``service`` (``"dynamodb"``, ``"sqs"``, ``"scheduler"``).
 
-    Built with botocore directly, not boto3: boto3 adds nothing to a low-level client but
-    its import (with s3transfer) costs tens of ms of a cold start. ``AWS_ENDPOINT_URL``
-    (the local stack) is honoured by botocore itself.
+    ``"dynamodb"`` is ``infra.dynamodb.client.DynamoDBClient``; the others are built with
+    botocore directly, not boto3: boto3 adds nothing to a low-level client but its import
+    (with s3transfer) costs tens of ms of a cold start. ``AWS_ENDPOINT_URL`` (the local
+    stack) is honoured by both.
     """
     found = _clients.get(service)
     if found is not None:
         return found
     with _lock:
         found = _clients.get(service)
+        if found is None and service == "dynamodb":
+            from infra.dynamodb.client import DynamoDBClient
+
+            found = _clients[service] = DynamoDBClient(_region())
         if found is None:
             from botocore.config import Config
             from botocore.session import get_session

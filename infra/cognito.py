@@ -37,6 +37,13 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "TooManyFailedAttemptsException": ("TOO_MANY_REQUESTS", "too many attempts; wait and retry"),
 }
 
+# ConfirmSignUp says NotAuthorized for a user already confirmed, and (unless the client hides
+# it) UserNotFound for an unknown address: neither is about credentials there.
+CONFIRM_REFUSALS: dict[str, tuple[str, str]] = {
+    "NotAuthorizedException": ("ALREADY_CONFIRMED", "this account is confirmed already; sign in"),
+    "UserNotFoundException": ("BAD_CONFIRMATION_CODE", "the confirmation code is wrong"),
+}
+
 
 class CognitoIdentity:
     """``IdentityProvider`` over a Cognito app client (no client secret: a public client)."""
@@ -53,7 +60,8 @@ class CognitoIdentity:
         return SignedUp(user_id=str(answer["UserSub"]), confirmed=bool(answer.get("UserConfirmed")))
 
     def confirm(self, email: str, code: str) -> None:
-        self._call("confirm_sign_up", ClientId=self.client_id, Username=email, ConfirmationCode=code)
+        self._call("confirm_sign_up", ClientId=self.client_id, Username=email, ConfirmationCode=code,
+                   refusals=CONFIRM_REFUSALS)
 
     def sign_in(self, email: str, password: str) -> AuthTokens:
         answer = self._call(
@@ -75,14 +83,16 @@ class CognitoIdentity:
                                    "sign in again") from None
         return _tokens(answer, with_refresh=False)
 
-    def _call(self, operation: str, **arguments: Any) -> dict[str, Any]:
+    def _call(self, operation: str, refusals: dict[str, tuple[str, str]] | None = None,
+              **arguments: Any) -> dict[str, Any]:
         try:
             answer: dict[str, Any] = getattr(self._client(), operation)(**arguments)
             return answer
         except ClientError as error:
             code = str(error.response.get("Error", {}).get("Code", ""))
-            if code in REFUSALS:
-                raise IdentityRejected(*REFUSALS[code]) from None
+            table = {**REFUSALS, **(refusals or {})}
+            if code in table:
+                raise IdentityRejected(*table[code]) from None
             if is_retryable(error):
                 raise StorageUnavailable(f"cognito-idp {operation}: {code}") from None
             raise

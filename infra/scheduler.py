@@ -3,8 +3,9 @@
 What it does: `schedule_deadline` deletes whatever schedule the phase had and creates
 a new one (`at(...)`, UTC, flexible window OFF, ActionAfterCompletion=DELETE) whose
 target is the deadline function with ``{"game_id", "phase"}``. `delete_deadline`
-removes a phase's schedules and tolerates their absence. `list_due` reads schedules
-back for the local stack, which has no real Scheduler to fire them.
+removes a phase's schedules and tolerates their absence. (The local stack, which has no
+real Scheduler to fire them, finds due schedules with its own clock:
+``local_stack.schedule_clock``.)
 
 Why every schedule gets a fresh name (``dl.<game>.<phase>.<nonce>``) instead of one
 name per phase: a schedule that is firing right now is deleted by Scheduler *after*
@@ -57,22 +58,6 @@ class SchedulerSettings:
     target_arn: str  # the deadline function
     role_arn: str  # the role Scheduler assumes to invoke it
     dead_letter_arn: str = ""  # the queue a firing goes to after Scheduler's retries (issue 11)
-
-
-@dataclass(frozen=True)
-class DueDeadline:
-    """A schedule whose time has come, as the local stack fires it."""
-
-    name: str
-    at: datetime
-    game_id: str
-    phase: str
-    kind: str = "deadline"  # or "reminder"
-
-    def event(self) -> dict[str, str]:
-        """The target input Scheduler would send."""
-        found = {"game_id": self.game_id, "phase": self.phase}
-        return found if self.kind == "deadline" else {**found, "kind": self.kind}
 
 
 DEADLINE = "dl"
@@ -181,33 +166,6 @@ class EventBridgeDeadlineScheduler:
         for kind in (DEADLINE, REMINDER):
             for name in self._names(schedule_prefix(game_id, kind=kind)):
                 self._delete(name)
-
-    def list_due(self, now: datetime) -> list[DueDeadline]:
-        """One-time schedules in our group whose time is <= now, oldest first (local stack only)."""
-        due: list[DueDeadline] = []
-        for summary in self._list(None):  # summaries carry no expression: read each schedule
-            if summary.get("State", "ENABLED") != "ENABLED":
-                continue
-            try:
-                full = self._client.get_schedule(Name=summary["Name"], GroupName=self._settings.group_name)
-            except ClientError as exc:
-                if _code(exc) == "ResourceNotFoundException":
-                    continue  # deleted between list and get
-                raise _translate(exc, "get schedule") from exc
-            when = parse_at_expression(full.get("ScheduleExpression", ""))
-            if when is None or when > now:
-                continue
-            target_input = json.loads(full["Target"].get("Input") or "{}")
-            due.append(
-                DueDeadline(
-                    name=summary["Name"],
-                    at=when,
-                    game_id=str(target_input.get("game_id", "")),
-                    phase=str(target_input.get("phase", "")),
-                    kind=str(target_input.get("kind", "deadline")),
-                )
-            )
-        return sorted(due, key=lambda d: (d.at, d.name))
 
     def complete(self, name: str) -> None:
         """What ActionAfterCompletion=DELETE does on AWS; the local stack calls it after firing."""

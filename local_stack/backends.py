@@ -14,6 +14,12 @@ def dynamodb_backend() -> Any:
     return dynamodb_backends[ACCOUNT][REGION]
 
 
+def scheduler_backend() -> Any:
+    from moto.scheduler.models import scheduler_backends
+
+    return scheduler_backends[ACCOUNT][REGION]
+
+
 def backend_dicts() -> dict[str, Any]:
     """The services whose state the data directory keeps, by name."""
     from moto.cognitoidp.models import cognitoidp_backends

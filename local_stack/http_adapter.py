@@ -25,12 +25,15 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
+
+from local_stack.web_static import DEFAULT_BUILD, with_client
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 StartResponse = Callable[..., Any]
@@ -184,9 +187,11 @@ class HttpServer:
     """A waitress server on (host, port) in a background thread; ``port=0`` picks a free one."""
 
     def __init__(self, host: str, port: int, handler: Handler, *, threads: int = 8,
-                 max_body: int = MAX_BODY_BYTES, max_headers: int = MAX_HEADER_BYTES) -> None:
+                 max_body: int = MAX_BODY_BYTES, max_headers: int = MAX_HEADER_BYTES,
+                 web_build: Path | None = DEFAULT_BUILD) -> None:
         self._server = create_server(
-            wsgi_app(handler), host=host, port=port, threads=threads, ident="convoy-local",
+            with_client(wsgi_app(handler), web_build), host=host, port=port, threads=threads,
+            ident="convoy-local",
             max_request_body_size=max_body, max_request_header_size=max_headers,
             expose_tracebacks=False, clear_untrusted_proxy_headers=True,
         )

@@ -28,6 +28,9 @@ over long sessions (issue 9, docs/performance.md):
    condition and ``ExclusiveStartKey`` by bisection, so a read costs O(partition) at C
    speed plus O(result). Index queries, legacy ``KeyConditions`` filters and multi-
    attribute keys keep moto's own path.
+6. The Scheduler backend has no notion of time: finding due schedules meant reading all
+   of them. Its create/update/delete now also keep a due-time heap per group
+   (``local_stack.schedule_clock``), so the deadline pump costs O(schedules due).
 """
 
 from __future__ import annotations
@@ -97,6 +100,9 @@ def apply() -> None:
         self.deleted_messages = RecentSet(MAX_DELETED_HANDLES)
 
     Queue.__init__ = init_queue
+    from local_stack import schedule_clock
+
+    schedule_clock.install()
     _applied = True
 
 

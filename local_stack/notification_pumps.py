@@ -1,11 +1,13 @@
 """Local stand-ins for what AWS triggers by itself in issue 5: Scheduler, the table stream, SQS.
 
 Three pumps, run by the local stack's pump loop (`local_stack.pumps`):
-- `fire_due_deadlines`: reads due one-time schedules from the emulator, invokes the
+- `fire_due_deadlines`: takes the due one-time schedules off the local Scheduler's clock
+  (`local_stack.schedule_clock`: O(schedules due), not O(schedules)), invokes the
   deadline handler with their ``{game_id, phase}`` input (reminders add
-  ``"kind": "reminder"``), then deletes them (what
-  ActionAfterCompletion=DELETE does on AWS). Every `sweep_every` runs it also calls the
-  sweeper, as the rate schedule would.
+  ``"kind": "reminder"``), then deletes them through the API (what
+  ActionAfterCompletion=DELETE does on AWS); a firing that raises is offered again on the
+  next run, as Scheduler retries. Every `sweep_every` runs it also calls the sweeper, as
+  the rate schedule would.
 - `relay_outbox`: the table's DynamoDB stream, read by `local_stack.stream_relay`
   exactly as the event source mapping of template.yaml feeds the relay on AWS (same
   filter, batch size, event shape and partial-failure retry). One GetRecords a run.
@@ -26,6 +28,7 @@ from typing import Any
 
 from infra.queue import drain_once
 from infra.scheduler import EventBridgeDeadlineScheduler
+from local_stack.schedule_clock import ScheduleClock
 from local_stack.stream_relay import StreamRelay
 
 Handler = Callable[[dict[str, Any], Any], Any]
@@ -47,6 +50,7 @@ class NotificationPumps:
         streams: Callable[[], Any],
         sqs: Callable[[], Any],
         scheduler: EventBridgeDeadlineScheduler,
+        clock: ScheduleClock,
         table: str,
         queue_url: str,
         deadline_handler: Handler,
@@ -59,6 +63,7 @@ class NotificationPumps:
     ) -> None:
         self._sqs = sqs
         self._scheduler = scheduler
+        self._clock = clock
         self._queue_url = queue_url
         self._deadline = deadline_handler
         self._sweep = sweep_handler
@@ -71,15 +76,18 @@ class NotificationPumps:
 
     def fire_due_deadlines(self) -> int:
         """Fire every due schedule once; returns how many fired."""
-        fired = 0
-        for due in self._scheduler.list_due(self._now()):
-            self._deadline(due.event(), None)  # reminders carry "kind": "reminder"
-            self._scheduler.complete(due.name)
-            fired += 1
+        due = self._clock.take_due(self._now())
+        for fired, deadline in enumerate(due):
+            try:
+                self._deadline(deadline.event(), None)  # reminders carry "kind": "reminder"
+                self._scheduler.complete(deadline.name)
+            except Exception:  # offered again next run (a repeated firing is a no-op)
+                self._clock.retry(due[fired:])
+                raise
         self._runs += 1
         if self._runs % self._sweep_every == 0:
             self._sweep({}, None)
-        return fired
+        return len(due)
 
     def relay_outbox(self) -> int:
         """Relay the next batch of the table's stream; returns how many records were read."""
@@ -119,6 +127,7 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
     from functions.relay.handler import handler as relay_handler
     from infra import aws_clients
     from local_stack import emulator
+    from local_stack.backends import scheduler_backend
 
     if register is None:
         register = loop.register
@@ -136,6 +145,7 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
         streams=lambda: aws_clients.client("dynamodbstreams"),
         sqs=aws_clients.sqs,
         scheduler=wiring.deadline_scheduler(),
+        clock=ScheduleClock(scheduler_backend, settings.scheduler_group, running.lock if running else None),
         table=table,
         queue_url=settings.queue_url,
         deadline_handler=deadline_handler,

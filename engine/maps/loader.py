@@ -259,6 +259,13 @@ class MapData:
         """Where a convoy may start or end: every coastal province."""
         return frozenset(pid for pid, p in self.provinces.items() if p.kind == "coast")
 
+    @cached_property
+    def convoy_landings(self) -> dict[str, frozenset[str]]:
+        """For each province, the coastal provinces next to it over water (where a convoy
+        whose last fleet stands there may land)."""
+        shores = self.convoy_shores
+        return {pid: near & shores for pid, near in self.water_neighbours.items()}
+
     def can_be_convoyed(self, province: str) -> bool:
         """An army may start or end a convoy in any coastal province."""
         return province in self.convoy_shores

@@ -19,7 +19,7 @@ from engine.values import quick_init
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MovementOutcome:
     results: tuple[OrderResult, ...]
     units: frozenset[Unit]  # the board after movement, dislodged units removed

@@ -16,6 +16,7 @@ from engine.maps.loader import MapData
 from engine.position import Position
 from engine.rulebook import AdjacentConvoy, Rulebook, SupportCoast
 from engine.types import (
+    ARMY,
     Convoy,
     GameState,
     Hold,
@@ -25,7 +26,6 @@ from engine.types import (
     SupportHold,
     SupportMove,
     Unit,
-    UnitKind,
 )
 from engine.validation import check, illegal_reason
 
@@ -90,23 +90,25 @@ def _mark_convoy_intent(board: Board) -> None:
     """DATC 4.A.3 (2023): a move goes by convoy when it must (not adjacent), when it is
     ordered VIA, or when a fleet of the mover's own power is ordered to convoy it."""
     policy = board.rules.adjacent_convoy
+    anyone = policy is AdjacentConvoy.ANY_CONVOY
+    fall_back = policy is AdjacentConvoy.INTENT_WITH_FALLBACK
     own_convoys: set[tuple[str, str, str]] = set()
     for province in board.assisting:
         order = board.orders[province]
         if isinstance(order, Convoy):
             # Under ANY_CONVOY a convoy counts whoever gives it: key it by no power.
-            power = "" if policy is AdjacentConvoy.ANY_CONVOY else order.power
+            power = "" if anyone else order.power
             own_convoys.add((power, order.origin.province, order.dest.province))
     for origin, move in board.moves.items():
         unit = board.units[origin]
-        if unit.kind is not UnitKind.ARMY:
+        if unit.kind is not ARMY:
             continue
         dest = move.dest.province
         adjacent = dest in board.map.army_adjacent[origin]
-        intent_power = "" if policy is AdjacentConvoy.ANY_CONVOY else unit.power
+        intent_power = "" if anyone else unit.power
         if not adjacent or move.via_convoy or (intent_power, origin, dest) in own_convoys:
             board.convoy_intent.add(origin)
-            if adjacent and policy is AdjacentConvoy.INTENT_WITH_FALLBACK:
+            if adjacent and fall_back:
                 board.may_fall_back.add(origin)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.movement.board import Board, MovementOrder
 from engine.movement.rules import Rules
 from engine.types import (
+    ARMY,
     Convoy,
     DislodgedUnit,
     Hold,
@@ -19,9 +20,11 @@ from engine.types import (
     SupportHold,
     SupportMove,
     Unit,
-    UnitKind,
 )
 
+# Members as globals (see engine.types: an Enum class attribute is slow to read).
+OK, BOUNCE, CUT, VOID = ResultCode.OK, ResultCode.BOUNCE, ResultCode.CUT, ResultCode.VOID
+NO_CONVOY, DISLODGED = ResultCode.NO_CONVOY, ResultCode.DISLODGED
 NO_ORDER = Reason("NO_ORDER", (), "no order: the unit held")
 NO_ARMY_MOVES_SO = Reason("NOT_MATCHED", (), "no army was ordered to make that move")
 NOT_ORDERED_SO = Reason("NOT_MATCHED", (), "the supported unit was not ordered so")
@@ -71,7 +74,7 @@ class Outcome:
         self, unit: Unit, origin: str | None, occupied: set[str], contested: frozenset[str]
     ) -> tuple[Location, ...]:
         m = self.b.map
-        if unit.kind is UnitKind.ARMY:
+        if unit.kind is ARMY:
             spots = [m.locations_by_text[p] for p in m.army_adjacent[unit.province]]
         else:
             spots = list(m.fleet_adjacent[unit.location])
@@ -93,7 +96,7 @@ class Outcome:
                 province = self._own_province(given)
                 if province is not None:
                     voided.add(province)
-                out.append(self._result(given, ResultCode.VOID, reason, province, retreats))
+                out.append(self._result(given, VOID, reason, province, retreats))
                 continue
             code, why = self._read(effective)
             out.append(self._result(effective, code, why, effective.unit.province, retreats))
@@ -110,23 +113,23 @@ class Outcome:
         if isinstance(order, Move):
             verdict = self.r.resolver.verdicts[("M", province)]
             if verdict.ok:
-                return ResultCode.OK, None
+                return OK, None
             assert verdict.reason is not None
-            code = ResultCode.NO_CONVOY if verdict.reason.code in NO_CONVOY_CODES else ResultCode.BOUNCE
+            code = NO_CONVOY if verdict.reason.code in NO_CONVOY_CODES else BOUNCE
             return code, verdict.reason
         if province in self.b.unmatched:
             supports = isinstance(order, SupportHold | SupportMove)
-            return ResultCode.VOID, NOT_ORDERED_SO if supports else NO_ARMY_MOVES_SO
+            return VOID, NOT_ORDERED_SO if supports else NO_ARMY_MOVES_SO
         attacker = self.dislodged_by.get(province)
         dislodged = None if attacker is None else Reason("DISLODGED_BY", (attacker,))
         if isinstance(order, SupportHold | SupportMove):
             if dislodged is not None:
-                return ResultCode.CUT, dislodged
+                return CUT, dislodged
             self.r.resolve(("S", province))  # a support nobody's strength asked for is final now
             verdict = self.r.resolver.verdicts[("S", province)]
-            return (ResultCode.OK, None) if verdict.ok else (ResultCode.CUT, verdict.reason)
+            return (OK, None) if verdict.ok else (CUT, verdict.reason)
         assert isinstance(order, Hold | Convoy)
-        return (ResultCode.OK, None) if dislodged is None else (ResultCode.DISLODGED, dislodged)
+        return (OK, None) if dislodged is None else (DISLODGED, dislodged)
 
     def _own_province(self, order: Order) -> str | None:
         """The province of the power's own unit an order names, if it names one."""

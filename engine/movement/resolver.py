@@ -24,7 +24,7 @@ K = TypeVar("K", bound=Hashable)
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """A decision's answer: ``ok`` is the yes/no, ``reason`` why (None for a plain yes)."""
 

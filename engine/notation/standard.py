@@ -31,6 +31,9 @@ from typing import Final
 
 from engine.maps.loader import MapData, load_map, normalize_name
 from engine.types import (
+    ARMY,
+    FLEET,
+    RETREAT,
     Build,
     Convoy,
     Disband,
@@ -39,7 +42,6 @@ from engine.types import (
     Location,
     Move,
     Order,
-    PhaseType,
     Retreat,
     SupportHold,
     SupportMove,
@@ -63,7 +65,7 @@ _TOKEN = re.compile(
     r"(?P<word>[A-Za-z0-9_.']+)|(?P<dash>->|-|\u2013|\u2192)|(?P<punct>[/()])|(?P<bad>.)", re.S
 )
 
-_KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "ARMY": UnitKind.ARMY, "FLEET": UnitKind.FLEET}
+_KINDS = {"A": ARMY, "F": FLEET, "ARMY": ARMY, "FLEET": FLEET}
 _COASTS = {"NC", "SC", "EC", "WC"}
 _LONG_COASTS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
 _LETTERS = frozenset({"A", "F"})
@@ -75,6 +77,13 @@ _RETREAT = frozenset({"R", "RETREAT", "RETREATS"})
 _DISBAND = frozenset({"D", "DISBAND", "DISBANDS", "REMOVE"})
 _BUILD = frozenset({"B", "BUILD"})
 _LEADING = frozenset({"BUILD", "DISBAND", "REMOVE"})
+# The word after the ordered unit -> the order it begins ("dash": a dash token;
+# SupportHold stands for both supports).
+_VERBS: dict[str, type] = {
+    **dict.fromkeys(_HOLD, Hold), **dict.fromkeys((*_MOVE_WORDS, "dash"), Move),
+    **dict.fromkeys(_RETREAT, Retreat), **dict.fromkeys(_DISBAND, Disband), **dict.fromkeys(_BUILD, Build),
+    **dict.fromkeys(_SUPPORT, SupportHold), **dict.fromkeys(_CONVOY, Convoy),
+}
 _VIA = frozenset({"VIA"})
 _CONVOY_WORD = frozenset({"CONVOY"})
 
@@ -181,9 +190,15 @@ class _Parser:
 
     def location(self, what: str = "a province") -> Location:
         i = self.i
-        if self.words[i] is None:
+        word = self.words[i]
+        if word is None:
             raise self.fail(f"expected {what}")
-        province, after = self._province_at(i)
+        low = word.lower()
+        if word.isalnum() and low not in self.map.name_prefixes and low in self.map.names:
+            found: tuple[str | None, int] = (self.map.names[low], i + 1)  # one plain word naming a province
+        else:
+            found = self._province_at(i)
+        province, after = found
         if province is None:
             tok = self.tokens[i]
             raise OrderSyntaxError(f"unknown province {tok[TEXT]!r} at {tok[START]}", tok[START])
@@ -308,27 +323,32 @@ def _parse_grammar(p: _Parser) -> _Parsed:
     unit = p.location("a province (or A/F and a province)")
     if p.at_end():
         raise p.fail("expected an order (H, -, S, C, R, D or B)")
-    if p.take(_HOLD):
+    # The order word, looked up once (the word sets are disjoint).
+    verb = _VERBS.get(p.words[p.i] or p.tokens[p.i][KIND])
+    if verb is None:
+        raise p.fail("expected an order (H, -, S, C, R, D or B)")
+    p.i += 1
+    if verb is Hold:
         p.expect_end()
         return _Parsed(Hold, kind, unit, pos)
-    if p.take_dash():
+    if verb is Move:
         return _move(p, kind, unit, pos)
-    if p.take(_RETREAT):
+    if verb is SupportHold:
+        return _support(p, kind, unit, pos)
+    if verb is Retreat:
         p.take_dash()
         dest = p.location("a province to retreat to")
         p.expect_end()
         return _Parsed(Retreat, kind, unit, pos, dest=dest)
-    if p.take(_DISBAND):
+    if verb is Disband:
         p.expect_end()
         return _Parsed(Disband, kind, unit, pos)
-    if p.take(_BUILD):
+    if verb is Build:
         if kind is None:
             raise OrderSyntaxError(f"a build needs the unit type (A or F) at {pos}", pos)
         p.expect_end()
         return _Parsed(Build, kind, unit, pos)
-    if p.take(_SUPPORT):
-        return _support(p, kind, unit, pos)
-    if p.take(_CONVOY):
+    if verb is Convoy:
         target_kind = p.kind(strict=True)
         origin = p.location("the convoyed army's province")
         if not p.take_dash():
@@ -336,7 +356,7 @@ def _parse_grammar(p: _Parser) -> _Parsed:
         dest = p.location("the convoy's destination")
         p.expect_end()
         return _Parsed(Convoy, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
-    raise p.fail("expected an order (H, -, S, C, R, D or B)")
+    raise AssertionError(verb)  # every value of _VERBS is handled above
 
 
 def _move(p: _Parser, kind: UnitKind | None, unit: Location, pos: int) -> _Parsed:
@@ -378,7 +398,7 @@ def _power_of(parsed: _Parsed, power: str | None, state: GameState | None) -> st
         else:
             dislodged = state.dislodged_at(province)
             on_board = state.unit_at(province)
-            if state.phase_type is PhaseType.RETREAT and dislodged is not None:
+            if state.phase_type is RETREAT and dislodged is not None:
                 return dislodged.unit.power
             if on_board is not None:
                 return on_board.power
@@ -409,7 +429,7 @@ def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
         return SupportHold(power, unit, parsed.origin, parsed.kind, parsed.target_kind)
     dest = parsed.dest
     assert dest is not None
-    if cls is Retreat or (cls is Move and state is not None and state.phase_type is PhaseType.RETREAT):
+    if cls is Retreat or (cls is Move and state is not None and state.phase_type is RETREAT):
         if parsed.via_convoy:
             raise OrderSyntaxError(
                 f"a retreat cannot go by convoy at {parsed.unit_pos}", parsed.unit_pos

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from functions import wiring
 from functions.api import auth_routes, body_guard, sandbox_routes
 from functions.api.idempotency import run_once
-from functions.api.identity import actor_for, user_for
+from functions.api.identity import actor_for, caller_key, user_for
 from functions.api.request_store import RequestStore
 from functions.api.router import Query, RequestValidationError, Response, Router
 from functions.errors import DomainError
@@ -32,7 +32,7 @@ from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
 from functions.schemas import press as press_schemas
 from functions.usecases import lobby, press, views
-from functions.usecases.common import Actor, hash_token, iso, kind_name, load
+from functions.usecases.common import Actor, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
@@ -117,7 +117,7 @@ def _intent(route: str, game_id: str | None, body: BaseModel | dict[str, Any] | 
     services = wiring.services()
     key = app.current_event.headers.get("idempotency-key")
     token = _bearer()
-    scope = {"route": route, "game_id": game_id, "caller": hash_token(token) if token else None}
+    scope = {"route": route, "game_id": game_id, "caller": caller_key(token)}
     payload = body.model_dump(mode="json") if isinstance(body, BaseModel) else body
 
     def once() -> dict[str, Any]:

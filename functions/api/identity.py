@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from functions import wiring
 from functions.errors import NotSignedIn
-from functions.ports import GameRecord
-from functions.usecases.accounts import User, actor_of, user_of
-from functions.usecases.common import Actor, identify
+from functions.ports import GameRecord, IdentityRejected
+from functions.usecases.accounts import User, actor_of, rejected, user_of
+from functions.usecases.common import Actor, hash_token, identify
 
 
 def looks_like_jwt(token: str | None) -> bool:
@@ -35,6 +35,20 @@ def signed_in(token: str | None) -> User:
     if user is None:
         raise NotSignedIn("these routes need Authorization: Bearer <ID token> from /auth/signin")
     return user
+
+
+def caller_key(token: str | None) -> str | None:
+    """Whom an Idempotency-Key belongs to: the account for an ID token (a retry after a token
+    refresh is the same caller, so it gets the first answer), else the token's hash."""
+    if not token:
+        return None
+    if not looks_like_jwt(token):
+        return hash_token(token)
+    try:
+        claims = wiring.services().token_verifier.verify(token)
+    except IdentityRejected as error:
+        raise rejected(error) from None
+    return f"user:{claims['sub']}"
 
 
 def actor_for(game: GameRecord, token: str | None, operator_token: str | None) -> Actor:

@@ -117,16 +117,18 @@ class _QueryParam:
 
 @dataclass
 class Route:
-    """One route: method, path template, handler and what OpenAPI says about it."""
+    """One route: method, path template, handler and what OpenAPI says about it.
+
+    What the handler's signature says (body model, query parameters, return type) and the
+    path's pattern are read the first time the route is tried or documented, not when it
+    is declared: a cold Lambda pays for the routes its requests reach (issue 9). A route
+    whose annotations cannot be read still fails loudly, on first use and in the OpenAPI
+    drift test, which reads every route.
+    """
 
     method: str
     path: str
     func: Handler
-    pattern: re.Pattern[str]
-    path_params: tuple[str, ...]
-    body: tuple[str, type[BaseModel]] | None
-    query: tuple[_QueryParam, ...]
-    returns: Any
     summary: str | None = None
     tags: list[str] | None = None
     responses: dict[int, Any] | None = None
@@ -137,20 +139,45 @@ class Route:
     def openapi_path(self) -> str:
         return _PARAM.sub(r"{\1}", self.path)
 
+    @functools.cached_property
+    def path_params(self) -> tuple[str, ...]:
+        return tuple(_PARAM.findall(self.path))
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        escaped = re.escape(self.path)  # re.escape keeps < > _
+        return re.compile("^" + _PARAM.sub(r"(?P<\1>[^/]+)", escaped) + "$")
+
+    @functools.cached_property
+    def _signature(self) -> tuple[tuple[str, type[BaseModel]] | None, tuple[_QueryParam, ...], Any]:
+        return _read_signature(self.func, self.path_params)
+
+    @property
+    def body(self) -> tuple[str, type[BaseModel]] | None:
+        return self._signature[0]
+
+    @property
+    def query(self) -> tuple[_QueryParam, ...]:
+        return self._signature[1]
+
+    @property
+    def returns(self) -> Any:
+        return self._signature[2]
+
 
 def _is_model(annotation: Any) -> bool:
     return inspect.isclass(annotation) and issubclass(annotation, BaseModel)
 
 
-def _build_route(method: str, path: str, func: Handler, options: dict[str, Any]) -> Route:
-    """Read the handler's signature once, at declaration: which argument comes from where."""
+def _read_signature(func: Handler, path_params: tuple[str, ...]
+                    ) -> tuple[tuple[str, type[BaseModel]] | None, tuple[_QueryParam, ...], Any]:
+    """Which argument comes from where: (body, query parameters, return annotation)."""
     hints = typing.get_type_hints(func, include_extras=True)
-    names = tuple(_PARAM.findall(path))
     body: tuple[str, type[BaseModel]] | None = None
     query: list[_QueryParam] = []
     for name, parameter in inspect.signature(func).parameters.items():
         annotation = hints.get(name, str)
-        if name in names:
+        if name in path_params:
             continue
         if _is_model(annotation):
             body = (name, annotation)
@@ -162,9 +189,7 @@ def _build_route(method: str, path: str, func: Handler, options: dict[str, Any])
                 if isinstance(extra, Query):
                     constraints = extra.constraints
         query.append(_QueryParam(name, typing.Annotated[base, Field(**constraints)], parameter.default))
-    regex = "^" + _PARAM.sub(r"(?P<\1>[^/]+)", re.escape(path)) + "$"  # re.escape keeps < > _
-    return Route(method, path, func, re.compile(regex), names, body, tuple(query), hints.get("return"),
-                 **options)
+    return body, tuple(query), hints.get("return")
 
 
 class Router:
@@ -180,7 +205,7 @@ class Router:
 
     def route(self, method: str, path: str, **options: Any) -> Callable[[Handler], Handler]:
         def register(func: Handler) -> Handler:
-            self.routes.append(_build_route(method.upper(), path, func, options))
+            self.routes.append(Route(method.upper(), path, func, **options))
             return func
 
         return register

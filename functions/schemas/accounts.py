@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import ConfigDict, Field, SecretStr
+
+from functions.schemas.api import BaseModel  # validators built on first use (issue 9, cold start)
 
 EMAIL = r"^[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s]{1,63}$"
 

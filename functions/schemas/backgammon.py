@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from functions.schemas.api import Event
+from functions.schemas.api import BaseModel, Event  # validators built on first use (issue 9)
 
 
 class MoveRequest(BaseModel):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from functions.schemas.api import BaseModel  # validators built on first use (issue 9)
 
 
 class SendMessageRequest(BaseModel):

@@ -17,6 +17,11 @@ Orders submitted meanwhile win the race (and are adjudicated) or lose it (409).
 
 After the commit the next phase's deadline schedule replaces this phase's one
 (``scheduler``; see functions/usecases/deadlines.py). Wait flags are cleared.
+
+A phase in which no seated power has a decision (only dummies retreat or build, say, in a
+demo game) is processed at once, as the scheduler, instead of waiting for a deadline that
+an untimed game never has: nobody is waited on, so nothing is gained by waiting. At most
+``MAX_FOLLOWING`` such phases follow one call; a raised wait flag or a pause still holds.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any
 import engine
 from functions.errors import (
     Forbidden,
+    GameNotActive,
     GamePaused,
     NotAPlayer,
     OrdersMissing,
@@ -35,12 +41,15 @@ from functions.errors import (
 )
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, PhaseRecord
 from functions.usecases.common import (
+    DIPLOMACY,
+    SCHEDULER,
     Actor,
     add_event,
     add_outbox,
     deadline_for,
     game_map,
     iso,
+    kind_name,
     load_active,
     retrying,
     state_of,
@@ -55,7 +64,9 @@ from functions.usecases.lifecycle import (
     public_votes,
 )
 from functions.usecases.reminders import reminder_for
-from functions.usecases.views import missing_powers
+from functions.usecases.views import missing_powers, powers_to_wait_on
+
+MAX_FOLLOWING = 4  # a retreat and an adjustment phase, with room to spare
 
 
 @dataclass(frozen=True)
@@ -86,6 +97,7 @@ def process_turn(
     require_all: bool = False,
     expected_phase: str | None = None,
     scheduler: DeadlineScheduler | None = None,
+    follow: bool = True,
 ) -> Processed:
     if actor.kind == "anonymous":
         raise NotAPlayer("an Authorization: Bearer <creator or operator token> header is required")
@@ -198,7 +210,29 @@ def process_turn(
         )
         return Processed(game.phase, processed, game.status, resolved)
 
-    return retrying(attempt)
+    done = retrying(attempt)
+    return _process_phases_nobody_decides(store, clock, game_id, done, scheduler) if follow else done
+
+
+def _process_phases_nobody_decides(store: GameStore, clock: Clock, game_id: str, done: Processed,
+                                   scheduler: DeadlineScheduler | None) -> Processed:
+    """Process the phases that follow ``done`` while no seated power has a decision in them."""
+    for _ in range(MAX_FOLLOWING):
+        game = store.load(game_id)
+        if game is None or not _nobody_decides(game):
+            break
+        try:
+            later = process_turn(store, clock, game_id, SCHEDULER, expected_phase=game.phase,
+                                 scheduler=scheduler, follow=False)
+        except (StalePhase, GamePaused, GameNotActive):
+            break  # someone else moved the game on, paused or ended it meanwhile
+        done = replace(done, phase=later.phase, game_status=later.game_status)
+    return done
+
+
+def _nobody_decides(game: GameRecord) -> bool:
+    return (game.status == "ACTIVE" and not game.paused and kind_name(game) == DIPLOMACY
+            and not powers_to_wait_on(game) and not any(game.wait_flags.values()))
 
 
 def _extend_instead(

@@ -124,3 +124,31 @@ def test_the_api_answers_401_with_the_code(api: InProcessApi, case: str) -> None
         assert (answer.status, answer.body["code"]) == (401, code), (method, path, answer.raw)
     view = api.call("GET", f"/games/{game}", token=good).body
     assert view["orders"] == {"FRANCE": []} and view["players"].keys() == {"FRANCE"}
+
+
+def test_a_retry_after_a_token_refresh_is_the_same_intent(api: InProcessApi) -> None:
+    """Idempotency-Key belongs to the account, not to one ID token: a client that retries with
+    the refreshed token gets the first answer, and the orders are applied once."""
+    import dataclasses
+
+    from functions import wiring
+    from tests.functions.test_idempotency import MemoryIdempotencyStore
+
+    wiring.override(dataclasses.replace(wiring.services(), idempotency=MemoryIdempotencyStore()))
+    sub, first_token = api.pool.user("Ada")
+    game = api.call("POST", "/games", {"variant": "classical"}).body["game_id"]
+    api.call("POST", f"/games/{game}/join", {"power": "FRANCE"}, token=first_token)
+    key = {"idempotency-key": "retry-1"}
+    first = api.call("POST", f"/games/{game}/orders", {"orders": ["A PAR - BUR"]}, token=first_token,
+                     headers=key)
+    version = api.store.games[game].version
+    refreshed = api.pool.mint(sub, name="Ada")
+    assert refreshed != first_token
+    again = api.call("POST", f"/games/{game}/orders", {"orders": ["A PAR - BUR"]}, token=refreshed,
+                     headers=key)
+    assert (first.status, first.body) == (again.status, again.body)
+    assert api.store.games[game].version == version  # the answer was replayed, nothing written
+    _, other = api.pool.user("Bob")  # another account with the same key: its own intent
+    api.call("POST", f"/games/{game}/join", {"power": "ENGLAND"}, token=other)
+    theirs = api.call("POST", f"/games/{game}/orders", {"orders": ["F LON - NTH"]}, token=other, headers=key)
+    assert theirs.status == 200 and theirs.body["accepted"] == ["F LON - NTH"]

@@ -59,3 +59,27 @@ def test_a_game_refuses_a_position_the_map_does_not_allow() -> None:
         engine.Game(map=m, state=bad)
     with pytest.raises(ValueError, match="an army has no coast"):
         engine.Unit(engine.UnitKind.ARMY, "FRANCE", engine.Location("SPA", "NC"))
+
+
+def test_the_lazy_facade_lists_each_public_name_once_in_all_three_places() -> None:
+    """Issue 9 (cold start): ``engine`` binds its names on first use; ``EXPORTS`` (what is
+    looked up), ``__all__`` and the imports type checkers read must name the same things."""
+    import ast
+    import inspect
+    import subprocess
+    import sys
+
+    exported = [name for names in engine.EXPORTS.values() for name in names]
+    source = ast.parse(inspect.getsource(engine))
+    checked = next(n for n in source.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
+    typed = {(node.module, alias.name) for node in checked.body if isinstance(node, ast.ImportFrom)
+             for alias in node.names}
+
+    assert len(exported) == len(set(exported)) and sorted(exported) == sorted(engine.__all__)
+    assert typed == {(module, name) for module, names in engine.EXPORTS.items() for name in names}
+    assert all(getattr(engine, name) is getattr(__import__(m, fromlist=[name]), name)
+               for m, names in engine.EXPORTS.items() for name in names)
+    loaded = subprocess.run([sys.executable, "-c", "import sys, engine; engine.load_map; "
+                             "print(sorted(m for m in sys.modules if m.startswith('engine.')))"],
+                            capture_output=True, text=True, check=True).stdout
+    assert "engine.movement" not in loaded and "engine.simple_ai" not in loaded  # used only when asked

@@ -239,3 +239,25 @@ def test_a_game_stored_before_started_at_counts_as_started_once_full(table: Tabl
     leave_game(table.store, table.clock, table.game_id, table.player("FRANCE"))
     game = table.store.load(table.game_id)
     assert game.started_at is not None and "FRANCE" not in orders_status(game)["powers_with_orders"]
+
+
+def test_a_phase_only_dummies_decide_is_processed_at_once(store: InMemoryGameStore, clock: FakeClock) -> None:
+    # Given an untimed game with Austria a dummy, and Italy's fleet in the Adriatic
+    # (process_turn's docstring: nobody is waited on, so the phase does not wait)
+    created = create_game(store, clock, CreateGame(lifecycle=LifecycleSettings(dummy_powers=("AUSTRIA",))))
+    for power in POWERS:
+        if power != "AUSTRIA":
+            join_game(store, clock, created.game_id, power)
+    game = store.load(created.game_id)
+    game.state = {**game.state, "units": [
+        {**u, "location": "ADR"} if u["location"] == "NAP" else u for u in game.state["units"]]}
+    store.save(game, expected_version=game.version)
+    submit_orders(store, clock, created.game_id, Actor("player", "ITALY"), ["A VEN-TRI", "F ADR S A VEN-TRI"])
+    # When the creator processes Spring, the dummy's fleet in Trieste is dislodged
+    done = process_turn(store, clock, created.game_id, CREATOR)
+    # Then its retreat phase (the dummy's decision only) is processed too: the fleet disbands
+    game = store.load(created.game_id)
+    played = [p["phase"] for p in history(store, created.game_id)]
+    assert played == ["S1901M", "S1901R"] and game.phase == "F1901M" and done.phase == "F1901M"
+    assert done.processed_phase == "S1901M"
+    assert not any(u["location"] == "TRI" and u["power"] == "AUSTRIA" for u in game.state["units"])

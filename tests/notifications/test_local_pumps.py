@@ -12,7 +12,10 @@ from functions.ports import TelegramTarget
 from functions.relay.handler import make_handler as make_relay
 from infra.queue import SqsMessageQueue
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
+from local_stack import moto_patches
+from local_stack.backends import scheduler_backend
 from local_stack.notification_pumps import NotificationPumps, ensure_schedule_group
+from local_stack.schedule_clock import ScheduleClock
 from tests.local_stack.conftest import mock_streams_client
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
@@ -20,7 +23,8 @@ NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
 def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: None) -> None:
-    # Given the emulated table, queue and scheduler group
+    # Given the emulated table, queue and scheduler group (with the local Scheduler's clock)
+    moto_patches.apply()
     ddb = boto3.client("dynamodb", region_name="us-east-1")
     sqs = boto3.client("sqs", region_name="us-east-1")
     sched = boto3.client("scheduler", region_name="us-east-1")
@@ -51,6 +55,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
         streams=lambda: streams,
         sqs=lambda: sqs,
         scheduler=scheduler,
+        clock=ScheduleClock(scheduler_backend, "deadlines"),
         table="games",
         queue_url=url,
         deadline_handler=lambda event, _: fired.append(event),
@@ -85,6 +90,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
         {"game_id": "g3", "phase": "S1901M", "kind": "reminder"},
         {"game_id": "g1", "phase": "S1901M"},
     ]
-    assert [d.game_id for d in scheduler.list_due(NOW + timedelta(minutes=2))] == ["g2"]
+    clock = ScheduleClock(scheduler_backend, "deadlines")
+    assert [d.game_id for d in clock.take_due(NOW + timedelta(minutes=2))] == ["g2"]
     assert [(key, target) for key, target, _ in deliverer.sent] == [("g1:S1901M:processed", "telegram:1")]
     assert "S1901M has been adjudicated; now F1901M" in deliverer.sent[0][2]

@@ -19,6 +19,9 @@ from infra.scheduler import (
     parse_at_expression,
     schedule_prefix,
 )
+from local_stack import moto_patches
+from local_stack.backends import scheduler_backend
+from local_stack.schedule_clock import ScheduleClock
 
 SETTINGS = SchedulerSettings(
     group_name="convoy-deadlines",
@@ -29,6 +32,7 @@ SETTINGS = SchedulerSettings(
 
 @pytest.fixture
 def client(aws: None) -> Any:
+    moto_patches.apply()  # the local Scheduler's due-time index (local_stack.schedule_clock)
     c = boto3.client("scheduler", region_name="us-east-1")
     c.create_schedule_group(Name=SETTINGS.group_name)
     return c
@@ -92,19 +96,6 @@ def test_delete_is_scoped_to_the_phase_and_tolerates_absence(client: Any) -> Non
     assert names(client) == sorted([keep_other_game, keep_next_phase])
 
 
-def test_list_due_returns_only_schedules_whose_time_has_come(client: Any) -> None:
-    scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
-    now = datetime(2030, 5, 1, 12, tzinfo=UTC)
-    scheduler.schedule_deadline("late", "S1901M", now - timedelta(seconds=5))
-    scheduler.schedule_deadline("early", "S1901M", now + timedelta(seconds=5))
-
-    due = scheduler.list_due(now)
-
-    assert [(d.game_id, d.phase) for d in due] == [("late", "S1901M")]
-    scheduler.complete(due[0].name)
-    assert scheduler.list_due(now) == []
-
-
 class RefusingClient:
     """Every call fails the way botocore reports a refusal."""
 
@@ -150,7 +141,7 @@ def test_reminders_are_a_second_schedule_per_phase_with_their_own_prefix(client:
     got = client.get_schedule(Name=reminder, GroupName=SETTINGS.group_name)
     assert json.loads(got["Target"]["Input"]) == {"game_id": "g1", "phase": "S1901M", "kind": "reminder"}
     assert got["ActionAfterCompletion"] == "DELETE"
-    (due,) = scheduler.list_due(now)
+    (due,) = ScheduleClock(scheduler_backend, SETTINGS.group_name).take_due(now)
     assert (due.name, due.kind, due.event()) == (
         reminder, "reminder", {"game_id": "g1", "phase": "S1901M", "kind": "reminder"}
     )

@@ -2,10 +2,14 @@
 and no press message reaches anyone outside its channel (issue 13).
 
 Every GET route in the OpenAPI document is called by every player (and anonymously), so a
-new route is covered as soon as it exists.
+new route is covered as soon as it exists. Each seat is held by a signed-in account (issue 15),
+so every player calls every route twice: with the seat token and with the account's ID token
+(``/me`` routes take only ID tokens; a seat token there is a plain 401 with nothing to leak).
 """
 
 from __future__ import annotations
+
+import uuid
 
 import pytest
 
@@ -19,22 +23,49 @@ from tests.system.test_games_run_by_themselves import receiver as receiver  # a 
 pytestmark = pytest.mark.system
 
 
+def _seat_accounts(api: Api, stack: LocalStack, game_id: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Every power joined by a signed-in account: ({power: seat token}, {power: ID token})."""
+    tokens, jwts = {}, {}
+    for power in SPRING_1901:
+        email = f"{power.lower()}-{uuid.uuid4().hex[:8]}@example.com"
+        account = {"email": email, "password": "Convoy-test-1"}
+        api.call("POST", "/auth/signup", body={**account, "display_name": power.title()}, expect=201)
+        code = stack.emulator.mailbox.code_for(email)
+        api.call("POST", "/auth/confirm", body={"email": email, "code": code})
+        jwts[power] = api.call("POST", "/auth/signin", body=account)["id_token"]
+        tokens[power] = api.call("POST", f"/games/{game_id}/join", token=jwts[power],
+                                 body={"power": power})["token"]
+    return tokens, jwts
+
+
+def _everything(api: Api, gets: list[str], game_id: str, token: str | None, jwt: str | None) -> list[object]:
+    """Every GET route's answer to the seat token (or none), and to the account's ID token."""
+    seen: list[object] = []
+    for bearer, signed_in in ((token, False), (jwt, True)) if jwt else ((token, False),):
+        for path in gets:
+            if path.startswith("/me") and not signed_in:
+                continue
+            seen.append(_answer(api, path.replace("{game_id}", game_id), bearer))
+    return seen
+
+
 def test_no_response_leaks_pending_orders(stack: LocalStack) -> None:
     api = Api(stack.url)
     created = api.call("POST", "/games", body={"variant": "classical"}, expect=201)
     game_id = created["game_id"]
-    tokens = {p: api.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in SPRING_1901}
+    tokens, jwts = _seat_accounts(api, stack, game_id)
     answers = {
         p: api.call("POST", f"/games/{game_id}/orders", token=tokens[p], body={"orders": o})
         for p, o in SPRING_1901.items()
     }
-    gets = [p for p, ops in openapi_document()["paths"].items() if "get" in ops]
+    # /me routes answer only an account's ID token (NOT_SIGNED_IN to a seat token); what they
+    # show of a seat is checked by tests/system/test_accounts.py
+    gets = [p for p, ops in openapi_document()["paths"].items() if "get" in ops and not p.startswith("/me")]
     viewers = [*sorted(tokens), None]
     for viewer in viewers:
         token = tokens[viewer] if viewer else None
         seen = [answers[viewer]] if viewer else []
-        for path in gets:
-            body = _answer(api, path.replace("{game_id}", game_id), token)
+        for body in _everything(api, gets, game_id, token, jwts[viewer] if viewer else None):
             if isinstance(body, dict):
                 body = {k: v for k, v in body.items() if k != "legal_orders"}  # the caller's own menu
             seen.append(body)
@@ -86,7 +117,7 @@ def test_no_response_leaks_press_to_non_members(
     api = Api(stack.url)
     created = api.call("POST", "/games", body={"notify": [{"type": "webhook", "url": url}]}, expect=201)
     game_id = created["game_id"]
-    tokens = {p: api.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in SPRING_1901}
+    tokens, jwts = _seat_accounts(api, stack, game_id)
     answers: dict[str, list[object]] = {p: [] for p in tokens}
     for text, (sender, to) in CHANNELS.items():
         answers[sender].append(api.call("POST", f"/games/{game_id}/messages", token=tokens[sender],
@@ -94,12 +125,13 @@ def test_no_response_leaks_press_to_non_members(
     channels = sorted({",".join(sorted(_members(t))) for t in CHANNELS if CHANNELS[t][1] != "ALL"})
 
     # When every power (and an observer) calls every GET route, and every channel by name
-    gets = [p for p, ops in openapi_document()["paths"].items() if "get" in ops]
+    # /me routes answer only an account's ID token (NOT_SIGNED_IN to a seat token); what they
+    # show of a seat is checked by tests/system/test_accounts.py
+    gets = [p for p, ops in openapi_document()["paths"].items() if "get" in ops and not p.startswith("/me")]
     for viewer in [*sorted(tokens), None]:
         token = tokens[viewer] if viewer else None
         seen: list[object] = list(answers[viewer]) if viewer else []
-        for path in gets:
-            seen.append(_answer(api, path.replace("{game_id}", game_id), token))
+        seen += _everything(api, gets, game_id, token, jwts[viewer] if viewer else None)
         for channel in [*channels, "ALL"]:
             by_name = f"/games/{game_id}/messages?channel={channel}"
             seen.append(api.call("GET", by_name, token=token, expect=None))

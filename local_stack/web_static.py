@@ -1,0 +1,60 @@
+"""Serve the built web client (``web/dist``, issue 16) beside the API, as CloudFront does on AWS.
+
+Only three kinds of path are the client's: ``/`` (and ``/index.html``), ``/assets/<file>``
+(Vite's hashed bundles) and ``/favicon.svg``. Every other path goes to the API untouched, so
+the client can never shadow a route: the client's own screens live after ``#`` (hash routes,
+``/#/games/<id>``), which never reaches a server. Files are read from the build directory
+only (no ``..``, no symlinks out of it); hashed assets may be cached for a year, the page
+itself is always revalidated so a new build shows up on reload.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_BUILD = ROOT / "web" / "dist"
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
+          ".html": "text/html; charset=utf-8", ".map": "application/json", ".png": "image/png"}
+
+
+def client_file(build: Path, path: str) -> Path | None:
+    """The build's file for a request path, or None when the path is the API's."""
+    if path in ("/", "/index.html"):
+        name = "index.html"
+    elif path.startswith("/assets/") or path == "/favicon.svg":
+        name = path.lstrip("/")
+    else:
+        return None
+    candidate = (build / name).resolve()
+    if not candidate.is_relative_to(build.resolve()) or not candidate.is_file():
+        return None
+    return candidate
+
+
+def with_client(api: WsgiApp, build: Path | None = DEFAULT_BUILD) -> WsgiApp:
+    """``api`` with the client's files served in front of it, if the client has been built."""
+    if build is None or not (build / "index.html").is_file():
+        return api
+
+    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        found = None
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            found = client_file(build, environ.get("PATH_INFO") or "/")
+        if found is None:
+            return api(environ, start_response)
+        data = found.read_bytes()
+        kind = _TYPES.get(found.suffix) or mimetypes.guess_type(found.name)[0] or "application/octet-stream"
+        cache = "public, max-age=31536000, immutable" if "/assets/" in found.as_posix() else "no-cache"
+        start_response("200 OK", [("Content-Type", kind), ("Content-Length", str(len(data))),
+                                  ("Cache-Control", cache), ("X-Content-Type-Options", "nosniff")])
+        return [b"" if environ["REQUEST_METHOD"] == "HEAD" else data]
+
+    return app

@@ -1,0 +1,57 @@
+"""The cold-start rules of docs/performance.md ("Keeping cold starts low", issue 9 item 6),
+checked structurally, not by timing: importing a Lambda handler defines things and does
+nothing else, and pulls in no library that only some requests need."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDLERS = ("functions.api.handler", "functions.deadline.handler", "functions.notifier.handler",
+            "functions.relay.handler", "functions.telegram.handler")
+# Imported only by the code that needs them, never by a handler's import: AWS SDK machinery
+# (DynamoDB goes through infra/dynamodb/client.py, other services build botocore clients on
+# first use), token verification, rendering, the second game, the adjudicator.
+NOT_AT_IMPORT = ("boto3", "botocore.session", "botocore.client", "urllib3", "requests", "jwt",
+                 "cryptography", "render", "backgammon", "engine.game", "engine.movement", "engine.simple_ai")
+
+PROBE = """
+import json, sys, importlib
+importlib.import_module(sys.argv[1])
+import pydantic
+models = [c for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith("functions")
+          for c in vars(m).values()
+          if isinstance(c, type) and issubclass(c, pydantic.BaseModel) and c.__module__ == m.__name__]
+print(json.dumps({
+    "modules": sorted(sys.modules),
+    "built": sorted(c.__qualname__ for c in models if c.__pydantic_complete__),
+    "models": len(models),
+}))
+"""
+
+
+def _imported(module: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-c", PROBE, module], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=True)
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+@pytest.mark.parametrize("module", HANDLERS)
+def test_a_handler_s_import_pulls_in_nothing_only_some_requests_need(module: str) -> None:
+    modules = set(_imported(module)["modules"])  # type: ignore[arg-type]
+    below = tuple(f"{name}." for name in NOT_AT_IMPORT)
+    assert not [m for m in modules if m in NOT_AT_IMPORT or m.startswith(below)]
+
+
+def test_no_api_model_builds_its_validator_at_import() -> None:
+    """Models inherit ``functions.schemas.api.BaseModel`` (``defer_build``): each is built on
+    first use. A model or ``TypeAdapter`` built at import also loads pydantic's plugin loader."""
+    found = _imported("functions.api.handler")
+    assert found["models"] and found["built"] == []
+    assert "pydantic.plugin._loader" not in found["modules"]  # type: ignore[operator]

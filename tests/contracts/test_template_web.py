@@ -1,0 +1,51 @@
+"""template.yaml serves the web client (issue 16): a private bucket behind CloudFront, which
+also routes every API path to the HTTP API, so client and API share one origin."""
+
+from __future__ import annotations
+
+import fnmatch
+
+from functions.api.handler import openapi_document
+from local_stack.template import load_template, resources_of
+
+CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
+ALL_VIEWER_EXCEPT_HOST = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
+
+
+def _distribution() -> dict:
+    distributions = resources_of(load_template(), "AWS::CloudFront::Distribution")
+    return distributions["WebDistribution"]["DistributionConfig"]
+
+
+def test_the_bucket_is_private_and_read_only_by_the_distribution() -> None:
+    template = load_template()
+    bucket = resources_of(template, "AWS::S3::Bucket")["WebBucket"]
+    assert all(bucket["PublicAccessBlockConfiguration"].values())
+    policy = resources_of(template, "AWS::S3::BucketPolicy")["WebBucketPolicy"]["PolicyDocument"]
+    statement, = policy["Statement"]
+    assert statement["Principal"] == {"Service": "cloudfront.amazonaws.com"}
+    assert statement["Action"] == "s3:GetObject"
+    assert "WebDistribution" in str(statement["Condition"])
+
+
+def test_every_api_route_reaches_the_api_uncached_with_its_headers() -> None:
+    """A route whose path no behaviour matches would be asked of the bucket: 403 on AWS only."""
+    behaviours = _distribution()["CacheBehaviors"]
+    api_paths = [*openapi_document()["paths"], "/openapi.json", "/webhooks/telegram"]
+    for path in api_paths:
+        matching = [b for b in behaviours if fnmatch.fnmatchcase(path, b["PathPattern"])]
+        assert matching, f"{path} would be served from the web bucket"
+        first = matching[0]
+        assert first["TargetOriginId"] == "api"
+        assert first["CachePolicyId"] == CACHING_DISABLED
+        assert first["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST
+        if path != "/openapi.json":
+            assert "POST" in first["AllowedMethods"] and "DELETE" in first["AllowedMethods"]
+
+
+def test_the_client_is_the_default_and_only_over_https() -> None:
+    config = _distribution()
+    assert config["DefaultCacheBehavior"]["TargetOriginId"] == "web"
+    assert config["DefaultRootObject"] == "index.html"
+    every = [config["DefaultCacheBehavior"], *config["CacheBehaviors"]]
+    assert all(b["ViewerProtocolPolicy"] != "allow-all" for b in every)

@@ -1,0 +1,52 @@
+import { useRoute, href } from "./router";
+import { session, saveSession, settings, useStore } from "./store";
+import { Lobby } from "./components/Lobby";
+import { CreateGame } from "./components/CreateGame";
+import { SeatTokenForm } from "./components/SeatTokenForm";
+import { refreshSession, SignIn, SignUp } from "./components/Account";
+import { useEffect } from "react";
+import { SettingsPage } from "./components/SettingsPage";
+import { GamePage } from "./components/GamePage";
+
+/** The page frame: a header with the main places, then the screen the hash names. */
+export function App() {
+  useStore();
+  const route = useRoute();
+  const who = session();
+  useEffect(() => {
+    if (!who) return;
+    const wait = Math.max(5_000, who.expires_at - Date.now() - 120_000);
+    const timer = setTimeout(() => void refreshSession(who), wait);
+    return () => clearTimeout(timer);
+  }, [who?.expires_at]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <div className={`app palette-${settings().palette}`}>
+      <header className="topbar">
+        <a className="brand" href={href("/")}>Convoy</a>
+        <nav aria-label="Main">
+          <a href={href("/")}>Lobby</a>
+          <a href={href("/new")}>New game</a>
+          <a href={href("/seat")}>Seat token</a>
+          <a href={href("/settings")}>Settings</a>
+          {who ? (
+            <>
+              <span className="who" data-testid="signed-in-as">{who.user.display_name}</span>
+              <button className="link" onClick={() => saveSession(null)}>Sign out</button>
+            </>
+          ) : (
+            <a href={href("/signin")}>Sign in</a>
+          )}
+        </nav>
+      </header>
+      <main>
+        {route.name === "lobby" && <Lobby />}
+        {route.name === "new" && <CreateGame />}
+        {route.name === "seat" && <SeatTokenForm />}
+        {route.name === "signin" && <SignIn />}
+        {route.name === "signup" && <SignUp />}
+        {route.name === "settings" && <SettingsPage />}
+        {route.name === "game" && <GamePage key={route.gameId} gameId={route.gameId} />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiError, call } from "../api";
+import { click, EMPTY, parseAll, targets, unitOf, type LegalOrder, type Selection } from "../orders";
+import { bearerFor, seatOf, session, useStore } from "../store";
+import type { GameEvent, GameView, SubmitAnswer } from "../types";
+import { explain, phaseWords, powerName } from "../words";
+import { Countdown } from "./Countdown";
+import { ErrorNote } from "./ErrorNote";
+import { GameInfo, resultSentence } from "./GameInfo";
+import { HistoryPanel } from "./HistoryPanel";
+import { MapView } from "./MapView";
+import { OrderPanel, type Sending } from "./OrderPanel";
+import { PressPanel } from "./PressPanel";
+
+type Tab = "orders" | "press" | "history" | "table";
+const POLL_MS = 2000;
+
+/**
+ * One game: the board with click-to-order, my orders, press, history and the table. The
+ * page follows the game's event log (GET /events?after=) so a turn processed elsewhere, a
+ * new order count or a vote shows up without a reload.
+ */
+export function GamePage({ gameId }: { gameId: string }) {
+  useStore();
+  const token = bearerFor(gameId);
+  const [accountCreates, setAccountCreates] = useState(false);
+  const creatorToken = seatOf(gameId).creatorToken ?? (accountCreates ? session()?.id_token ?? null : null);
+  const [view, setView] = useState<GameView | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [tab, setTab] = useState<Tab>("orders");
+  const [tick, setTick] = useState(0);
+  const [sel, setSel] = useState<Selection>(EMPTY);
+  const [choices, setChoices] = useState<LegalOrder[]>([]);
+  const [hint, setHint] = useState("");
+  const [last, setLast] = useState<SubmitAnswer | null>(null);
+  const [sending, setSending] = useState<Sending | null>(null);
+  const [unread, setUnread] = useState(0);
+  const [processed, setProcessed] = useState<string | null>(null);
+  const [historyPhase, setHistoryPhase] = useState<string | null>(null);
+  const lastSeq = useRef(-1);
+  const seated = useRef(false);
+  const shownPhase = useRef<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const v = await call<GameView>("GET", `/games/${gameId}`, { token });
+      if (shownPhase.current && shownPhase.current !== v.phase) {
+        // the turn moved on (seen here first, or by the poll): say so with the same render
+        setProcessed(shownPhase.current); setSel(EMPTY); setChoices([]); setLast(null);
+      }
+      shownPhase.current = v.phase;
+      setView(v);
+      setUnread(v.unread);
+      seated.current = v.power !== null;
+      setError(null);
+      if (lastSeq.current < 0) lastSeq.current = v.event_seq;
+    } catch (e) {
+      setError(e as ApiError);
+    }
+  }, [gameId, token]);
+
+  useEffect(() => { void load(); }, [load]);
+  useEffect(() => {
+    const who = session();
+    if (!who || seatOf(gameId).creatorToken) return;
+    // a game this account created on another device: its creator rights come with the account
+    call<{ games: { game_id: string; is_creator: boolean }[] }>("GET", "/me/games", { token: who.id_token })
+      .then((mine) => setAccountCreates(mine.games.some((g) => g.game_id === gameId && g.is_creator)))
+      .catch(() => undefined);
+  }, [gameId]);
+
+  useEffect(() => {
+    const timer = setInterval(async () => {
+      if (lastSeq.current < 0 || document.hidden) return;
+      try {
+        const page = await call<{ events: GameEvent[]; last_seq: number }>("GET", `/games/${gameId}/events?after=${lastSeq.current}&limit=100`, { retries: 0 });
+        setTick((t) => t + 1); // press and history look again too
+        if (token && seated.current) {
+          // press is not in the event log: its unread count is asked for directly
+          const press = await call<{ unread_total: number }>("GET", `/games/${gameId}/channels`, { token, retries: 0 });
+          setUnread(press.unread_total);
+        }
+        if (!page.events.length) return;
+        lastSeq.current = page.events.at(-1)!.seq;
+        await load();
+      } catch {
+        /* the next poll tries again */
+      }
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [gameId, load, token]);
+
+  const legal = useMemo(() => parseAll(view?.legal_orders ?? []), [view]);
+  const pending = view && view.power ? view.orders[view.power] ?? [] : [];
+
+  const send = useCallback(async (method: string, path: string, body: unknown, label: string) => {
+    if (!view) return;
+    setSending({ order: label, attempt: 0 });
+    try {
+      const answer = await call<SubmitAnswer>(method, path, { token, body, onRetry: (attempt) => setSending({ order: label, attempt }) });
+      setLast(answer);
+      setView((v) => (v && v.power ? { ...v, orders: { ...v.orders, [v.power]: answer.orders }, submitted: { ...v.submitted, [v.power]: answer.orders.length > 0 || v.submitted[v.power] } } : v));
+      setError(null);
+    } catch (e) {
+      const err = e as ApiError;
+      setError(err);
+      if (err.code === "STALE_PHASE") await load();
+    } finally {
+      setSending(null);
+      setTick((t) => t + 1);
+    }
+  }, [view, token, load]);
+
+  /** In an auto-processing game, ordering raises my wait flag first, so the turn does not
+   * close on my first order; "Ready" lowers it (docs/web.md, "Ready and wait"). */
+  const holdWhileOrdering = useCallback(async () => {
+    if (!view?.auto_process || !view.power || view.wait_flags.includes(view.power)) return;
+    await call("POST", `/games/${gameId}/wait`, { token, body: { wait: true } });
+    setView((v) => (v && v.power ? { ...v, wait_flags: [...v.wait_flags, v.power] } : v));
+  }, [view, gameId, token]);
+
+  const addOrder = useCallback((order: string) => {
+    setChoices([]); setHint("");
+    void holdWhileOrdering().catch(() => undefined).then(() =>
+      send("POST", `/games/${gameId}/orders/add`, { orders: [order], phase: view?.phase }, order));
+  }, [gameId, send, view, holdWhileOrdering]);
+
+  function onProvince(p: string) {
+    if (!view?.power || view.status !== "ACTIVE") return;
+    const step = click(legal, sel, p);
+    setSel(step.selection);
+    setHint(step.hint);
+    if (step.choices.length === 1 && step.selection.unit === null) addOrder(step.choices[0].text);
+    else setChoices(step.choices);
+  }
+  function onChoose(choice: LegalOrder) {
+    setSel(EMPTY);
+    addOrder(choice.text);
+  }
+
+  async function process() {
+    if (!view || !creatorToken) return;
+    try {
+      await call("POST", `/games/${gameId}/process_turn`, { token: creatorToken, body: { phase: view.phase } });
+      setError(null);
+    } catch (e) {
+      setError(e as ApiError);
+    }
+  }
+  async function setWait(wait: boolean) {
+    try {
+      await call("POST", `/games/${gameId}/wait`, { token, body: { wait } });
+      await load();
+    } catch (e) {
+      setError(e as ApiError);
+    }
+  }
+
+  if (!view) {
+    return <div className="card"><ErrorNote error={error} />{!error && <p className="muted">Loading game {gameId}…</p>}</div>;
+  }
+  const mapVersion = `${view.phase}:${pending.join("|")}`;
+  const live = view.status === "ACTIVE";
+  const waiting = view.power ? view.wait_flags.includes(view.power) : false;
+  return (
+    <div className="game">
+      <div className="game-head">
+        <h1>{phaseWords(view.phase)} <span className="muted">· {view.variant}{view.demo ? " demo" : ""}</span></h1>
+        <div className="status-line">
+          {view.power ? <span className={`me swatch-label s-${view.power}`}>You play {powerName(view.power)}</span> : <span className="muted">Observing</span>}
+          {live && <Countdown deadline={view.deadline} paused={view.paused} />}
+          {!live && <span className="badge">game over</span>}
+          {view.open_seats.length > 0 && live && <span className="badge">waiting for {view.open_seats.length} player{view.open_seats.length > 1 ? "s" : ""}</span>}
+          {view.power && live && view.auto_process && view.power in view.submitted && (waiting
+            ? <button onClick={() => setWait(false)} data-testid="ready">I'm done: ready</button>
+            : view.submitted[view.power] && <span className="ready">✓ Ready <button className="link" onClick={() => setWait(true)}>wait, not yet</button></span>)}
+          {creatorToken && live && <button className="secondary" onClick={process} data-testid="process-turn">Process turn</button>}
+        </div>
+      </div>
+      {processed && (
+        <div className="banner" role="status">
+          {phaseWords(processed)} has been resolved. <button className="link" onClick={() => { setHistoryPhase(processed); setTab("history"); setProcessed(null); }}>See the results</button>
+          <button className="link" aria-label="Dismiss" onClick={() => setProcessed(null)}>×</button>
+        </div>
+      )}
+      {view.result && <div className="result" role="status">Game over: {resultSentence(view.result)}</div>}
+      <ErrorNote error={error} />
+      <div className="game-body">
+        {tab === "history" && historyPhase ? (
+          <MapView path={`/games/${gameId}/map/resolution?phase=${historyPhase}`} version={historyPhase}
+            label={`Results of ${phaseWords(historyPhase)}`} />
+        ) : (
+          <MapView path={`/games/${gameId}/map/orders`} token={token} version={mapVersion} label={`Board, ${phaseWords(view.phase)}`}
+            onProvince={view.power && live ? onProvince : undefined} selected={sel.unit} via={sel.via}
+            highlight={view.power && live && sel.unit ? targets(legal, sel) : undefined} />
+        )}
+        <aside className="side">
+          <div className="tabs" role="tablist" aria-label="Game panels">
+            {(["orders", "press", "history", "table"] as Tab[]).map((t) => (
+              <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} data-testid={`tab-${t}`}>
+                {t === "orders" ? "Orders" : t === "press" ? "Press" : t === "history" ? "History" : "Table"}
+                {t === "press" && unread > 0 && <span className="badge unread" aria-label={`${unread} unread`}>{unread}</span>}
+              </button>
+            ))}
+          </div>
+          {tab === "orders" && (view.power ? (
+            <OrderPanel pending={pending} legal={view.legal_orders} last={last} sending={sending} choices={choices}
+              hint={hint} owed={view.owed} phaseType={view.phase_type}
+              submitted={Boolean(view.submitted[view.power])} onOrder={addOrder} onChoose={onChoose}
+              onRemove={(o) => void send("DELETE", `/games/${gameId}/orders`, { units: [unitOf(o) ?? o] }, `removal of ${o}`)}
+              onHoldAll={() => void send("POST", `/games/${gameId}/orders`, { orders: [], phase: view.phase }, "no orders (all hold)")} />
+          ) : <p className="muted">{creatorToken ? "You run this game but hold no seat." : "Take a seat from the lobby to give orders."}</p>)}
+          {tab === "press" && <PressPanel gameId={gameId} me={view.power} token={token} powers={Object.keys(view.seats).sort()} press={view.press} tick={tick} onUnread={setUnread} />}
+          {tab === "history" && <HistoryPanel gameId={gameId} tick={view.event_seq} chosen={historyPhase} setChosen={setHistoryPhase} />}
+          {tab === "table" && <GameInfo view={view} token={token} onChange={load} />}
+          {error && !view && <p>{explain(error.code)}</p>}
+        </aside>
+      </div>
+    </div>
+  );
+}

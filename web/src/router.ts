@@ -1,0 +1,40 @@
+/**
+ * Hash routes (/#/games/<id>): the part after "#" never reaches a server, so no screen of the
+ * client can collide with an API path (GET /games/<id> is the API's, /#/games/<id> the page's).
+ */
+import { useSyncExternalStore } from "react";
+
+export type Route =
+  | { name: "lobby" }
+  | { name: "new" }
+  | { name: "seat" }
+  | { name: "signin" }
+  | { name: "signup" }
+  | { name: "settings" }
+  | { name: "game"; gameId: string };
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, "") || "/";
+  const game = /^\/games\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (game) return { name: "game", gameId: game[1] };
+  const named: Record<string, Route> = {
+    "/new": { name: "new" }, "/seat": { name: "seat" }, "/signin": { name: "signin" },
+    "/signup": { name: "signup" }, "/settings": { name: "settings" },
+  };
+  return named[path] ?? { name: "lobby" };
+}
+
+export const href = (path: string): string => `#${path}`;
+export function go(path: string): void {
+  window.location.hash = path;
+}
+
+function subscribe(listener: () => void): () => void {
+  window.addEventListener("hashchange", listener);
+  return () => window.removeEventListener("hashchange", listener);
+}
+
+export function useRoute(): Route {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash);
+  return parseRoute(hash);
+}

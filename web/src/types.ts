@@ -1,0 +1,54 @@
+/** The shapes of the API answers the client reads (docs/api.md; functions/schemas/api.py). */
+
+export interface Unit { kind: string; power: string; location: string }
+export interface Vote { draw: boolean; concede: boolean }
+export interface GameResult {
+  kind: "solo" | "draw" | "concession" | "year_limit" | "abandoned";
+  winners: string[];
+  centers: Record<string, number>;
+  final_phase: string | null;
+  ended_at: string;
+  scores: Record<string, Record<string, number>>;
+}
+export interface GameView {
+  game_id: string; variant: string; rules: string; phase: string; year: number; season: string;
+  phase_type: string; status: string; winner: string | null; units: Unit[];
+  units_by_power: Record<string, Unit[]>; supply_centers: Record<string, string>;
+  ownership: Record<string, string>;
+  dislodged: { unit: Unit; attacker_origin: string | null; retreats: string[] }[];
+  players: Record<string, { joined_at: string | null; is_active: boolean }>;
+  dummy_powers: string[]; auto_process: boolean; wait_flags: string[]; paused: boolean;
+  private: boolean; phase_seconds: Record<string, number | null>; deadline: string | null;
+  phase_started_at: string; event_seq: number; power: string | null;
+  orders: Record<string, string[]>; submitted: Record<string, boolean>; legal_orders: string[];
+  seats: Record<string, { status: string; missed: number }>; open_seats: string[];
+  civil_disorder: string[]; votes: Record<string, Vote>; result: GameResult | null; demo: boolean;
+  settings: Record<string, unknown>; owed: { builds: number; disbands: number };
+  press: string; anonymous: boolean; unread: number;
+}
+export interface Rejected { order: string; code: string; message: string; engine_code?: string | null }
+export interface SubmitAnswer { phase: string; accepted: string[]; rejected: Rejected[]; orders: string[] }
+export interface Reason { code: string; units: string[]; detail: string }
+export interface ResultEntry {
+  order: Record<string, unknown>; result: string; dislodged: boolean; retreat_options: string[];
+  reason?: Reason | null; power: string; order_str: string;
+}
+export interface HistoryPhase {
+  n: number; phase: string; orders: Record<string, string[]>;
+  resolution: { phase?: string | null; results: ResultEntry[]; nmr?: string[] | null }; processed_at: string;
+}
+export interface GameSummary {
+  game_id: string; variant: string; rules: string; phase: string; status: string; private: boolean;
+  players: string[]; open_seats: string[]; dummy_powers: string[]; demo: boolean;
+  result: GameResult | null; created_at: string; game?: string;
+}
+export interface Message {
+  message_id: string; channel: string; seq: number; from: string; to: string[] | string;
+  members: string[]; text: string; sent_at: string; phase: string; cursor: number;
+}
+export interface Channel {
+  channel: string; members: string[]; last_seq: number; read_upto: number; unread: number;
+  last_message: Message | null;
+}
+export interface GameEvent { seq: number; type: string; phase: string; data: Record<string, unknown>; at: string }
+export interface Variant { name: string; powers: string[]; rules: string[] }
