@@ -32,7 +32,7 @@ from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
 from functions.schemas import press as press_schemas
 from functions.usecases import lobby, press, views
-from functions.usecases.common import Actor, iso, kind_name, load
+from functions.usecases.common import Actor, hash_token, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game, import_game
 from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
