@@ -15,14 +15,9 @@ is stored here.
 
 from __future__ import annotations
 
-from typing import Any
-
-from botocore.exceptions import BotoCoreError, ClientError
-
-from functions.ports import Profile, StorageError, StorageUnavailable
-from infra import aws_clients
+from functions.ports import Profile
 from infra.dynamodb import items
-from infra.errors import is_retryable
+from infra.dynamodb.table import TableAdapter
 
 PROFILE = "PROFILE"
 GAME_PREFIX = "GAME#"
@@ -32,16 +27,8 @@ def user_pk(user_id: str) -> str:
     return f"USER#{user_id}"
 
 
-class DynamoAccountStore:
-    def __init__(self, table_name: str, client: Any | None = None) -> None:
-        self.table_name = table_name
-        self._client = client
-
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            self._client = aws_clients.dynamodb()
-        return self._client
+class DynamoAccountStore(TableAdapter):
+    """Account profiles and the Telegram-user index, in the game table (docs/accounts.md)."""
 
     def profile(self, user_id: str) -> Profile | None:
         answer = self._call("get_item", TableName=self.table_name, ConsistentRead=True,
@@ -83,14 +70,3 @@ class DynamoAccountStore:
         answer = self._call("get_item", TableName=self.table_name, ConsistentRead=True,
                             Key=items.to_item({"pk": f"TGACCOUNT#{telegram_user_id}", "sk": "ACCOUNT"}))
         return str(items.from_item(answer["Item"])["user_id"]) if "Item" in answer else None
-
-    def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
-        try:
-            answer: dict[str, Any] = getattr(self.client, operation)(**kwargs)
-            return answer
-        except ClientError as exc:
-            if is_retryable(exc):
-                raise StorageUnavailable(f"{operation}: {exc}") from exc
-            raise StorageError(f"{operation} failed: {exc}") from exc
-        except BotoCoreError as exc:
-            raise StorageUnavailable(f"{operation}: {exc}") from exc

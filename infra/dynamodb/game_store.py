@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import ClientError
 
 from functions.ports import (
     AlreadyExists,
@@ -28,25 +28,16 @@ from functions.ports import (
     PhaseRecord,
     StaleVersion,
     StorageError,
-    StorageUnavailable,
 )
-from infra import aws_clients
 from infra.dynamodb import items, keys
-from infra.errors import is_conditional_failure, is_retryable
+from infra.dynamodb.table import TableAdapter
+from infra.errors import is_conditional_failure
 
 
-class DynamoGameStore:
+class DynamoGameStore(TableAdapter):
     """``functions.ports.GameStore`` over the single DynamoDB game table."""
 
-    def __init__(self, table_name: str, client: Any | None = None) -> None:
-        self.table_name = table_name
-        self._client = client
-
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            self._client = aws_clients.dynamodb()
-        return self._client
+    CONDITIONAL = frozenset({"put_item", "transact_write_items"})  # a lost race: StaleVersion
 
     # --- reads ---------------------------------------------------------------------------
 
@@ -266,16 +257,3 @@ class DynamoGameStore:
             if is_conditional_failure(exc):
                 raise StaleVersion(game_id, expected) from exc
             raise StorageError(str(exc)) from exc
-
-    def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
-        try:
-            response: dict[str, Any] = getattr(self.client, operation)(**kwargs)
-        except ClientError as exc:
-            if operation in ("put_item", "transact_write_items") and is_conditional_failure(exc):
-                raise
-            if is_retryable(exc):
-                raise StorageUnavailable(f"{operation}: {exc}") from exc
-            raise StorageError(f"{operation} failed: {exc}") from exc
-        except BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
-            raise StorageUnavailable(f"{operation}: {exc}") from exc
-        return response

@@ -1,0 +1,46 @@
+"""What every DynamoDB store of the game table shares: its name, a lazily made client, and
+one way to call it that turns AWS failures into the ports' storage errors.
+
+The client is made on the first call, not at import or construction, so a Lambda's cold
+start pays for it only when a request needs the table (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from functions.ports import StorageError, StorageUnavailable
+from infra import aws_clients
+from infra.errors import is_conditional_failure, is_retryable
+
+
+class TableAdapter:
+    """Base of the stores over one DynamoDB table; ``CONDITIONAL`` names the operations whose
+    failed conditions the store handles itself (they are re-raised as ``ClientError``)."""
+
+    CONDITIONAL: frozenset[str] = frozenset()
+
+    def __init__(self, table_name: str, client: Any | None = None) -> None:
+        self.table_name = table_name
+        self._client = client
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = aws_clients.dynamodb()
+        return self._client
+
+    def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
+        try:
+            response: dict[str, Any] = getattr(self.client, operation)(**kwargs)
+        except ClientError as exc:
+            if operation in self.CONDITIONAL and is_conditional_failure(exc):
+                raise
+            if is_retryable(exc):
+                raise StorageUnavailable(f"{operation}: {exc}") from exc
+            raise StorageError(f"{operation} failed: {exc}") from exc
+        except BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
+            raise StorageUnavailable(f"{operation}: {exc}") from exc
+        return response
