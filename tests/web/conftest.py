@@ -24,7 +24,7 @@ from local_stack.web_static import DEFAULT_BUILD
 
 CHROMIUM = Path(os.environ.get("CONVOY_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
-OPERATOR_TOKEN = "operator-secret-for-tests"
+OPERATOR_TOKEN = "operator-secret-for-tests-0123456789"  # >= 32 characters (infra/secrets.py)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
