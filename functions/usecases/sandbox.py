@@ -43,12 +43,6 @@ from functions.usecases.common import game_map
 from functions.usecases.order_entry import Rejection, check_order
 from functions.usecases.process_turn import resolution_view
 
-SEASONS = {"S": engine.Season.SPRING, "F": engine.Season.FALL, "W": engine.Season.WINTER}
-PHASE_TYPES = {
-    "M": engine.PhaseType.MOVEMENT,
-    "R": engine.PhaseType.RETREAT,
-    "A": engine.PhaseType.ADJUSTMENT,
-}
 _PHASE = re.compile(r"([SFW])(\d{1,4})([MRA])")
 
 RATE_LIMIT = 60  # sandbox requests per caller per window (adjudicate and legal_orders together)
@@ -92,7 +86,11 @@ def _phase(text: str | None, the_map: engine.MapData) -> tuple[int, engine.Seaso
     found = _PHASE.fullmatch(text.strip().upper())
     if found is None:
         raise BadPosition(f"phase {text!r} is not a phase name like S1901M, F1901R or W1901A")
-    return int(found[2]), SEASONS[found[1]], PHASE_TYPES[found[3]]
+    # looked up here, not in module tables: reading engine names at import would load the
+    # engine in every API cold start (the lazy facade, engine/__init__.py)
+    seasons = {"S": engine.Season.SPRING, "F": engine.Season.FALL, "W": engine.Season.WINTER}
+    kinds = {"M": engine.PhaseType.MOVEMENT, "R": engine.PhaseType.RETREAT, "A": engine.PhaseType.ADJUSTMENT}
+    return int(found[2]), seasons[found[1]], kinds[found[3]]
 
 
 def _state(request: PositionRequest, the_map: engine.MapData) -> engine.GameState:
