@@ -71,7 +71,17 @@ def _create_game(page: Any, seat: str, *, dummies: list[str], auto_process: bool
 
 def _order_by_clicks(page: Any, *provinces: str, expect: str, choose: str | None = None) -> None:
     """Click the provinces; where the clicks fit several orders, pick ``choose`` from the offer."""
-    for province in provinces:
+    first, *rest = provinces
+    click_province(page, first)
+    if rest:
+        # The first click selects the unit (MapView marks it ``selected``). A click that lands
+        # while the new phase's menus are still loading is not taken: click it once more.
+        try:
+            page.wait_for_selector(f"#p-{first}.selected", timeout=5000)
+        except Exception:
+            click_province(page, first)
+            page.wait_for_selector(f"#p-{first}.selected")
+    for province in rest:
         click_province(page, province)
     if choose:
         page.get_by_role("group", name="Which order?").get_by_role("button", name=choose).click()
