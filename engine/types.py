@@ -479,10 +479,12 @@ class GameState:
     _fleets: frozenset[str] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, enum in (("season", Season), ("phase_type", PhaseType), ("status", GameStatus)):
-            value = getattr(self, name)
-            if type(value) is not enum:
-                object.__setattr__(self, name, enum(value))
+        if type(self.season) is not Season:
+            object.__setattr__(self, "season", Season(self.season))
+        if type(self.phase_type) is not PhaseType:
+            object.__setattr__(self, "phase_type", PhaseType(self.phase_type))
+        if type(self.status) is not GameStatus:
+            object.__setattr__(self, "status", GameStatus(self.status))
         if type(self.units) is not frozenset:
             object.__setattr__(self, "units", frozenset(self.units))
         if not isinstance(self.ownership, Ownership):
