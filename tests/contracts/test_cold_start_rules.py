@@ -52,6 +52,17 @@ def test_a_handler_s_import_pulls_in_nothing_only_some_requests_need(module: str
     assert not [m for m in modules if m.startswith(ENGINE_PARTS)]
 
 
+def test_pydantic_s_plugin_scan_is_switched_off_where_the_functions_run() -> None:
+    """Convoy uses no pydantic plugin; pydantic's loader would scan every installed package's
+    entry points on the first model built (docs/performance.md, "Cold start")."""
+    from local_stack.template import load_template
+
+    variables = load_template()["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+    source = (ROOT / "local_stack" / "stack.py").read_text()
+    assert 'os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")' in source
+
+
 def test_no_api_model_builds_its_validator_at_import() -> None:
     """Models inherit ``functions.schemas.api.BaseModel`` (``defer_build``): each is built on
     first use. A model or ``TypeAdapter`` built at import also loads pydantic's plugin loader."""
