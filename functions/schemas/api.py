@@ -2,9 +2,11 @@
 
 The OpenAPI document (GET /openapi.json, docs/openapi.json) is generated from these
 models and the routes; a test fails when the committed copy drifts.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` in the schema modules (issue 9 item 6): pydantic
+reads each field's annotation when the class is defined, and a string annotation costs a
+compile and an eval per field there, a real one nothing (tests/contracts/test_cold_start_rules.py).
+"""
 
 from typing import Annotated, Any, Literal
 

@@ -1,7 +1,5 @@
 """Request and response models of press (issue 13; docs/api.md "Press")."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import ConfigDict, Field

@@ -5,6 +5,7 @@ nothing else, and pulls in no library that only some requests need."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,6 +51,24 @@ def test_a_handler_s_import_pulls_in_nothing_only_some_requests_need(module: str
     below = tuple(f"{name}." for name in NOT_AT_IMPORT)
     assert not [m for m in modules if m in NOT_AT_IMPORT or m.startswith(below)]
     assert not [m for m in modules if m.startswith(ENGINE_PARTS)]
+
+
+def test_schema_modules_give_pydantic_real_annotations() -> None:
+    """A string annotation (``from __future__ import annotations``) makes pydantic compile
+    and eval every field's type when the model class is defined, at every cold import."""
+    modules = sorted((ROOT / "functions" / "schemas").glob("*.py"))
+    assert modules
+    future = re.compile(r"^from __future__ import annotations", re.MULTILINE)
+    assert [m.name for m in modules if future.search(m.read_text())] == []
+
+
+def test_the_api_s_import_loads_no_route_group_it_mounts() -> None:
+    """The account and sandbox routes are mounted (functions/api/router.py ``mount``): declared
+    when a request first reaches their prefix, never by the handler's import."""
+    modules = set(_imported("functions.api.handler")["modules"])  # type: ignore[arg-type]
+    mounted = {"functions.api.auth_routes", "functions.api.sandbox_routes", "functions.schemas.accounts",
+               "functions.schemas.sandbox", "functions.usecases.sandbox", "functions.usecases.accounts"}
+    assert sorted(modules & mounted) == []
 
 
 def test_pydantic_s_plugin_scan_is_switched_off_where_the_functions_run() -> None:
