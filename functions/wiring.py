@@ -35,32 +35,33 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from functions import ports
 from functions.ports import (
-    AccountStore,
     AttemptCounter,
     Clock,
-    DeadlineGames,
     DeadlineScheduler,
-    Deliverer,
-    DeliveryLog,
-    GameActions,
     GameStore,
     IdempotencyStore,
-    IdentityProvider,
-    MessageQueue,
     PressStore,
     RateCounter,
-    ReplyOutbox,
-    Seat,
     SystemClock,
-    TargetDirectory,
-    TargetHealth,
-    TargetStanding,
-    TelegramStore,
-    TokenVerifier,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): annotations only here
+    from functions.ports import (
+        AccountStore,
+        DeadlineGames,
+        Deliverer,
+        DeliveryLog,
+        GameActions,
+        IdentityProvider,
+        MessageQueue,
+        ReplyOutbox,
+        TargetDirectory,
+        TargetHealth,
+        TelegramStore,
+        TokenVerifier,
+    )
     from functions.usecases.accounts import AccountDirectory
 
 T = TypeVar("T")
@@ -344,7 +345,7 @@ def notifier_dependencies() -> NotifierDependencies:
         deliverer=HttpDeliverer(http, pictures=_seat_board_png),
         log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
         public_url=s.public_url,
-        health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, TargetStanding),
+        health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, ports.TargetStanding),
         queue=outbox_queue() if s.queue_url else None,
     )
 
@@ -368,7 +369,7 @@ def telegram_store() -> TelegramStore:
     from infra import aws_clients
     from infra.notification_store import DynamoTelegramStore
 
-    return DynamoTelegramStore(aws_clients.dynamodb, settings().game_table, Seat)
+    return DynamoTelegramStore(aws_clients.dynamodb, settings().game_table, ports.Seat)
 
 
 @_once

@@ -71,6 +71,34 @@ def test_the_api_s_import_loads_no_route_group_it_mounts() -> None:
     assert sorted(modules & mounted) == []
 
 
+def test_the_lazy_ports_are_exported_and_the_api_s_import_loads_none() -> None:
+    """functions/ports/__init__.py ``LAZY`` names every public name of its submodules, each
+    importable from ``functions.ports``; a cold API import loads neither submodule."""
+    import importlib
+
+    from functions import ports
+
+    for module, names in ports.LAZY.items():
+        source = importlib.import_module(module)
+        public = {n for n, v in vars(source).items() if not n.startswith("_")
+                  and getattr(v, "__module__", module) == module and n.isidentifier()
+                  and (isinstance(v, type) or callable(v))}
+        assert public <= set(names) and all(getattr(ports, n) is getattr(source, n) for n in names)
+    modules = set(_imported("functions.api.handler")["modules"])  # type: ignore[arg-type]
+    assert sorted(m for m in modules if m.startswith("functions.ports.")) == []
+
+
+def test_the_other_routes_bodies_are_exported_lazily_and_not_defined_by_the_api_s_import() -> None:
+    """functions/schemas/api.py ``LAZY`` names every model of functions/schemas/bodies.py; a
+    cold API import defines only the view's models."""
+    from functions.schemas import api, bodies
+
+    models = {n for n, v in vars(bodies).items() if isinstance(v, type) and v.__module__ == bodies.__name__}
+    assert models == set(api.LAZY) and all(getattr(api, n) is getattr(bodies, n) for n in models)
+    modules = set(_imported("functions.api.handler")["modules"])  # type: ignore[arg-type]
+    assert "functions.schemas.bodies" not in modules
+
+
 def test_pydantic_s_plugin_scan_is_switched_off_where_the_functions_run() -> None:
     """Convoy uses no pydantic plugin; pydantic's loader would scan every installed package's
     entry points on the first model built (docs/performance.md, "Cold start")."""
