@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from engine.adjustments import resolve_adjustments
 from engine.allowance import balances
@@ -27,6 +26,7 @@ from engine.types import (
     GameState,
     Order,
     Ownership,
+    PhaseType,
     Resolution,
     Season,
     Unit,
@@ -106,23 +106,28 @@ def next_phase(state: GameState, map: MapData, units: frozenset[Unit]) -> GameSt
     S M -> (S R) -> F M -> (F R) -> ownership update, victory -> W A (only when someone
     has builds or removals to make) -> S M of the next year (ARCHITECTURE §2).
     """
-    cleared: dict[str, Any] = {"units": units, "dislodged": (), "contested": frozenset()}
     if state.season is Season.SPRING:
-        return replace(state, season=Season.FALL, phase_type=MOVEMENT, **cleared)
+        return _after(state, units, state.ownership, Season.FALL, MOVEMENT)
     if state.season is Season.WINTER:
-        return _next_spring(state, **cleared)
-    owned = replace(state, ownership=update_ownership(units, state.ownership, map), **cleared)
+        return _after(state, units, state.ownership, Season.SPRING, MOVEMENT, year=state.year + 1)
+    centres = update_ownership(units, state.ownership, map)
+    owned = _after(state, units, centres, state.season, state.phase_type)
     winner = solo_winner(owned, map)
     if winner is not None:
         return replace(owned, status=COMPLETED, winner=winner)
     if any(balances(owned, map).values()):
         return replace(owned, season=Season.WINTER, phase_type=ADJUSTMENT)
-    return _next_spring(owned)
+    return replace(owned, year=state.year + 1, season=Season.SPRING, phase_type=MOVEMENT)
 
 
-def _next_spring(state: GameState, **changes: Any) -> GameState:
-    return replace(state, year=state.year + 1, season=Season.SPRING, phase_type=MOVEMENT,
-                   **changes)
+def _after(
+    state: GameState, units: frozenset[Unit], ownership: Ownership, season: Season,
+    phase_type: PhaseType, year: int | None = None,
+) -> GameState:
+    """``state`` moved on to ``season``'s ``phase_type`` with ``units`` and ``ownership``,
+    the retreat's leftovers cleared (one constructor call: ``replace`` is slow)."""
+    return GameState(state.year if year is None else year, season, phase_type, units, ownership,
+                     (), frozenset(), state.status, state.winner)
 
 
 def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) -> Ownership:  # noqa: A002

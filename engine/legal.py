@@ -50,7 +50,7 @@ from engine.types import (
     Unit,
     Waive,
 )
-from engine.validation import check
+from engine.validation import ValidationResult, check
 
 _TYPE_RANK = {
     cls: i
@@ -82,7 +82,7 @@ def _legal(order: Order, pos: Position) -> bool:
     """Does the one legality check accept the candidate exactly as it is? (Candidates
     are built in their normalised form, so one that it would rewrite is a bug.)"""
     legality = check(order, pos)
-    return legality.ok and legality.order == order
+    return legality is order or (type(legality) is not ValidationResult and legality == order)
 
 
 def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...]:  # noqa: A002

@@ -1,55 +1,57 @@
 """The per-request context: one position on its map, and what its checks share.
 
 Built once per adjudication, per menu request or per ``validate`` call, and dropped
-after it. It answers the convoy questions several orders of one position ask (is
-there a chain of fleets from here to there, which fleets are its necessary links)
-once each. It is not part of the ``GameState`` value and is never stored.
+after it. It answers the convoy questions the orders of a position ask (is there a
+chain of fleets from here to there, which fleets are its necessary links) once
+each, through the map's memo of convoy answers. It is not part of the ``GameState`` value and is never stored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import convoys
 from engine.maps.loader import MapData
-from engine.types import GameState, Unit, UnitKind
+from engine.types import GameState, Unit
 
 
 class Position:
-    __slots__ = ("state", "map", "units", "_fleets", "_reach", "_destinations", "_links")
+    __slots__ = ("state", "map", "units", "fleets")
 
     def __init__(self, state: GameState, game_map: MapData) -> None:
         self.state = state
         self.map = game_map
         self.units: dict[str, Unit] = state.units_by_province
-        self._fleets: frozenset[str] | None = None
-        self._reach: dict[str, frozenset[str]] = {}
-        self._destinations: dict[str, frozenset[str]] = {}
-        self._links: dict[tuple[str, str], frozenset[str]] = {}
-
-    @property
-    def fleets(self) -> frozenset[str]:
-        """Where the fleets stand: the convoy graph of this position."""
-        if self._fleets is None:
-            self._fleets = frozenset(u.province for u in self.units.values() if u.kind is UnitKind.FLEET)
-        return self._fleets
+        self.fleets: frozenset[str] = state.fleet_provinces  # the convoy graph of this position
 
     def convoy_reach(self, src: str) -> frozenset[str]:
         """The fleets a convoy of an army in ``src`` could pass through."""
-        known = self._reach.get(src)
-        if known is None:
-            known = self._reach[src] = convoys.reach(self.map, src, self.fleets)
-        return known
+        return self._answer(("reach", src), lambda: convoys.reach(self.map, src, self.fleets))
 
     def convoy_destinations(self, src: str) -> frozenset[str]:
-        known = self._destinations.get(src)
-        if known is None:
-            known = self._destinations[src] = convoys.landings(self.map, src, self.convoy_reach(src))
-        return known
+        return self._answer(("landings", src),
+                            lambda: convoys.landings(self.map, src, self.convoy_reach(src)))
 
     def convoy_possible(self, src: str, dest: str) -> bool:
         return dest in self.convoy_destinations(src)
 
     def necessary_links(self, src: str, dest: str) -> frozenset[str]:
-        known = self._links.get((src, dest))
+        return self._answer(("links", src, dest),
+                            lambda: convoys.necessary_links(self.map, src, dest, self.fleets))
+
+    def _answer(self, question: tuple[str, ...], work: Callable[[], frozenset[str]]) -> frozenset[str]:
+        """A convoy answer depends on the map, the question and where the fleets stand
+        only: worked out once and shared by every position with its fleets there
+        (order entry, menus and the adjudicator ask the same questions of one phase)."""
+        memo = self.map.convoy_answers
+        key = (question, self.fleets)
+        known = memo.get(key)
         if known is None:
-            known = self._links[(src, dest)] = convoys.necessary_links(self.map, src, dest, self.fleets)
+            known = work()
+            if len(memo) >= CONVOY_MEMO_SIZE:  # bounded, whatever positions come
+                memo.clear()
+            memo[key] = known
         return known
+
+
+CONVOY_MEMO_SIZE = 20_000

@@ -96,7 +96,19 @@ def _unit_to_dict(unit: Unit) -> dict[str, Any]:
 
 
 def _unit_from_dict(d: Mapping[str, Any]) -> Unit:
-    return Unit(_word(UnitKind, d["kind"]), d["power"], location_from_str(d["location"]))
+    """Equal unit dicts give the same (frozen) Unit: a stored position is mostly units
+    that stood the same way in the phase before, so each is built and checked once."""
+    key = (d["kind"], d["power"], d["location"])
+    known = _UNITS.get(key)
+    if known is None:
+        known = Unit(_word(UnitKind, key[0]), key[1], location_from_str(key[2]))
+        if len(_UNITS) >= 20_000:  # arbitrary input must not grow it without bound
+            _UNITS.clear()
+        _UNITS[key] = known
+    return known
+
+
+_UNITS: dict[tuple[Any, Any, Any], Unit] = {}
 
 
 _WORDS: dict[tuple[type, Any], Any] = {

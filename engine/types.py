@@ -476,12 +476,15 @@ class GameState:
     units_by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
     _unit_counts: dict[str, int] | None = field(init=False, repr=False, compare=False)
     _center_counts: dict[str, int] | None = field(init=False, repr=False, compare=False)
+    _fleets: frozenset[str] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, enum in (("season", Season), ("phase_type", PhaseType), ("status", GameStatus)):
-            value = getattr(self, name)
-            if type(value) is not enum:
-                object.__setattr__(self, name, enum(value))
+        if type(self.season) is not Season:
+            object.__setattr__(self, "season", Season(self.season))
+        if type(self.phase_type) is not PhaseType:
+            object.__setattr__(self, "phase_type", PhaseType(self.phase_type))
+        if type(self.status) is not GameStatus:
+            object.__setattr__(self, "status", GameStatus(self.status))
         if type(self.units) is not frozenset:
             object.__setattr__(self, "units", frozenset(self.units))
         if not isinstance(self.ownership, Ownership):
@@ -496,6 +499,7 @@ class GameState:
         object.__setattr__(self, "units_by_province", by_province)  # province -> unit (read-only)
         object.__setattr__(self, "_unit_counts", None)
         object.__setattr__(self, "_center_counts", None)
+        object.__setattr__(self, "_fleets", None)
 
     @property
     def phase_name(self) -> str:
@@ -518,6 +522,15 @@ class GameState:
                 counts[u.power] = counts.get(u.power, 0) + 1
             object.__setattr__(self, "_unit_counts", counts)
         return counts
+
+    @property
+    def fleet_provinces(self) -> frozenset[str]:
+        """The provinces fleets stand in: the convoy graph of this position (built once)."""
+        fleets = self._fleets
+        if fleets is None:
+            fleets = frozenset(u.province for u in self.units if u.kind is FLEET)
+            object.__setattr__(self, "_fleets", fleets)
+        return fleets
 
     @property
     def center_counts(self) -> dict[str, int]:

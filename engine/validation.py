@@ -100,10 +100,6 @@ def _fail(code: ErrorCode, reason: str) -> ValidationResult:
     return ValidationResult(False, code, reason)
 
 
-def _ok(order: Order) -> ValidationResult:
-    return ValidationResult(True, None, "", order)
-
-
 PHASE_WORDS = {
     MOVEMENT: "hold, move, support and convoy",
     RETREAT: "retreat and disband (for dislodged units)",
@@ -113,12 +109,18 @@ PHASE_WORDS = {
 
 def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
     """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry."""
-    return check(order, Position(state, map))
+    verdict = check(order, Position(state, map))
+    return verdict if isinstance(verdict, ValidationResult) else ValidationResult(True, None, "", verdict)
 
 
-def check(order: Order, pos: Position) -> ValidationResult:
+Checked = Order | ValidationResult  # the order as it will be carried out, or the refusal
+
+
+def check(order: Order, pos: Position) -> Checked:
     """``validate`` within a request's context (the adjudicator and menus check many
-    orders of one position, and share its convoy answers)."""
+    orders of one position, and share its convoy answers). It answers the order as it
+    will be carried out, or a refusal (a ``ValidationResult`` that is not ok): a legal
+    order costs no result object."""
     state, game_map = pos.state, pos.map
     if state.status is not ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
@@ -177,7 +179,7 @@ def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
     return unit
 
 
-def _validate_movement(order: Order, pos: Position) -> ValidationResult:
+def _validate_movement(order: Order, pos: Position) -> Checked:
     assert isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy))
     unit = pos.units.get(order.unit.province)
     if unit is None:
@@ -193,7 +195,7 @@ def _validate_movement(order: Order, pos: Position) -> ValidationResult:
     if cls is Move:
         return _validate_move(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is Hold:
-        return _ok(order if exact else Hold(order.power, unit.location, unit.kind))
+        return (order if exact else Hold(order.power, unit.location, unit.kind))
     if cls is SupportHold:
         return _validate_support_hold(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is SupportMove:
@@ -246,7 +248,7 @@ def army_can_move(unit: Unit, dest: str, pos: Position) -> ValidationResult | No
     )
 
 
-def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> Checked:
     if order.dest.province == unit.province:
         return _fail(ErrorCode.MOVE_TO_SELF, "a unit cannot move to the province it is in")
     if unit.kind is ARMY:
@@ -254,19 +256,19 @@ def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> Valid
         if problem is not None:
             return problem
         if order.dest.coast is None and exact:
-            return ValidationResult(True, None, "", order)
-        return _ok(Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind))
+            return order
+        return (Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind))
     if order.via_convoy:
         return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
     dest = fleet_destination(unit, order.dest, pos.map)
     if isinstance(dest, ValidationResult):
         return dest
     if dest is order.dest and exact:
-        return ValidationResult(True, None, "", order)
-    return _ok(Move(order.power, unit.location, dest, False, unit.kind))
+        return order
+    return (Move(order.power, unit.location, dest, False, unit.kind))
 
 
-def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Position) -> Checked:
     there = order.target.province
     if there == unit.province:
         return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support itself")
@@ -276,11 +278,11 @@ def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Pos
     if there not in pos.map.support_reach(unit):
         return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {there}, so cannot support there")
     if exact and _names(order.target, target, order.target_kind):
-        return ValidationResult(True, None, "", order)
-    return _ok(SupportHold(order.power, unit.location, target.location, unit.kind, target.kind))
+        return order
+    return (SupportHold(order.power, unit.location, target.location, unit.kind, target.kind))
 
 
-def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Position) -> Checked:
     origin, into = order.origin.province, order.dest.province
     if origin == unit.province:
         return _fail(ErrorCode.SUPPORT_SELF, "a unit cannot support its own move")
@@ -296,11 +298,11 @@ def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Pos
     # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
     dest = order.dest if target.kind is FLEET else order.dest.bare
     if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
-        return ValidationResult(True, None, "", order)
-    return _ok(SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
+        return order
+    return (SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
 
 
-def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> ValidationResult:
+def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> Checked:
     map = pos.map  # noqa: A001
     if unit.kind is not FLEET or not map.is_convoy_node(unit.province):
         return _fail(ErrorCode.CANNOT_CONVOY, f"{unit} cannot convoy: only fleets at sea convoy")
@@ -319,8 +321,8 @@ def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> V
         )
     dest = order.dest.bare
     if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
-        return ValidationResult(True, None, "", order)
-    return _ok(Convoy(order.power, unit.location, target.location, dest, unit.kind, ARMY))
+        return order
+    return (Convoy(order.power, unit.location, target.location, dest, unit.kind, ARMY))
 
 
 def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
@@ -353,7 +355,7 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
 # --- retreats ---------------------------------------------------------------------------------
 
 
-def _validate_retreat(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked:  # noqa: A002
     assert isinstance(order, (Retreat, Disband))
     dislodged = state.dislodged_at(order.unit.province)
     if dislodged is None:
@@ -365,7 +367,7 @@ def _validate_retreat(order: Order, state: GameState, map: MapData) -> Validatio
             f"the unit dislodged in {unit.province} belongs to {unit.power}, not {order.power}",
         )
     if isinstance(order, Disband):
-        return _ok(replace(order, unit=unit.location, kind=unit.kind))
+        return (replace(order, unit=unit.location, kind=unit.kind))
     options = [loc for loc in dislodged.retreats if loc.province == order.dest.province]
     if unit.kind is FLEET and order.dest.coast is not None:
         options = [loc for loc in options if loc == order.dest]
@@ -373,30 +375,30 @@ def _validate_retreat(order: Order, state: GameState, map: MapData) -> Validatio
         allowed = ", ".join(str(r) for r in dislodged.retreats) or "nowhere (it must disband)"
         code = ErrorCode.COAST_REQUIRED if len(options) > 1 else ErrorCode.RETREAT_NOT_ALLOWED
         return _fail(code, f"{unit} cannot retreat to {order.dest}; it may retreat to {allowed}")
-    return _ok(replace(order, unit=unit.location, dest=options[0], kind=unit.kind))
+    return (replace(order, unit=unit.location, dest=options[0], kind=unit.kind))
 
 
 # --- adjustments ------------------------------------------------------------------------------
 
 
-def _validate_adjustment(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checked:  # noqa: A002
     balance = adjustment_balance(state, map, order.power)
     if isinstance(order, Waive):
         if balance <= 0:
             return _fail(ErrorCode.NO_BUILDS_LEFT, f"{order.power} has no builds to waive")
-        return _ok(order)
+        return (order)
     if isinstance(order, Disband):
         unit = _own_unit(order, state)
         if isinstance(unit, ValidationResult):
             return unit
         if balance >= 0:
             return _fail(ErrorCode.NO_DISBANDS_DUE, f"{order.power} has no units to remove")
-        return _ok(replace(order, unit=unit.location, kind=unit.kind))
+        return (replace(order, unit=unit.location, kind=unit.kind))
     assert isinstance(order, Build)
     return _validate_build(order, balance, state, map)
 
 
-def _validate_build(order: Build, balance: int, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def _validate_build(order: Build, balance: int, state: GameState, map: MapData) -> Checked:  # noqa: A002
     prov = order.location.province
     if not is_build_province(map, state, order.power, prov):
         return _fail(ErrorCode.NOT_A_HOME_CENTRE, f"{prov} is not a home centre of {order.power}")
@@ -409,7 +411,7 @@ def _validate_build(order: Build, balance: int, state: GameState, map: MapData) 
     if order.kind is ARMY:
         if map.provinces[prov].is_sea:
             return _fail(ErrorCode.CANNOT_BUILD_HERE, f"an army cannot be built at sea ({prov})")
-        return _ok(replace(order, location=order.location.bare))
+        return (replace(order, location=order.location.bare))
     spots = map.fleet_locations(prov)
     if not spots:
         return _fail(ErrorCode.CANNOT_BUILD_HERE, f"a fleet cannot be built inland ({prov})")
@@ -419,4 +421,4 @@ def _validate_build(order: Build, balance: int, state: GameState, map: MapData) 
     location = spots[0] if order.location.coast is None else order.location
     if location not in spots:
         return _fail(ErrorCode.BAD_COAST, f"{prov} has no coast {order.location.coast}")
-    return _ok(replace(order, location=location))
+    return (replace(order, location=location))

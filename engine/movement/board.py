@@ -27,7 +27,7 @@ from engine.types import (
     SupportMove,
     Unit,
 )
-from engine.validation import check, illegal_reason
+from engine.validation import ValidationResult, check, illegal_reason
 
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 
@@ -69,10 +69,10 @@ def build_board(state: GameState, orders: Iterable[Order], game_map: MapData, ru
 
 def _admit(board: Board, pos: Position, order: Order) -> None:
     legality = check(order, pos)
-    if not legality.ok or legality.order is None:
+    if type(legality) is ValidationResult:
         board.given.append((order, None, illegal_reason(legality)))
         return
-    effective: MovementOrder = legality.order  # type: ignore[assignment]  # movement phase
+    effective: MovementOrder = legality  # type: ignore[assignment]  # movement phase
     province = effective.unit.province
     if province in board.orders:
         board.given.append((order, None, Reason("DUPLICATE", (province,), "the unit already has an order")))

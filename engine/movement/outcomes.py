@@ -8,7 +8,6 @@ from engine.movement.board import Board, MovementOrder
 from engine.movement.rules import Rules
 from engine.types import (
     ARMY,
-    Convoy,
     DislodgedUnit,
     Hold,
     Location,
@@ -110,26 +109,25 @@ class Outcome:
     def _read(self, order: MovementOrder) -> tuple[ResultCode, Reason | None]:
         """The result code and reason of an order the adjudicator carried out."""
         province = order.unit.province
-        if isinstance(order, Move):
+        cls = type(order)
+        if cls is Move:
             verdict = self.r.resolver.verdicts[("M", province)]
             if verdict.ok:
                 return OK, None
             assert verdict.reason is not None
             code = NO_CONVOY if verdict.reason.code in NO_CONVOY_CODES else BOUNCE
             return code, verdict.reason
+        supports = cls is SupportHold or cls is SupportMove
         if province in self.b.unmatched:
-            supports = isinstance(order, SupportHold | SupportMove)
             return VOID, NOT_ORDERED_SO if supports else NO_ARMY_MOVES_SO
         attacker = self.dislodged_by.get(province)
-        dislodged = None if attacker is None else Reason("DISLODGED_BY", (attacker,))
-        if isinstance(order, SupportHold | SupportMove):
-            if dislodged is not None:
-                return CUT, dislodged
+        if attacker is not None:
+            return CUT if supports else DISLODGED, Reason("DISLODGED_BY", (attacker,))
+        if supports:
             self.r.resolve(("S", province))  # a support nobody's strength asked for is final now
             verdict = self.r.resolver.verdicts[("S", province)]
             return (OK, None) if verdict.ok else (CUT, verdict.reason)
-        assert isinstance(order, Hold | Convoy)
-        return (OK, None) if dislodged is None else (DISLODGED, dislodged)
+        return OK, None  # a hold or a convoy that was not dislodged
 
     def _own_province(self, order: Order) -> str | None:
         """The province of the power's own unit an order names, if it names one."""
@@ -147,6 +145,6 @@ class Outcome:
         province: str | None,
         retreats: dict[str, tuple[Location, ...]],
     ) -> OrderResult:
-        dislodged = province is not None and province in self.dislodged_by
-        options = retreats.get(province, ()) if dislodged and province is not None else ()
-        return OrderResult(order, code, dislodged, options, reason)
+        if province is None or province not in self.dislodged_by:
+            return OrderResult(order, code, False, (), reason)
+        return OrderResult(order, code, True, retreats.get(province, ()), reason)

@@ -67,7 +67,8 @@ class Rules:
         outright are read first: they need no other decision."""
         units, intent = self.b.units, self.b.convoy_intent
         power, into = units[province].power, self.support_target(province)
-        attackers = [a for a in self.b.moves_into.get(province, ()) if units[a].power != power]
+        # Sorted, so the reason named does not depend on the order orders were given in.
+        attackers = sorted(a for a in self.b.moves_into.get(province, ()) if units[a].power != power)
         cutters = [a for a in attackers if a not in intent and not self.spares(a, province, into)]
         if cutters:
             return Verdict(False, Reason("CUT_BY", tuple(sorted(cutters))))

@@ -458,6 +458,24 @@ def parse_order(
     if not isinstance(text, str):
         raise OrderSyntaxError("an order must be text at 0", 0)
     game_map = map if map is not None else load_map("classical")
+    if power:  # the answer then depends on the text, the power and the phase alone
+        key = (text, power, state is not None and state.phase_type is RETREAT)
+        memo = game_map.parsed_orders
+        known = memo.get(key)
+        if known is None:
+            known = _read(text, power, state, game_map)
+            if len(memo) >= PARSED_MEMO_SIZE:  # arbitrary input must not grow it without bound
+                memo.clear()
+            memo[key] = known
+        return known
+    return _read(text, power, state, game_map)
+
+
+PARSED_MEMO_SIZE = 50_000
+
+
+def _read(text: str, power: str | None, state: GameState | None, game_map: MapData) -> Order:
+    """The grammar's reading of ``text`` (``parse_order`` shares its answers)."""
     try:
         parser = _Parser(text, game_map)
         parsed = _parse_grammar(parser)
