@@ -1,7 +1,7 @@
 """AWS clients, created lazily on first use and cached per process.
 
-DynamoDB's and SSM's are Convoy's own small clients (``infra/dynamodb/client.py``,
-``infra/ssm.py`` over ``infra/aws_json.py``: the JSON protocol, SigV4, botocore's retry
+DynamoDB's, SSM's and SQS's are Convoy's own small clients (``infra/dynamodb/client.py``,
+``infra/ssm.py``, ``infra/sqs.py`` over ``infra/aws_json.py``: the JSON protocol, SigV4, botocore's retry
 mode and errors, without botocore's client machinery, which was most of a cold start);
 the others are botocore clients.
 
@@ -29,7 +29,8 @@ def client(service: str) -> Any:
     """The cached client for ``service`` (``"dynamodb"``, ``"ssm"``, ``"sqs"``, ``"scheduler"``).
 
     ``"dynamodb"`` is ``infra.dynamodb.client.DynamoDBClient``, ``"ssm"``
-    ``infra.ssm.SSMClient`` (the secrets' one ``GetParameters``); the others are built with
+    ``infra.ssm.SSMClient`` (the secrets' one ``GetParameters``), ``"sqs"``
+    ``infra.sqs.SQSClient`` (the relay's outlet); the others are built with
     botocore directly, not boto3: boto3 adds nothing to a low-level client but its import
     (with s3transfer) costs tens of ms of a cold start. ``AWS_ENDPOINT_URL`` (the local
     stack) is honoured by both.
@@ -47,6 +48,10 @@ def client(service: str) -> Any:
             from infra.ssm import SSMClient
 
             found = _clients[service] = SSMClient(_region())
+        if found is None and service == "sqs":
+            from infra.sqs import SQSClient
+
+            found = _clients[service] = SQSClient(_region())
         if found is None:
             from botocore.config import Config
             from botocore.session import get_session

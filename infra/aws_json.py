@@ -9,7 +9,8 @@ every operation is ``POST /`` with ``X-Amz-Target: <prefix>.<Operation>`` and a 
 that *is* the request; the answer is JSON in the shape botocore returns.
 
 ``JsonServiceClient`` is the shared part; a service is a subclass that names its signing
-name, target prefix and content type (``infra/dynamodb/client.py``, ``infra/ssm.py``).
+name, target prefix and content type (``infra/dynamodb/client.py``, ``infra/ssm.py``,
+``infra/sqs.py``).
 
 What it keeps of botocore, so the adapters cannot tell the difference:
 - the methods and parameters (``client.get_item(TableName=..., Key=...)``; any
@@ -29,8 +30,8 @@ What it keeps of botocore, so the adapters cannot tell the difference:
 What it does not do: FIPS or dual-stack endpoints, endpoint discovery, client-side
 parameter validation (the service validates and answers ``ValidationException``),
 paginators, waiters, timestamp parsing (dates stay numbers), botocore's retry quota.
-Convoy needs none. The other services Convoy calls (SQS, EventBridge Scheduler, Cognito)
-still use botocore clients, built on first use (``infra/aws_clients.py``).
+Convoy needs none. The other services Convoy calls (EventBridge Scheduler's REST-JSON,
+Cognito) still use botocore clients, built on first use (``infra/aws_clients.py``).
 """
 
 from __future__ import annotations
