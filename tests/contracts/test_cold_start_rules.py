@@ -99,6 +99,22 @@ def test_the_other_routes_bodies_are_exported_lazily_and_not_defined_by_the_api_
     assert "functions.schemas.bodies" not in modules
 
 
+def test_botocore_s_exceptions_are_looked_up_only_when_an_error_happens() -> None:
+    """infra/aws_errors.py: ``except aws_errors.ClientError`` imports botocore only when an
+    exception reaches it; a module-level ``from botocore.exceptions import ...`` would make
+    every function's first request import botocore."""
+    import ast
+
+    eager = []
+    for path in sorted([*(ROOT / "infra").rglob("*.py"), *(ROOT / "functions").rglob("*.py")]):
+        for node in ast.parse(path.read_text()).body:  # module level only
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("botocore"):
+                eager.append(str(path.relative_to(ROOT)))
+            if isinstance(node, ast.Import) and any(a.name.startswith("botocore") for a in node.names):
+                eager.append(str(path.relative_to(ROOT)))
+    assert eager == []
+
+
 def test_pydantic_s_plugin_scan_is_switched_off_where_the_functions_run() -> None:
     """Convoy uses no pydantic plugin; pydantic's loader would scan every installed package's
     entry points on the first model built (docs/performance.md, "Cold start")."""
