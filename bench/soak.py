@@ -7,7 +7,9 @@ random legal orders each movement and retreat phase, or ``--ordering N`` random 
 of them; the creator calls process_turn),
 then leaves it idle for ``--idle`` seconds. Prints a table: RSS of the whole process
 tree (server plus API worker processes) at start / after play / after idle, and
-process_turn p50/p99 over the first and the last 10 % of phases (by time).
+process_turn p50/p99 over the first and the last 10 % of phases (by time); then it
+restarts the stack on the same data directory and prints its RSS once the data is read
+back (how much of the RSS after play is the data itself).
 
 Targets: RSS after idle within 1.2x of RSS after play; late p50 within 1.5x of early
 p50. A printed table, not a test. Quick run:
@@ -113,10 +115,10 @@ def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, fl
                 print(f"  {len(turns)} phases processed", file=sys.stderr, flush=True)
 
 
-def start_server(data_dir: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(data_dir: str, port: int, fresh: bool = True) -> subprocess.Popen[bytes]:
     env = {**os.environ, "CONVOY_PORT": str(port), "POWERTOOLS_LOG_LEVEL": "ERROR"}
-    server = subprocess.Popen([sys.executable, "-m", "local_stack", "--data-dir", data_dir, "--fresh"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "local_stack", "--data-dir", data_dir, *(["--fresh"] if fresh else [])]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     give_up = time.monotonic() + 120
     while time.monotonic() < give_up:
         try:
@@ -153,6 +155,15 @@ def main() -> None:
         server = start_server(data_dir, port)
         try:
             report(server, f"http://127.0.0.1:{port}", args, data_dir)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=120)
+        # The same data read back by a new process: what of the RSS after play is the
+        # data itself (moto holds every item in memory) rather than left over from play.
+        server = start_server(data_dir, port, fresh=False)
+        try:
+            time.sleep(2)
+            print(f"| RSS after a restart on the same data (MB) | {rss_mb(server.pid):8.0f} |")
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=120)
