@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = ("functions.api.handler", "functions.deadline.handler", "functions.notifier.handler",
             "functions.relay.handler", "functions.telegram.handler")
 # Imported only by the code that needs them, never by a handler's import: AWS SDK machinery
-# (DynamoDB goes through infra/dynamodb/client.py, other services build botocore clients on
-# first use), token verification, rendering, the second game, and any part of the engine
-# behind its lazy facade (engine/__init__.py: a module-level ``engine.Season.SPRING`` loads it).
+# (DynamoDB, SSM and SQS go through the small clients of infra/aws_json.py, other services
+# build botocore clients on first use), token verification, rendering, the second game, and
+# any part of the engine behind its lazy facade (engine/__init__.py: a module-level
+# ``engine.Season.SPRING`` loads it).
 NOT_AT_IMPORT = ("boto3", "botocore.session", "botocore.client", "urllib3", "requests", "jwt",
                  "cryptography", "render", "backgammon")
 ENGINE_PARTS = "engine."
