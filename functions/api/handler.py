@@ -34,7 +34,6 @@ from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
-from functions.schemas import press as press_schemas
 from functions.usecases import press, views
 from functions.usecases.common import Actor, hash_token, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
@@ -567,16 +566,16 @@ def _chats() -> Any:
     201: {"description": "Sent", "content": {JSON: {"schema": {"$ref": "#/components/schemas/SentMessage"}}}},
     429: {"description": "RATE_LIMITED (Retry-After header)"}, **ERRORS},
     summary='Send press: "to" a list of powers (a channel with the sender) or "ALL"')
-def post_message(game_id: str, body: press_schemas.SendMessageRequest) -> Response[press_schemas.SentMessage]:
+def post_message(game_id: str, body: schemas.SendMessageRequest) -> Response[schemas.SentMessage]:
     services, store = _services()
 
-    def apply() -> press_schemas.SentMessage:
+    def apply() -> schemas.SentMessage:
         actor = _actor(store, game_id, services.settings.operator_token)
         sent = press.send_message(
             store, services.press_store, services.clock, game_id, actor, body.to, body.text,
             client_timestamp=body.client_timestamp, chats=_chats(),
         )
-        return press_schemas.SentMessage(**asdict(sent))
+        return schemas.SentMessage(**asdict(sent))
 
     return _intent("message", game_id, body, apply, status=201)
 
@@ -588,20 +587,20 @@ def get_messages(
     after: Annotated[int, Query(ge=0)] = 0,
     channel: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=press.MAX_READ)] = 50,
-) -> press_schemas.MessageList:
+) -> schemas.MessageList:
     services, store = _services()
     actor = _actor(store, game_id, services.settings.operator_token)
     found = press.read_messages(store, services.press_store, game_id, actor, after=after, channel=channel,
                                 limit=limit)
-    return press_schemas.MessageList.model_validate(found)
+    return schemas.MessageList.model_validate(found)
 
 
 @app.get("/games/<game_id>/channels", tags=["press"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The caller's channels: members, last message, unread count")
-def get_channels(game_id: str) -> press_schemas.ChannelList:
+def get_channels(game_id: str) -> schemas.ChannelList:
     services, store = _services()
     actor = _actor(store, game_id, services.settings.operator_token)
-    return press_schemas.ChannelList.model_validate(
+    return schemas.ChannelList.model_validate(
         press.list_channels(store, services.press_store, game_id, actor)
     )
 
@@ -609,15 +608,15 @@ def get_channels(game_id: str) -> press_schemas.ChannelList:
 @app.post("/games/<game_id>/channels/<channel>/read", tags=["press"], security=SECURITY, responses=ERRORS,
           summary="Mark a channel read up to a seq")
 def post_channel_read(
-    game_id: str, channel: str, body: press_schemas.MarkReadRequest
-) -> press_schemas.MarkReadResponse:
+    game_id: str, channel: str, body: schemas.MarkReadRequest
+) -> schemas.MarkReadResponse:
     services, store = _services()
 
-    def apply() -> press_schemas.MarkReadResponse:
+    def apply() -> schemas.MarkReadResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
         name = unquote(channel)  # rawPath keeps %2C if a client encoded the commas
         done = press.mark_read(store, services.press_store, game_id, actor, name, body.upto)
-        return press_schemas.MarkReadResponse(**done)
+        return schemas.MarkReadResponse(**done)
 
     return _intent(f"read:{channel}", game_id, body, apply)  # type: ignore[return-value]
 

@@ -3,7 +3,8 @@
 The OpenAPI document (GET /openapi.json, docs/openapi.json) is generated from these
 models and the routes; a test fails when the committed copy drifts. This module defines
 the base models and the player's view; every other route's bodies are in
-functions/schemas/bodies.py, read on first use and importable from here (``LAZY``).
+functions/schemas/bodies.py and press's in functions/schemas/press.py, read on first use
+and importable from here (``LAZY``).
 
 No ``from __future__ import annotations`` in the schema modules (issue 9 item 6): pydantic
 reads each field's annotation when the class is defined, and a string annotation costs a
@@ -100,24 +101,33 @@ class ErrorBody(BaseModel):
     message: str
 
 
-# The other routes' bodies, defined on first use (PEP 562; functions/schemas/bodies.py).
-LAZY: tuple[str, ...] = (
-    "PhaseSeconds", "NotifyTarget", "BackgammonSettings", "EveryDays", "DeadlineAt",
-    "CreateGameRequest", "WebhookSecret", "RotateSecretResponse", "CreateGameResponse",
-    "ExtendRequest", "DeadlineState", "WaitRequest", "WaitResponse", "LinkCodeResponse",
-    "JoinRequest", "JoinResponse", "SubmitOrdersRequest", "ProcessTurnRequest",
-    "RetractOrdersRequest", "RejectedOrder", "SubmitOrdersResponse", "ResultEntry", "Resolution",
-    "ProcessTurnResponse", "VoteRequest", "VoteResponse", "SeatChange", "DummyPowersRequest",
-    "DummyPowersResponse", "OrdersStatus", "HistoryEntry", "History", "Events", "GameSummary",
-    "GameList", "Variant", "VariantList", "ExportedPhase", "ExportedCurrent", "ExportDocument",
-)
+# The other routes' bodies and press's models (issue 13), defined on first use (PEP 562):
+# import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
+LAZY: dict[str, tuple[str, ...]] = {
+    "functions.schemas.bodies": (
+        "PhaseSeconds", "NotifyTarget", "BackgammonSettings", "EveryDays", "DeadlineAt",
+        "CreateGameRequest", "WebhookSecret", "RotateSecretResponse", "CreateGameResponse",
+        "ExtendRequest", "DeadlineState", "WaitRequest", "WaitResponse", "LinkCodeResponse",
+        "JoinRequest", "JoinResponse", "SubmitOrdersRequest", "ProcessTurnRequest",
+        "RetractOrdersRequest", "RejectedOrder", "SubmitOrdersResponse", "ResultEntry", "Resolution",
+        "ProcessTurnResponse", "VoteRequest", "VoteResponse", "SeatChange", "DummyPowersRequest",
+        "DummyPowersResponse", "OrdersStatus", "HistoryEntry", "History", "Events", "GameSummary",
+        "GameList", "Variant", "VariantList", "ExportedPhase", "ExportedCurrent", "ExportDocument",
+    ),
+    "functions.schemas.press": (
+        "SendMessageRequest", "SentMessage", "MessageView", "MessageList", "ChannelView",
+        "ChannelList", "MarkReadRequest", "MarkReadResponse",
+    ),
+}
+_MODULE_OF = {name: module for module, names in LAZY.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
-    if name not in LAZY:
+    module = _MODULE_OF.get(name)
+    if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from functions.schemas import bodies
+    import importlib
 
-    value = getattr(bodies, name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # later lookups are plain attribute reads
     return value

@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from functions.schemas.api import BaseModel  # validators built on first use (issue 9)
+from functions.schemas.common import BaseModel  # validators built on first use (issue 9)
 
 
 class SendMessageRequest(BaseModel):
