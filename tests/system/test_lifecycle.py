@@ -109,8 +109,9 @@ def _wait_for(what: str, check: Any, timeout: float = 40.0) -> Any:
 
 def test_two_missed_movement_phases_then_civil_disorder_and_takeover(stack: LocalStack) -> None:
     api = Api(stack.url)
-    # Given a game with short deadlines in which France never orders
-    game_id, _, tokens = _new_game(api, phase_seconds={"MOVEMENT": 3, "RETREAT": 1, "ADJUSTMENT": 1})
+    # Given a game with short deadlines in which France never orders (6 s: the other six must
+    # get their orders in before the deadline even on a loaded machine)
+    game_id, _, tokens = _new_game(api, phase_seconds={"MOVEMENT": 6, "RETREAT": 1, "ADJUSTMENT": 1})
     for phase in ("S1901M", "F1901M"):
         _wait_for(phase, lambda p=phase: api.call("GET", f"/games/{game_id}")["phase"] == p)
         for power in POWERS:
