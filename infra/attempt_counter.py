@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from infra import aws_errors
 
 
 class AttemptCounterError(Exception):
@@ -34,7 +34,7 @@ class DynamoAttemptCounter:
             answer = self._client().get_item(
                 TableName=self._table, Key=self._key(scope, now, window), ConsistentRead=True
             )
-        except (ClientError, BotoCoreError) as exc:
+        except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
             raise AttemptCounterError(f"get_item: {exc}") from exc
         return int(answer.get("Item", {}).get("tries", {}).get("N", "0"))
 
@@ -50,10 +50,10 @@ class DynamoAttemptCounter:
                     ":one": {"N": "1"}, ":limit": {"N": str(limit)}, ":expires": {"N": str(expires)},
                 },
             )
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
                 return False
             raise AttemptCounterError(f"update_item: {exc}") from exc
-        except BotoCoreError as exc:
+        except aws_errors.BotoCoreError as exc:
             raise AttemptCounterError(f"update_item: {exc}") from exc
         return True

@@ -1,8 +1,9 @@
 """AWS clients, created lazily on first use and cached per process.
 
-DynamoDB's is Convoy's own small client (``infra/dynamodb/client.py``: the JSON protocol,
-SigV4, botocore's retry mode and errors, without botocore's client machinery, which was
-most of a cold start); the others are botocore clients.
+DynamoDB's, SSM's and SQS's are Convoy's own small clients (``infra/dynamodb/client.py``,
+``infra/ssm.py``, ``infra/sqs.py`` over ``infra/aws_json.py``: the JSON protocol, SigV4, botocore's retry
+mode and errors, without botocore's client machinery, which was most of a cold start);
+the others are botocore clients.
 
 Importing this module never builds a client (cold starts stay cheap and tests can
 point ``AWS_ENDPOINT_URL`` at an emulator before the first call). ``reset()``
@@ -25,9 +26,11 @@ def _region() -> str:
 
 
 def client(service: str) -> Any:
-    """The cached client for ``service`` (``"dynamodb"``, ``"sqs"``, ``"scheduler"``).
+    """The cached client for ``service`` (``"dynamodb"``, ``"ssm"``, ``"sqs"``, ``"scheduler"``).
 
-    ``"dynamodb"`` is ``infra.dynamodb.client.DynamoDBClient``; the others are built with
+    ``"dynamodb"`` is ``infra.dynamodb.client.DynamoDBClient``, ``"ssm"``
+    ``infra.ssm.SSMClient`` (the secrets' one ``GetParameters``), ``"sqs"``
+    ``infra.sqs.SQSClient`` (the relay's outlet); the others are built with
     botocore directly, not boto3: boto3 adds nothing to a low-level client but its import
     (with s3transfer) costs tens of ms of a cold start. ``AWS_ENDPOINT_URL`` (the local
     stack) is honoured by both.
@@ -41,6 +44,14 @@ def client(service: str) -> Any:
             from infra.dynamodb.client import DynamoDBClient
 
             found = _clients[service] = DynamoDBClient(_region())
+        if found is None and service == "ssm":
+            from infra.ssm import SSMClient
+
+            found = _clients[service] = SSMClient(_region())
+        if found is None and service == "sqs":
+            from infra.sqs import SQSClient
+
+            found = _clients[service] = SQSClient(_region())
         if found is None:
             from botocore.config import Config
             from botocore.session import get_session

@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from functions.ports import AuthTokens, IdentityRejected, SignedUp, StorageUnavailable
+from infra import aws_errors
 from infra.errors import is_retryable
 
 # Cognito's error code -> (our code, message a person can act on)
@@ -88,7 +87,7 @@ class CognitoIdentity:
         try:
             answer: dict[str, Any] = getattr(self._client(), operation)(**arguments)
             return answer
-        except ClientError as error:
+        except aws_errors.ClientError as error:
             code = str(error.response.get("Error", {}).get("Code", ""))
             table = {**REFUSALS, **(refusals or {})}
             if code in table:
@@ -96,7 +95,7 @@ class CognitoIdentity:
             if is_retryable(error):
                 raise StorageUnavailable(f"cognito-idp {operation}: {code}") from None
             raise
-        except BotoCoreError as error:
+        except aws_errors.BotoCoreError as error:
             raise StorageUnavailable(f"cognito-idp {operation}: {error}") from None
 
 

@@ -14,7 +14,7 @@ all with an `expires_at` TTL so they do not grow forever:
 
 Target keys are hashed so webhook URLs (which may embed tokens) are not copied around.
 Conditional writes make "first time only" atomic: claiming an update and redeeming a
-code are single conditional requests. `ClientError` never leaves this module except
+code are single conditional requests. `aws_errors.ClientError` never leaves this module except
 as `NotificationStoreError`.
 """
 
@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
-from botocore.exceptions import BotoCoreError, ClientError
+from infra import aws_errors
 
 DELIVERY_TTL_SECONDS = 14 * 24 * 3600
 UPDATE_TTL_SECONDS = 3 * 24 * 3600  # Telegram gives up on an update after about a day
@@ -54,7 +54,7 @@ def _n(value: int) -> dict[str, str]:
     return {"N": str(value)}
 
 
-def _conditional_failed(exc: ClientError) -> bool:
+def _conditional_failed(exc: aws_errors.ClientError) -> bool:
     return bool(exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException")
 
 
@@ -67,11 +67,11 @@ class _Table:
     def _call(self, operation: str, **kwargs: Any) -> Any:
         try:
             return getattr(self._client_factory(), operation)(TableName=self._table, **kwargs)
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if _conditional_failed(exc):
                 raise
             raise NotificationStoreError(f"{operation}: {exc}") from exc
-        except BotoCoreError as exc:
+        except aws_errors.BotoCoreError as exc:
             raise NotificationStoreError(f"{operation}: {exc}") from exc
 
     def _expiry(self, seconds: int) -> dict[str, str]:
@@ -119,7 +119,7 @@ class DynamoTelegramStore(_Table):
         }
         try:
             self._call("put_item", Item=item, ConditionExpression="attribute_not_exists(pk)")
-        except ClientError:  # only conditional failures get here
+        except aws_errors.ClientError:  # only conditional failures get here
             return False
         return True
 
@@ -138,7 +138,7 @@ class DynamoTelegramStore(_Table):
         }
         try:  # never overwrite a live code (a 40-bit code could collide)
             self._call("put_item", Item=item, ConditionExpression="attribute_not_exists(pk)")
-        except ClientError as exc:  # only conditional failures get here
+        except aws_errors.ClientError as exc:  # only conditional failures get here
             raise NotificationStoreError("this link code is already issued") from exc
 
     def redeem_link_code(self, code_hash: str, now: datetime) -> Any:
@@ -151,7 +151,7 @@ class DynamoTelegramStore(_Table):
                 ExpressionAttributeValues={":now": _n(int(now.timestamp()))},
                 ReturnValues="ALL_OLD",
             )
-        except ClientError:
+        except aws_errors.ClientError:
             return None
         old = answer.get("Attributes") or {}
         return self._seat(old["game_id"]["S"], old["power"]["S"]) if old else None
@@ -230,5 +230,5 @@ class DynamoReplyOutbox(_Table):
         }
         try:  # written once per update: a retried reply is the same item, not a second message
             self._call("put_item", Item=item, ConditionExpression="attribute_not_exists(pk)")
-        except ClientError:
+        except aws_errors.ClientError:
             return

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from botocore.exceptions import BotoCoreError, ClientError
+from infra import aws_errors
 
 SQS_BATCH_LIMIT = 10
 
@@ -70,7 +70,7 @@ class SqsMessageQueue:
             entries = [self._entry(entry_id, message) for entry_id, message in ids.items()]
             try:
                 answer = self._client_factory().send_message_batch(QueueUrl=self._queue_url, Entries=entries)
-            except (ClientError, BotoCoreError):
+            except (aws_errors.ClientError, aws_errors.BotoCoreError):
                 failed.update(message.dedupe_key for message in chunk)
                 continue
             failed.update(ids[f["Id"]].dedupe_key for f in answer.get("Failed", []))
@@ -140,7 +140,7 @@ def drain_once(
             AttributeNames=["All"],
             MessageAttributeNames=["All"],
         )
-    except (ClientError, BotoCoreError) as exc:
+    except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
         raise QueueError(f"receive from {queue_url}: {exc}") from exc
     messages = answer.get("Messages", [])
     if not messages:
@@ -163,6 +163,7 @@ def drain_once(
                     for i, m in enumerate(retry)
                 ],
             )
-    except (ClientError, BotoCoreError) as exc:  # the messages come back after their visibility timeout
+    # the messages come back after their visibility timeout
+    except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
         raise QueueError(f"acknowledge on {queue_url}: {exc}") from exc
     return len(done), len(retry)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from infra import aws_errors
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,36}")
 _SAFE_PHASE = re.compile(r"[A-Za-z0-9_-]{1,12}")
@@ -142,7 +142,7 @@ class EventBridgeDeadlineScheduler:
                     **self._dead_letter(),
                 },
             )
-        except (ClientError, BotoCoreError) as exc:
+        except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
             raise _translate(exc, f"create schedule {name}") from exc
         return name
 
@@ -189,17 +189,17 @@ class EventBridgeDeadlineScheduler:
                 if not token:
                     return found
                 kwargs["NextToken"] = token
-        except (ClientError, BotoCoreError) as exc:
+        except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
             raise _translate(exc, "list schedules") from exc
 
     def _delete(self, name: str) -> None:
         try:
             self._client.delete_schedule(Name=name, GroupName=self._settings.group_name)
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if _code(exc) == "ResourceNotFoundException":
                 return
             raise _translate(exc, f"delete schedule {name}") from exc
-        except BotoCoreError as exc:
+        except aws_errors.BotoCoreError as exc:
             raise _translate(exc, f"delete schedule {name}") from exc
 
 
@@ -207,12 +207,13 @@ _ONE_SECOND = timedelta(seconds=1)
 _TRANSIENT = {"ThrottlingException", "InternalServerException", "ServiceQuotaExceededException"}
 
 
-def _code(exc: ClientError) -> str:
+def _code(exc: aws_errors.ClientError) -> str:
     return str(exc.response.get("Error", {}).get("Code", ""))
 
 
 def _translate(exc: Exception, what: str) -> SchedulerError:
     """ClientError/BotoCoreError -> SchedulerError; transient ones as SchedulerUnavailable."""
-    if isinstance(exc, BotoCoreError) or (isinstance(exc, ClientError) and _code(exc) in _TRANSIENT):
+    transient = isinstance(exc, aws_errors.ClientError) and _code(exc) in _TRANSIENT
+    if isinstance(exc, aws_errors.BotoCoreError) or transient:
         return SchedulerUnavailable(f"{what}: {exc}")
     return SchedulerError(f"{what}: {exc}")

@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from botocore.exceptions import BotoCoreError, ClientError
+from infra import aws_errors
 
 TTL_SECONDS = 7 * 24 * 3600
 
@@ -50,11 +50,11 @@ class DynamoTargetHealth:
     def _call(self, operation: str, **kwargs: Any) -> Any:
         try:
             return getattr(self._client(), operation)(TableName=self._table, **kwargs)
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
                 raise
             raise TargetHealthError(f"{operation}: {exc}") from exc
-        except BotoCoreError as exc:
+        except aws_errors.BotoCoreError as exc:
             raise TargetHealthError(f"{operation}: {exc}") from exc
 
     @staticmethod
@@ -101,7 +101,7 @@ class DynamoTargetHealth:
                 },
                 ReturnValues="ALL_OLD",
             ).get("Attributes", {})
-        except ClientError:  # another notifier parked it first
+        except aws_errors.ClientError:  # another notifier parked it first
             return self._standing(failures, parked_until)
         return self._standing(failures, until, "noticed" not in old)
 

@@ -4,7 +4,8 @@ On AWS the functions read their secrets from SecureString parameters (infra/secr
 the local stack does the same: each plain variable that is set (``CONVOY_OPERATOR_TOKEN``,
 ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``) is written to a SecureString under
 ``/convoy/local/…`` and the matching ``*_PARAMETER`` variable names it, so the API workers,
-pumps and bot read it through Powertools like a deployed function does.
+pumps and bot read it with one ``GetParameters`` call (infra/secrets.py) like a deployed
+function does.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ class LocalStack:
         self.emulator.start()
         emulators.set_current(self.emulator)
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "convoy")
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as template.yaml's Globals
         from functions import wiring
 
         wiring.reset()

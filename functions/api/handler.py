@@ -5,6 +5,10 @@ the answer. Domain errors become ``{"code", "message"}`` with their HTTP status 
 in one place; anything else is a 500 ``INTERNAL`` with no stack trace in the body.
 Every POST honours ``Idempotency-Key`` (functions/api/idempotency.py).
 
+Cold start (issue 9, docs/performance.md): a use case that only some routes call is imported
+in those routes (``# deferred``), and the account and sandbox routes are mounted
+(``app.mount``), so a cold Lambda serving a player's view loads neither.
+
 How to add a route: docs/api.md, "How to add a route" (decorator on ``app``, typed path and
 query parameters, a pydantic body model; ``Response``/``Query`` come from functions/api/router.py).
 """
@@ -14,13 +18,13 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import unquote
 
 from pydantic import BaseModel, ValidationError
 
 from functions import wiring
-from functions.api import auth_routes, body_guard, sandbox_routes
+from functions.api import body_guard
 from functions.api.idempotency import run_once
 from functions.api.identity import actor_for, caller_key, user_for
 from functions.api.request_store import RequestStore
@@ -30,24 +34,17 @@ from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
 from functions.schemas import backgammon as backgammon_schemas
-from functions.schemas import press as press_schemas
-from functions.usecases import lobby, press, views
+from functions.usecases import press, views
 from functions.usecases.common import Actor, hash_token, iso, kind_name, load
 from functions.usecases.create_game import CreateGame
-from functions.usecases.export import export_game, import_game
-from functions.usecases.game_control import DeadlineState, extend_deadline, pause_game, resume_game
-from functions.usecases.history_cursor import decode_cursor, encode_cursor
-from functions.usecases.join import join_game
 from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.notify_targets import claim_webhook_hosts
-from functions.usecases.process_turn import process_turn
 from functions.usecases.results import with_scores
-from functions.usecases.seats import SeatChanged, leave_game, open_seat, set_dummy_powers
-from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
-from functions.usecases.telegram_bot import link_code_for
-from functions.usecases.votes import cast_vote
-from functions.usecases.webhook_secrets import rotate_webhook_secret
+
+if TYPE_CHECKING:
+    from functions.usecases.game_control import DeadlineState
+    from functions.usecases.seats import SeatChanged
 
 logger = get_logger()
 app = Router()
@@ -229,6 +226,8 @@ def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameRes
 
 @app.get("/games", tags=["games"], summary="List games (newest first)")
 def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameList:
+    from functions.usecases import lobby  # deferred (issue 9)
+
     _, store = _services()
     return schemas.GameList.model_validate({"games": lobby.list_games(store, limit)})
 
@@ -246,6 +245,8 @@ def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonVi
 @app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS,
           summary="Take a power (or a random free one); returns the player's token, shown once")
 def post_join(game_id: str, body: schemas.JoinRequest) -> schemas.JoinResponse:
+    from functions.usecases.join import join_game  # deferred (issue 9)
+
     services, store = _services()
     user = user_for(_bearer())  # signed in: the seat is bound to the account (issue 15)
 
@@ -272,6 +273,8 @@ def _submitted(result: Any) -> schemas.SubmitOrdersResponse:
 
 
 def _submit(game_id: str, body: schemas.SubmitOrdersRequest, mode: str) -> Response[Any]:
+    from functions.usecases.submit_orders import submit_orders  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.SubmitOrdersResponse:
@@ -301,6 +304,8 @@ def post_orders_add(game_id: str, body: schemas.SubmitOrdersRequest) -> schemas.
 @app.delete("/games/<game_id>/orders", tags=["orders"], security=SECURITY, responses=ERRORS,
             summary='Retract all orders, or with body {"units": ["A PAR"]} those units\' orders')
 def delete_orders(game_id: str) -> schemas.SubmitOrdersResponse:
+    from functions.usecases.submit_orders import retract_orders  # deferred (issue 9)
+
     services, store = _services()
     event = app.current_event
     raw = base64.b64decode(event.body or "") if event.is_base64_encoded else event.body
@@ -324,6 +329,8 @@ def post_process_turn(
     body: schemas.ProcessTurnRequest,  # an empty body is {}: no phase (compatibility)
     require_all: Annotated[bool, Query()] = False,
 ) -> schemas.ProcessTurnResponse:
+    from functions.usecases.process_turn import process_turn  # deferred (issue 9)
+
     services, store = _services()
     phase = body.phase.upper() if body.phase else None
 
@@ -348,6 +355,8 @@ def _deadline_state(state: DeadlineState) -> schemas.DeadlineState:
 @app.post("/games/<game_id>/pause", tags=["deadlines"], security=SECURITY, responses=ERRORS,
           summary="Stop the deadline clock (creator or operator); the phase's schedule is removed")
 def post_pause(game_id: str) -> schemas.DeadlineState:
+    from functions.usecases.game_control import pause_game  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.DeadlineState:
@@ -362,6 +371,8 @@ def post_pause(game_id: str) -> schemas.DeadlineState:
           responses=ERRORS, summary="New signing secret for one webhook target; the old one signs "
           "beside it for 24 h (creator or operator; docs/notifications.md)")
 def post_rotate_secret(game_id: str, index: str) -> schemas.RotateSecretResponse:
+    from functions.usecases.webhook_secrets import rotate_webhook_secret  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.RotateSecretResponse:
@@ -378,6 +389,8 @@ def post_rotate_secret(game_id: str, index: str) -> schemas.RotateSecretResponse
 @app.post("/games/<game_id>/resume", tags=["deadlines"], security=SECURITY, responses=ERRORS,
           summary="Restart the deadline clock with the time that was left (creator or operator)")
 def post_resume(game_id: str) -> schemas.DeadlineState:
+    from functions.usecases.game_control import resume_game  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.DeadlineState:
@@ -391,6 +404,8 @@ def post_resume(game_id: str) -> schemas.DeadlineState:
 @app.post("/games/<game_id>/extend", tags=["deadlines"], security=SECURITY, responses=ERRORS,
           summary="Move the running deadline later by N seconds (creator or operator)")
 def post_extend(game_id: str, body: schemas.ExtendRequest) -> schemas.DeadlineState:
+    from functions.usecases.game_control import extend_deadline  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.DeadlineState:
@@ -405,6 +420,8 @@ def post_extend(game_id: str, body: schemas.ExtendRequest) -> schemas.DeadlineSt
 @app.post("/games/<game_id>/wait", tags=["orders"], security=SECURITY, responses=ERRORS,
           summary="Raise or lower the caller's wait flag (holds auto-processing this phase)")
 def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
+    from functions.usecases.submit_orders import set_wait_flag  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.WaitResponse:
@@ -419,6 +436,8 @@ def post_wait(game_id: str, body: schemas.WaitRequest) -> schemas.WaitResponse:
 @app.post("/games/<game_id>/votes", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
           summary="Vote for a draw (DIAS) and/or concede; the game ends when the votes carry")
 def post_votes(game_id: str, body: schemas.VoteRequest) -> schemas.VoteResponse:
+    from functions.usecases.votes import cast_vote  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.VoteResponse:
@@ -437,6 +456,8 @@ def _seat(changed: SeatChanged) -> schemas.SeatChange:
 @app.post("/games/<game_id>/leave", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
           summary="Give up the caller's seat: the token stops working and the seat opens for join")
 def post_leave(game_id: str) -> schemas.SeatChange:
+    from functions.usecases.seats import leave_game  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.SeatChange:
@@ -449,6 +470,8 @@ def post_leave(game_id: str) -> schemas.SeatChange:
 @app.post("/games/<game_id>/seats/<power>/open", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
           summary="Open a seated power's seat (creator or operator): its player's token stops working")
 def post_open_seat(game_id: str, power: str) -> schemas.SeatChange:
+    from functions.usecases.seats import open_seat  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.SeatChange:
@@ -461,6 +484,8 @@ def post_open_seat(game_id: str, power: str) -> schemas.SeatChange:
 @app.post("/games/<game_id>/dummy_powers", tags=["lifecycle"], security=SECURITY, responses=ERRORS,
           summary="Choose the dummy powers while the game is forming (creator or operator)")
 def post_dummy_powers(game_id: str, body: schemas.DummyPowersRequest) -> schemas.DummyPowersResponse:
+    from functions.usecases.seats import set_dummy_powers  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.DummyPowersResponse:
@@ -475,6 +500,8 @@ def post_dummy_powers(game_id: str, body: schemas.DummyPowersRequest) -> schemas
 @app.get("/games/<game_id>/export", tags=["lifecycle"], responses=ERRORS,
          summary="The whole game as one document: settings, every phase, the result; never a secret")
 def get_export(game_id: str) -> schemas.ExportDocument:
+    from functions.usecases.export import export_game  # deferred (issue 9)
+
     _, store = _services()
     return schemas.ExportDocument.model_validate(export_game(store, game_id))
 
@@ -483,6 +510,8 @@ def get_export(game_id: str) -> schemas.ExportDocument:
     "$ref": "#/components/schemas/CreateGameResponse"}}}}, **ERRORS}, tags=["lifecycle"],
     summary="A new game from an export, at its last phase, every seat open; returns the creator token")
 def post_import(body: schemas.ExportDocument) -> Response[schemas.CreateGameResponse]:
+    from functions.usecases.export import import_game  # deferred (issue 9)
+
     services, store = _services()
 
     def apply() -> schemas.CreateGameResponse:
@@ -495,9 +524,11 @@ def post_import(body: schemas.ExportDocument) -> Response[schemas.CreateGameResp
 @app.post("/games/<game_id>/telegram/link_code", tags=["notifications"], security=SECURITY,
           responses=ERRORS, summary="A one-time code linking a Telegram user to the caller's seat")
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
-    services, store = _services()
     # deferred: only this route needs the bot's use cases (API cold start, issue 9)
+    from functions.usecases.telegram_bot import link_code_for
     from functions.wiring import telegram_store
+
+    services, store = _services()
 
     actor = _actor(store, game_id, services.settings.operator_token)
     issued = link_code_for(actor, game_id, store=telegram_store(), now=services.clock.now())
@@ -535,16 +566,16 @@ def _chats() -> Any:
     201: {"description": "Sent", "content": {JSON: {"schema": {"$ref": "#/components/schemas/SentMessage"}}}},
     429: {"description": "RATE_LIMITED (Retry-After header)"}, **ERRORS},
     summary='Send press: "to" a list of powers (a channel with the sender) or "ALL"')
-def post_message(game_id: str, body: press_schemas.SendMessageRequest) -> Response[press_schemas.SentMessage]:
+def post_message(game_id: str, body: schemas.SendMessageRequest) -> Response[schemas.SentMessage]:
     services, store = _services()
 
-    def apply() -> press_schemas.SentMessage:
+    def apply() -> schemas.SentMessage:
         actor = _actor(store, game_id, services.settings.operator_token)
         sent = press.send_message(
             store, services.press_store, services.clock, game_id, actor, body.to, body.text,
             client_timestamp=body.client_timestamp, chats=_chats(),
         )
-        return press_schemas.SentMessage(**asdict(sent))
+        return schemas.SentMessage(**asdict(sent))
 
     return _intent("message", game_id, body, apply, status=201)
 
@@ -556,20 +587,20 @@ def get_messages(
     after: Annotated[int, Query(ge=0)] = 0,
     channel: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=press.MAX_READ)] = 50,
-) -> press_schemas.MessageList:
+) -> schemas.MessageList:
     services, store = _services()
     actor = _actor(store, game_id, services.settings.operator_token)
     found = press.read_messages(store, services.press_store, game_id, actor, after=after, channel=channel,
                                 limit=limit)
-    return press_schemas.MessageList.model_validate(found)
+    return schemas.MessageList.model_validate(found)
 
 
 @app.get("/games/<game_id>/channels", tags=["press"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The caller's channels: members, last message, unread count")
-def get_channels(game_id: str) -> press_schemas.ChannelList:
+def get_channels(game_id: str) -> schemas.ChannelList:
     services, store = _services()
     actor = _actor(store, game_id, services.settings.operator_token)
-    return press_schemas.ChannelList.model_validate(
+    return schemas.ChannelList.model_validate(
         press.list_channels(store, services.press_store, game_id, actor)
     )
 
@@ -577,15 +608,15 @@ def get_channels(game_id: str) -> press_schemas.ChannelList:
 @app.post("/games/<game_id>/channels/<channel>/read", tags=["press"], security=SECURITY, responses=ERRORS,
           summary="Mark a channel read up to a seq")
 def post_channel_read(
-    game_id: str, channel: str, body: press_schemas.MarkReadRequest
-) -> press_schemas.MarkReadResponse:
+    game_id: str, channel: str, body: schemas.MarkReadRequest
+) -> schemas.MarkReadResponse:
     services, store = _services()
 
-    def apply() -> press_schemas.MarkReadResponse:
+    def apply() -> schemas.MarkReadResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
         name = unquote(channel)  # rawPath keeps %2C if a client encoded the commas
         done = press.mark_read(store, services.press_store, game_id, actor, name, body.upto)
-        return press_schemas.MarkReadResponse(**done)
+        return schemas.MarkReadResponse(**done)
 
     return _intent(f"read:{channel}", game_id, body, apply)  # type: ignore[return-value]
 
@@ -605,6 +636,8 @@ def get_history(
     limit: Annotated[int, Query(ge=1, le=views.HISTORY_PAGE_MAX)] = views.HISTORY_PAGE,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> schemas.History:
+    from functions.usecases.history_cursor import decode_cursor, encode_cursor  # deferred (issue 9)
+
     _, store = _services()
     phases, last = views.history_page(store, game_id, after=decode_cursor(game_id, cursor), limit=limit)
     result = with_scores(load(store, game_id).result)
@@ -682,7 +715,14 @@ def get_variants() -> schemas.VariantList:
     return schemas.VariantList.model_validate({"variants": views.list_variants()})
 
 
-sandbox_routes.register(app)  # POST /adjudicate, /adjudicate/legal_orders (issue 19)
+def _sandbox_routes() -> None:
+    from functions.api import sandbox_routes
+
+    sandbox_routes.register(app)
+
+
+# POST /adjudicate, /adjudicate/legal_orders (issue 19): declared when first reached (router.mount)
+app.mount(("/adjudicate",), _sandbox_routes)
 
 
 def openapi_document() -> dict[str, Any]:
@@ -716,8 +756,15 @@ def get_openapi() -> Response[Any]:
     return _json(200, openapi_document())
 
 
-# the account routes (issue 15): /auth/*, /me, /me/games, /me/seats, on the same router
-auth_routes.register(app, intent=_intent, errors=ERRORS)
+def _account_routes() -> None:
+    from functions.api import auth_routes
+
+    auth_routes.register(app, intent=_intent, errors=ERRORS)
+
+
+# the account routes (issue 15): /auth/*, /me, /me/games, /me/seats, on the same router,
+# declared when first reached (router.mount)
+app.mount(("/auth", "/me"), _account_routes)
 
 
 

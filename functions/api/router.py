@@ -19,6 +19,13 @@ Declaring a route keeps the Powertools style::
   adds pydantic constraints; without a default it is required;
 - return a pydantic model (serialized by alias, JSON mode), a dict/list, or a ``Response``.
 
+Route groups that only some requests reach (the account routes, the sandbox) are *mounted*
+under path prefixes: ``app.mount(("/auth", "/me"), register)`` calls ``register`` — which
+imports the group's module and declares its routes — the first time a request's path is
+under a prefix, or when ``routes`` is read (the OpenAPI document, the contract tests). A
+cold Lambda serving a player's view never imports them (issue 9). A mounted group that
+declares a route outside its prefixes fails loudly when it is loaded.
+
 Invalid bodies and query parameters raise ``RequestValidationError`` (the handler maps it
 to 422 ``VALIDATION_ERROR``). What this router does not do: CORS, compression, cookies,
 middlewares; none is used by Convoy.
@@ -192,23 +199,66 @@ def _read_signature(func: Handler, path_params: tuple[str, ...]
     return body, tuple(query), hints.get("return")
 
 
+class _Mount:
+    """A route group declared on first use: its path prefixes and the function that declares it.
+    (A plain class: a dataclass costs ~4 M instructions to define, at every cold import.)"""
+
+    def __init__(self, prefixes: tuple[str, ...], register: Callable[[], None]) -> None:
+        self.prefixes = prefixes
+        self.register = register
+        self.loaded = False
+
+    def covers(self, path: str) -> bool:
+        return any(path == prefix or path.startswith(prefix + "/") for prefix in self.prefixes)
+
+
 class Router:
     """Routes HTTP API v2 events to handlers; one instance per Lambda module."""
 
     def __init__(self) -> None:
-        self.routes: list[Route] = []
+        self._routes: list[Route] = []
+        self._mounts: list[_Mount] = []
+        self._mount_lock = threading.Lock()
         self._exception_handlers: dict[type[BaseException], Callable[[Any], Response[Any]]] = {}
         self._not_found: Callable[[Exception], Response[Any]] | None = None
         self._local = threading.local()  # the local stack serves requests on several threads
 
     # --- declaration ----------------------------------------------------------------------
 
+    @property
+    def routes(self) -> list[Route]:
+        """Every route, the mounted groups' included (each is declared now if it was not yet)."""
+        for mount in self._mounts:
+            self._load(mount)
+        return self._routes
+
     def route(self, method: str, path: str, **options: Any) -> Callable[[Handler], Handler]:
         def register(func: Handler) -> Handler:
-            self.routes.append(Route(method.upper(), path, func, **options))
+            self._routes.append(Route(method.upper(), path, func, **options))
             return func
 
         return register
+
+    def mount(self, prefixes: tuple[str, ...], register: Callable[[], None]) -> None:
+        """Declare a route group the first time a request's path is under one of ``prefixes``."""
+        self._mounts.append(_Mount(prefixes, register))
+
+    def _load(self, mount: _Mount) -> None:
+        if mount.loaded:
+            return
+        with self._mount_lock:  # the local stack serves requests on several threads
+            if mount.loaded:
+                return
+            before = len(self._routes)
+            try:
+                mount.register()
+                stray = [r.path for r in self._routes[before:] if not mount.covers(r.path)]
+                if stray:
+                    raise RuntimeError(f"mounted under {mount.prefixes} but declared elsewhere: {stray}")
+            except BaseException:
+                del self._routes[before:]  # all or nothing: a retry declares the group afresh
+                raise
+            mount.loaded = True
 
     def get(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
         return self.route("GET", path, **options)
@@ -260,7 +310,10 @@ class Router:
         return _to_result(response)
 
     def _dispatch(self, request: Request) -> Response[Any]:
-        for route in self.routes:
+        for mount in self._mounts:
+            if not mount.loaded and mount.covers(request.path):
+                self._load(mount)
+        for route in self._routes:
             if route.method != request.method:
                 continue
             matched = route.pattern.match(request.path)

@@ -1,7 +1,5 @@
 """Request and answer models of the account routes (issue 15; docs/accounts.md has the contract)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import ConfigDict, Field, SecretStr

@@ -1,249 +1,21 @@
 """Request and response models of the REST API (shared/ARCHITECTURE.md §4, docs/api.md).
 
 The OpenAPI document (GET /openapi.json, docs/openapi.json) is generated from these
-models and the routes; a test fails when the committed copy drifts.
+models and the routes; a test fails when the committed copy drifts. This module defines
+the base models and the player's view; every other route's bodies are in
+functions/schemas/bodies.py and press's in functions/schemas/press.py, read on first use
+and importable from here (``LAZY``).
+
+No ``from __future__ import annotations`` in the schema modules (issue 9 item 6): pydantic
+reads each field's annotation when the class is defined, and a string annotation costs a
+compile and an eval per field there, a real one nothing (tests/contracts/test_cold_start_rules.py).
 """
 
-from __future__ import annotations
+from typing import Any, Literal
 
-from typing import Annotated, Any, Literal
+from pydantic import ConfigDict, Field
 
-from pydantic import BaseModel as PydanticModel
-from pydantic import ConfigDict, Field, SecretStr
-
-
-class BaseModel(PydanticModel):
-    """The base of every API model here: its validator is built when first used, not at import.
-
-    pydantic builds a model's core schema and validator when the class is defined; for ~35
-    models that is tens of ms of every Lambda cold start, though a request uses a few
-    (issue 9). ``defer_build`` builds each model once, on its first validation or schema.
-    """
-
-    model_config = ConfigDict(defer_build=True)
-
-
-OrderText = Field(min_length=1, max_length=120)
-
-
-class _Request(BaseModel):
-    """Request bodies are strict (issue 10): no unknown fields, and no coercion —
-    ``"true"`` is not a bool, ``"86400"`` is not an int. An explicit ``null`` is refused
-    wherever a field is documented as "omit for ..." (see ``_omit_only``)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class PhaseSeconds(_Request):
-    MOVEMENT: int | None = Field(default=None, ge=1, le=30 * 86400)
-    RETREAT: int | None = Field(default=None, ge=1, le=30 * 86400)
-    ADJUSTMENT: int | None = Field(default=None, ge=1, le=30 * 86400)
-
-
-class NotifyTarget(_Request):
-    type: Literal["webhook", "discord", "telegram"]
-    url: str | None = Field(default=None, max_length=500, description="webhook and discord: an https URL")
-    chat_id: int | str | None = Field(default=None, description="telegram: a chat id or @channelname")
-
-
-class BackgammonSettings(_Request):
-    seed: int | None = Field(
-        default=None, ge=0, le=2**62,
-        description="Seeds the dice so the game replays; whoever knows it can predict them. "
-        "Omit for a secret random seed.",
-    )
-    move_by_turn_rolls: bool = Field(default=False, description="The opening roll is the first move.")
-
-
-class EveryDays(_Request):
-    MOVEMENT: int = Field(default=1, ge=1, le=30)
-    RETREAT: int = Field(default=1, ge=1, le=30)
-    ADJUSTMENT: int = Field(default=1, ge=1, le=30)
-
-
-class DeadlineAt(_Request):
-    time: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", examples=["20:00"])
-    zone: str = Field(min_length=1, max_length=60, examples=["Europe/Berlin"])
-    every_days: EveryDays | None = None
-    min_gap_minutes: int = Field(default=60, ge=0, le=1440)
-
-
-class CreateGameRequest(_Request):
-    game: str = Field(
-        default="diplomacy", pattern=r"^[a-z]{1,20}$", examples=["diplomacy", "backgammon"],
-        description="diplomacy, or backgammon (docs/backgammon.md; variant and the Diplomacy "
-        "settings do not apply to it)",
-    )
-    backgammon: BackgammonSettings | None = None
-    variant: str = Field(
-        default="classical", pattern=r"^[A-Za-z0-9_-]{1,40}$", examples=["classical", "1900"]
-    )
-    rules: Literal["2023", "2000"] = "2023"
-    phase_seconds: PhaseSeconds | None = None
-    private: bool = False
-    # SecretStr: a repr (Powertools' DEBUG log of the route's arguments) shows "**********"
-    join_password: SecretStr | None = Field(default=None, min_length=1, max_length=200)
-    auto_process: bool = False
-    notify: list[NotifyTarget] | None = Field(default=None, max_length=5)
-    reminder_seconds: int | None = Field(
-        default=None,
-        ge=0,
-        le=7 * 86400,
-        description="How long before a deadline DEADLINE_APPROACHING goes out (default 3600; 0: none). "
-        "Capped at a quarter of the phase length.",
-    )
-    press: Literal["full", "public_only", "none", "rulebook"] = Field(
-        default="full", description="Who may talk when (docs/api.md, Press)."
-    )
-    anonymous: bool = Field(default=False, description="Nothing ties a power to a seat's identity.")
-    name: str | None = Field(default=None, min_length=1, max_length=80,
-                             description="Shown in /me/games (issue 15); default '<variant> <game id>'")
-    draw_votes: Literal["secret", "public"] = Field(
-        default="secret", description="secret: a power sees only its own vote; public: every vote."
-    )
-    max_year: int | None = Field(default=None, ge=1, le=3000,
-                                 description="After this year's last phase the game ends as a draw.")
-    nmr_extensions: int = Field(default=0, ge=0, le=10,
-                                description="Deadline extensions per power for missing orders.")
-    civil_disorder_after: int = Field(
-        default=2, ge=0, le=20, description="Missed movement phases in a row before civil disorder; 0: never."
-    )
-    dummy_powers: list[str] | None = Field(default=None, max_length=6, examples=[["TURKEY"]])
-    demo: bool = Field(default=False, description="One seat for the creator; every other power a dummy AI.")
-    demo_power: str | None = Field(default=None, max_length=40, description="demo: the creator's power.")
-    deadline_at: DeadlineAt | None = None
-
-
-class WebhookSecret(BaseModel):
-    """One webhook target's signing secret (issue 11: a secret per target)."""
-
-    target: int = Field(description="The target's index in the game's notify list.")
-    secret: str
-
-
-class RotateSecretResponse(BaseModel):
-    """A webhook target's new secret; the old one still signs until ``previous_valid_until``."""
-
-    target: int
-    secret: str = Field(description="The new signing secret. Shown once.")
-    previous_valid_until: str = Field(description="ISO time until which the old secret signs too.")
-
-
-class CreateGameResponse(BaseModel):
-    game_id: str
-    token: str = Field(description="The creator's token (authorises process_turn). Shown once.")
-    webhook_secret: str | None = Field(
-        default=None,
-        description="The first webhook target's signing secret (docs/notifications.md). Shown once.",
-    )
-    webhook_secrets: list[WebhookSecret] = Field(
-        default_factory=list,
-        description="Each webhook target's own signing secret, by its index in notify. Shown once.",
-    )
-    power: str | None = Field(default=None, description="demo: the creator's seat.")
-    player_token: str | None = Field(default=None, description="demo: the creator's seat token. Shown once.")
-
-
-class ExtendRequest(_Request):
-    seconds: int = Field(ge=1, le=30 * 86400)
-
-
-class DeadlineState(BaseModel):
-    phase: str
-    deadline: str | None
-    paused: bool
-
-
-class WaitRequest(_Request):
-    wait: bool
-
-
-class WaitResponse(BaseModel):
-    phase: str
-    wait_flags: list[str] = Field(description="Powers whose wait flag is up this phase.")
-    auto_processed: bool
-
-
-class LinkCodeResponse(BaseModel):
-    code: str = Field(description="Type /link CODE to the Telegram bot. Shown once; single use.")
-    expires_at: str
-
-
-class JoinRequest(_Request):
-    # ``str`` with a None default that is never validated: omitting the field means "any
-    # free power", but an explicit ``"power": null`` is refused (it used to join a random seat)
-    power: str = Field(default=None, max_length=40, validate_default=False,  # type: ignore[assignment]
-                       description="Omit for a random free power (null is refused).")
-    side: str = Field(default=None, max_length=10, validate_default=False,  # type: ignore[assignment]
-                      description="Backgammon: WHITE or BLACK (= power); null is refused.")
-    password: SecretStr | None = Field(default=None, max_length=200)
-
-
-class JoinResponse(BaseModel):
-    power: str
-    token: str = Field(description="This player's bearer token. Shown once; only its hash is stored.")
-
-
-class SubmitOrdersRequest(_Request):
-    orders: list[Annotated[str, Field(max_length=120)]] = Field(
-        max_length=64, examples=[["A PAR - BUR", "F BRE - MAO"]]
-    )
-    phase: str | None = Field(default=None, max_length=10, examples=["S1901M"])
-    client_timestamp: str | None = Field(default=None, max_length=40)
-
-
-class ProcessTurnRequest(_Request):
-    phase: str | None = Field(
-        default=None, max_length=10, examples=["S1901M"],
-        description="The phase the caller means to close; another phase answers 409 STALE_PHASE. "
-        "Optional for compatibility, but send it: without it a repeated call (double click, retry) "
-        "closes the next phase too.",
-    )
-
-
-class RetractOrdersRequest(_Request):
-    units: list[Annotated[str, Field(max_length=40)]] | None = Field(
-        default=None, max_length=64, examples=[["A PAR"]]
-    )
-
-
-class RejectedOrder(BaseModel):
-    order: str
-    code: str
-    message: str
-    engine_code: str | None = None
-
-
-class SubmitOrdersResponse(BaseModel):
-    phase: str
-    accepted: list[str]
-    rejected: list[RejectedOrder]
-    orders: list[str] = Field(description="The power's whole pending order set after this call.")
-
-
-class ResultEntry(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    order: dict[str, Any]
-    result: str
-    dislodged: bool = False
-    retreat_options: list[str] = []
-    power: str
-    order_str: str
-
-
-class Resolution(BaseModel):
-    phase: str | None = None
-    results: list[ResultEntry]
-    nmr: list[str] | None = Field(default=None, description="Powers that owed orders and gave none.")
-    votes: dict[str, dict[str, bool]] | None = Field(default=None, description="Public ballots only.")
-
-
-class ProcessTurnResponse(BaseModel):
-    status: Literal["ok"] = "ok"
-    phase: str
-    game_status: str
-    resolution: Resolution
+from functions.schemas.common import BaseModel, Event, GameResult, Vote, _Request  # noqa: F401 - re-exported
 
 
 class UnitView(BaseModel):
@@ -268,51 +40,6 @@ class PlayerView(BaseModel):
 class SeatView(BaseModel):
     status: Literal["player", "dummy", "open", "civil_disorder"]
     missed: int = Field(description="Consecutive missed movement phases.")
-
-
-class Vote(BaseModel):
-    draw: bool
-    concede: bool
-
-
-class GameResult(BaseModel):
-    kind: Literal["solo", "draw", "concession", "year_limit", "abandoned"]
-    winners: list[str] = Field(description="The winner, or the draw's members (all survivors).")
-    centers: dict[str, int] = Field(description="Final supply-centre counts, every power.")
-    final_phase: str | None = Field(description="The last phase actually played.")
-    ended_at: str
-    scores: dict[str, dict[str, float]] = Field(description="sum_of_squares and draw_size: power -> points.")
-
-
-class VoteRequest(_Request):
-    draw: bool | None = None
-    concede: bool | None = None
-
-
-class VoteResponse(BaseModel):
-    phase: str
-    power: str
-    draw: bool
-    concede: bool
-    game_status: str
-    result: GameResult | None
-    votes: dict[str, Vote] | None = Field(description="Every vote of the phase: public ballots only.")
-
-
-class SeatChange(BaseModel):
-    power: str
-    status: str
-    open_seats: list[str]
-
-
-class DummyPowersRequest(_Request):
-    dummy_powers: list[str] = Field(max_length=6, examples=[["TURKEY"]])
-
-
-class DummyPowersResponse(BaseModel):
-    dummy_powers: list[str]
-    open_seats: list[str]
-    started: bool = Field(description="The dummies filled the last seats: the game has started.")
 
 
 class Owed(BaseModel):
@@ -367,75 +94,6 @@ class GameView(BaseModel):
     unread: int = Field(default=0, description="The caller's unread press messages, over all its channels.")
 
 
-class OrdersStatus(BaseModel):
-    phase: str
-    powers_with_orders: list[str]
-    submitted: dict[str, bool]
-    waiting_on: list[str]
-    deadline: str | None
-
-
-class HistoryEntry(BaseModel):
-    n: int
-    phase: str
-    state: dict[str, Any]
-    orders: dict[str, list[str]]
-    resolution: Resolution
-    processed_at: str
-
-
-class History(BaseModel):
-    phases: list[HistoryEntry]
-    result: GameResult | None = None
-    next_cursor: str | None = Field(
-        default=None, description="Pass as ?cursor= for the next page; null on the last page (issue 11)."
-    )
-
-
-class Event(BaseModel):
-    seq: int
-    type: str
-    phase: str
-    data: dict[str, Any]
-    at: str
-
-
-class Events(BaseModel):
-    events: list[Event]
-    last_seq: int
-
-
-class GameSummary(BaseModel):
-    game_id: str
-    variant: str
-    rules: str
-    phase: str
-    status: str
-    private: bool
-    players: list[str]
-    open_seats: list[str] = Field(description="Seats join may take (never taken, left, or civil disorder)")
-    dummy_powers: list[str] = Field(default_factory=list)
-    civil_disorder: list[str] = Field(default_factory=list)
-    demo: bool = False
-    result: GameResult | None = None
-    created_at: str
-    game: str = Field(default="diplomacy", description="The game kind: diplomacy or backgammon")
-
-
-class GameList(BaseModel):
-    games: list[GameSummary]
-
-
-class Variant(BaseModel):
-    name: str
-    powers: list[str]
-    rules: list[str]
-
-
-class VariantList(BaseModel):
-    variants: list[Variant]
-
-
 class ErrorBody(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -443,32 +101,33 @@ class ErrorBody(BaseModel):
     message: str
 
 
-class ExportedPhase(BaseModel):
-    n: int
-    phase: str
-    state: dict[str, Any]
-    orders: dict[str, list[str]]
-    resolution: dict[str, Any]
-    processed_at: str
+# The other routes' bodies and press's models (issue 13), defined on first use (PEP 562):
+# import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
+LAZY: dict[str, tuple[str, ...]] = {
+    "functions.schemas.bodies": (
+        "PhaseSeconds", "NotifyTarget", "BackgammonSettings", "EveryDays", "DeadlineAt",
+        "CreateGameRequest", "WebhookSecret", "RotateSecretResponse", "CreateGameResponse",
+        "ExtendRequest", "DeadlineState", "WaitRequest", "WaitResponse", "LinkCodeResponse",
+        "JoinRequest", "JoinResponse", "SubmitOrdersRequest", "ProcessTurnRequest",
+        "RetractOrdersRequest", "RejectedOrder", "SubmitOrdersResponse", "ResultEntry", "Resolution",
+        "ProcessTurnResponse", "VoteRequest", "VoteResponse", "SeatChange", "DummyPowersRequest",
+        "DummyPowersResponse", "OrdersStatus", "HistoryEntry", "History", "Events", "GameSummary",
+        "GameList", "Variant", "VariantList", "ExportedPhase", "ExportedCurrent", "ExportDocument",
+    ),
+    "functions.schemas.press": (
+        "SendMessageRequest", "SentMessage", "MessageView", "MessageList", "ChannelView",
+        "ChannelList", "MarkReadRequest", "MarkReadResponse",
+    ),
+}
+_MODULE_OF = {name: module for module, names in LAZY.items() for name in names}
 
 
-class ExportedCurrent(BaseModel):
-    phase: str
-    state: dict[str, Any]
-    status: str
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-
-class ExportDocument(BaseModel):
-    """GET /games/{id}/export, POST /games/import (functions/usecases/export.py)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    format: Literal["convoy-export/1"]
-    source: dict[str, Any] = Field(default_factory=dict, description="The exported game's id and creation.")
-    variant: str = Field(max_length=40)
-    rules: str = Field(max_length=10)
-    settings: dict[str, Any] = Field(default_factory=dict, description="Without secrets (an allow-list).")
-    phases: list[ExportedPhase] = Field(max_length=2000)
-    current: ExportedCurrent
-    result: dict[str, Any] | None = None
-
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value

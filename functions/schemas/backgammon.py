@@ -1,7 +1,5 @@
 """Request and response models of the backgammon calls (docs/api.md "Backgammon")."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import ConfigDict, Field

@@ -1,12 +1,10 @@
 """Request and response models of press (issue 13; docs/api.md "Press")."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from functions.schemas.api import BaseModel  # validators built on first use (issue 9)
+from functions.schemas.common import BaseModel  # validators built on first use (issue 9)
 
 
 class SendMessageRequest(BaseModel):

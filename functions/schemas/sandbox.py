@@ -1,7 +1,5 @@
 """Request and response models of the stateless sandbox (issue 19; docs/api.md "Sandbox")."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field

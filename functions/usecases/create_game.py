@@ -32,6 +32,8 @@ PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
 
 @dataclass(frozen=True)
 class CreateGame:
+    """Everything a new game is created with (the request, parsed)."""
+
     variant: str = "classical"
     rules: str = "2023"
     phase_seconds: dict[str, int] = field(default_factory=dict)
@@ -53,6 +55,8 @@ class CreateGame:
 
 @dataclass(frozen=True)
 class Created:
+    """What the creator is told once: the game and the tokens and secrets minted for it."""
+
     game_id: str
     token: str
     webhook_secret: str | None = None  # the first webhook target's secret (kept for old clients)

@@ -38,9 +38,13 @@ import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
-from functions.ports import DeadlineGames, DeadlineScheduler
+from functions.ports import DeadlineScheduler
 from functions.usecases.common import parse_iso
+
+if TYPE_CHECKING:  # a lazy port (functions/ports/__init__.py): the API imports this module too
+    from functions.ports import DeadlineGames
 
 log = logging.getLogger(__name__)
 

@@ -25,6 +25,8 @@ MAX_DUMMIES = 6
 
 @dataclass(frozen=True)
 class LifecycleSettings:
+    """How a game ends and treats missing players (draws, year limit, NMR, dummies, demo)."""
+
     draw_votes: str = "secret"
     max_year: int | None = None
     nmr_extensions: int = 0

@@ -36,6 +36,8 @@ WAIVE_PREFIX = "WAIVE#"
 
 @dataclass(frozen=True)
 class Rejection:
+    """One order refused, with its stable code and a message for the player."""
+
     order: str
     code: str
     message: str

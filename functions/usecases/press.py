@@ -68,6 +68,8 @@ def has_press(game: GameRecord) -> bool:
 
 @dataclass(frozen=True)
 class Sent:
+    """What a sender is told of a message once it is stored."""
+
     message_id: str
     channel: str
     seq: int

@@ -30,6 +30,8 @@ BALLOTS = ("secret", "public")
 
 @dataclass(frozen=True)
 class VoteState:
+    """A power's votes after casting, and where the game stands."""
+
     phase: str
     power: str
     draw: bool

@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from functions.ports import (
     AlreadyExists,
     EventRecord,
@@ -29,6 +27,7 @@ from functions.ports import (
     StaleVersion,
     StorageError,
 )
+from infra import aws_errors
 from infra.dynamodb import items, keys
 from infra.dynamodb.table import TableAdapter
 from infra.errors import is_conditional_failure
@@ -246,14 +245,14 @@ class DynamoGameStore(TableAdapter):
             put = dict(actions[0]["Put"])
             try:
                 self._call("put_item", **put)
-            except ClientError as exc:
+            except aws_errors.ClientError as exc:
                 if is_conditional_failure(exc):
                     raise StaleVersion(game_id, expected) from exc
                 raise StorageError(str(exc)) from exc
             return
         try:
             self._call("transact_write_items", TransactItems=actions)
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if is_conditional_failure(exc):
                 raise StaleVersion(game_id, expected) from exc
             raise StorageError(str(exc)) from exc

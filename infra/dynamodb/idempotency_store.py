@@ -14,9 +14,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from functions.ports import COMPLETED, IN_PROGRESS, IdempotencyRecord, StorageError, StorageUnavailable
+from infra import aws_errors
 from infra.errors import is_conditional_failure, is_retryable
 
 _FREE = (
@@ -43,7 +42,7 @@ class DynamoIdempotencyStore:
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={":now": {"N": str(now)}, ":in_progress": {"S": IN_PROGRESS}},
             )
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if not is_conditional_failure(exc):
                 raise StorageError(f"put_item failed: {exc}") from exc
             return self._existing(key, payload_hash)
@@ -80,12 +79,12 @@ class DynamoIdempotencyStore:
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         try:
             response: dict[str, Any] = getattr(self._client(), operation)(**kwargs)
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if operation == "put_item" and is_conditional_failure(exc):
                 raise
             if is_retryable(exc):
                 raise StorageUnavailable(f"{operation}: {exc}") from exc
             raise StorageError(f"{operation} failed: {exc}") from exc
-        except BotoCoreError as exc:
+        except aws_errors.BotoCoreError as exc:
             raise StorageUnavailable(f"{operation}: {exc}") from exc
         return response

@@ -27,8 +27,6 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from functions.ports import (
     ChannelRecord,
     InboxEntry,
@@ -38,6 +36,7 @@ from functions.ports import (
     StaleVersion,
     StorageError,
 )
+from infra import aws_errors
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.errors import is_conditional_failure
@@ -225,7 +224,7 @@ class DynamoPressStore(DynamoGameStore):
                 self._call("put_item", **actions[0]["Put"])
             else:
                 self._call("transact_write_items", TransactItems=actions)
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if is_conditional_failure(exc):
                 raise StaleVersion(game_id, -1) from exc
             raise StorageError(str(exc)) from exc

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from functions.ports import StorageError, StorageUnavailable
-from infra import aws_clients
+from infra import aws_clients, aws_errors
 from infra.errors import is_conditional_failure, is_retryable
 
 RATE_PREFIX = "RATE#"
@@ -52,12 +50,12 @@ class DynamoRateCounter:
                     ":one": {"N": "1"}, ":limit": {"N": str(limit)}, ":expires": {"N": str(expires_at)},
                 },
             )
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if is_conditional_failure(exc):
                 return False
             if is_retryable(exc):
                 raise StorageUnavailable(f"update_item: {exc}") from exc
             raise StorageError(f"update_item failed: {exc}") from exc
-        except BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
+        except aws_errors.BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
             raise StorageUnavailable(f"update_item: {exc}") from exc
         return True

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from functions.ports import StorageError, StorageUnavailable
-from infra import aws_clients
+from infra import aws_clients, aws_errors
 from infra.errors import is_conditional_failure, is_retryable
 
 
@@ -35,12 +33,12 @@ class TableAdapter:
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         try:
             response: dict[str, Any] = getattr(self.client, operation)(**kwargs)
-        except ClientError as exc:
+        except aws_errors.ClientError as exc:
             if operation in self.CONDITIONAL and is_conditional_failure(exc):
                 raise
             if is_retryable(exc):
                 raise StorageUnavailable(f"{operation}: {exc}") from exc
             raise StorageError(f"{operation} failed: {exc}") from exc
-        except BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
+        except aws_errors.BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
             raise StorageUnavailable(f"{operation}: {exc}") from exc
         return response

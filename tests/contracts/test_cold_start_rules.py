@@ -5,6 +5,7 @@ nothing else, and pulls in no library that only some requests need."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = ("functions.api.handler", "functions.deadline.handler", "functions.notifier.handler",
             "functions.relay.handler", "functions.telegram.handler")
 # Imported only by the code that needs them, never by a handler's import: AWS SDK machinery
-# (DynamoDB goes through infra/dynamodb/client.py, other services build botocore clients on
-# first use), token verification, rendering, the second game, and any part of the engine
-# behind its lazy facade (engine/__init__.py: a module-level ``engine.Season.SPRING`` loads it).
+# (DynamoDB, SSM and SQS go through the small clients of infra/aws_json.py, other services
+# build botocore clients on first use), token verification, rendering, the second game, and
+# any part of the engine behind its lazy facade (engine/__init__.py: a module-level
+# ``engine.Season.SPRING`` loads it).
 NOT_AT_IMPORT = ("boto3", "botocore.session", "botocore.client", "urllib3", "requests", "jwt",
                  "cryptography", "render", "backgammon")
 ENGINE_PARTS = "engine."
@@ -50,6 +52,83 @@ def test_a_handler_s_import_pulls_in_nothing_only_some_requests_need(module: str
     below = tuple(f"{name}." for name in NOT_AT_IMPORT)
     assert not [m for m in modules if m in NOT_AT_IMPORT or m.startswith(below)]
     assert not [m for m in modules if m.startswith(ENGINE_PARTS)]
+
+
+def test_schema_modules_give_pydantic_real_annotations() -> None:
+    """A string annotation (``from __future__ import annotations``) makes pydantic compile
+    and eval every field's type when the model class is defined, at every cold import."""
+    modules = sorted((ROOT / "functions" / "schemas").glob("*.py"))
+    assert modules
+    future = re.compile(r"^from __future__ import annotations", re.MULTILINE)
+    assert [m.name for m in modules if future.search(m.read_text())] == []
+
+
+def test_the_api_s_import_loads_no_route_group_it_mounts() -> None:
+    """The account and sandbox routes are mounted (functions/api/router.py ``mount``): declared
+    when a request first reaches their prefix, never by the handler's import."""
+    modules = set(_imported("functions.api.handler")["modules"])  # type: ignore[arg-type]
+    mounted = {"functions.api.auth_routes", "functions.api.sandbox_routes", "functions.schemas.accounts",
+               "functions.schemas.sandbox", "functions.usecases.sandbox", "functions.usecases.accounts"}
+    assert sorted(modules & mounted) == []
+
+
+def test_the_lazy_ports_are_exported_and_the_api_s_import_loads_none() -> None:
+    """functions/ports/__init__.py ``LAZY`` names every public name of its submodules, each
+    importable from ``functions.ports``; a cold API import loads neither submodule."""
+    import importlib
+
+    from functions import ports
+
+    for module, names in ports.LAZY.items():
+        source = importlib.import_module(module)
+        public = {n for n, v in vars(source).items() if not n.startswith("_")
+                  and getattr(v, "__module__", module) == module and n.isidentifier()
+                  and (isinstance(v, type) or callable(v))}
+        assert public <= set(names) and all(getattr(ports, n) is getattr(source, n) for n in names)
+    modules = set(_imported("functions.api.handler")["modules"])  # type: ignore[arg-type]
+    assert sorted(m for m in modules if m.startswith("functions.ports.")) == []
+
+
+def test_the_other_routes_bodies_are_exported_lazily_and_not_defined_by_the_api_s_import() -> None:
+    """functions/schemas/api.py ``LAZY`` names every model of functions/schemas/bodies.py; a
+    cold API import defines only the view's models."""
+    import importlib
+
+    from functions.schemas import api
+
+    for module, names in api.LAZY.items():
+        source = importlib.import_module(module)
+        models = {n for n, v in vars(source).items() if isinstance(v, type) and v.__module__ == module}
+        assert models == set(names) and all(getattr(api, n) is getattr(source, n) for n in models)
+    modules = set(_imported("functions.api.handler")["modules"])  # type: ignore[arg-type]
+    assert sorted(modules & set(api.LAZY)) == []
+
+
+def test_botocore_s_exceptions_are_looked_up_only_when_an_error_happens() -> None:
+    """infra/aws_errors.py: ``except aws_errors.ClientError`` imports botocore only when an
+    exception reaches it; a module-level ``from botocore.exceptions import ...`` would make
+    every function's first request import botocore."""
+    import ast
+
+    eager = []
+    for path in sorted([*(ROOT / "infra").rglob("*.py"), *(ROOT / "functions").rglob("*.py")]):
+        for node in ast.parse(path.read_text()).body:  # module level only
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("botocore"):
+                eager.append(str(path.relative_to(ROOT)))
+            if isinstance(node, ast.Import) and any(a.name.startswith("botocore") for a in node.names):
+                eager.append(str(path.relative_to(ROOT)))
+    assert eager == []
+
+
+def test_pydantic_s_plugin_scan_is_switched_off_where_the_functions_run() -> None:
+    """Convoy uses no pydantic plugin; pydantic's loader would scan every installed package's
+    entry points on the first model built (docs/performance.md, "Cold start")."""
+    from local_stack.template import load_template
+
+    variables = load_template()["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+    source = (ROOT / "local_stack" / "stack.py").read_text()
+    assert 'os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")' in source
 
 
 def test_no_api_model_builds_its_validator_at_import() -> None:

@@ -155,3 +155,35 @@ def test_openapi_is_generated_from_the_route_table() -> None:
         "$ref": "#/components/schemas/Answer"
     }
     assert {"Answer", "Body"} <= set(document["components"]["schemas"])
+
+
+def test_a_mounted_group_is_declared_when_a_request_reaches_its_prefix() -> None:
+    # issue 9 item 6: a cold Lambda serving a view never imports the account or sandbox routes
+    app = make_router()
+    declared: list[str] = []
+
+    def register() -> None:
+        declared.append("group")
+        app.get("/group/<name>")(lambda name: {"name": name})
+        app.get("/group")(lambda: {"all": True})
+
+    app.mount(("/group",), register)
+    assert call(app, "GET", "/echo")[0] == 200 and declared == []
+    assert call(app, "GET", "/groupie")[0] == 404 and declared == []  # a prefix is a whole segment
+    assert call(app, "GET", "/group/x") == (200, {"name": "x"}) and declared == ["group"]
+    assert call(app, "GET", "/group") == (200, {"all": True}) and declared == ["group"]  # once
+
+
+def test_reading_the_route_table_declares_every_group_and_a_stray_route_fails_loudly() -> None:
+    app = make_router()
+    app.mount(("/late",), lambda: app.get("/late/thing")(lambda: {}) and None)
+    assert "/late/thing" in [r.path for r in app.routes]  # the OpenAPI document sees it
+
+    wrong = make_router()
+    wrong.mount(("/mine",), lambda: wrong.get("/theirs")(lambda: {}) and None)
+    try:
+        _ = wrong.routes
+        raise AssertionError("a route outside its mount's prefixes was accepted")
+    except RuntimeError as error:
+        assert "/theirs" in str(error)
+    assert "/theirs" not in [r.path for r in wrong._routes]  # all or nothing

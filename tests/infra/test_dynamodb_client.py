@@ -1,6 +1,7 @@
-"""Convoy's small DynamoDB client (infra/dynamodb/client.py, issue 9 item 6) answers as
-botocore's does: the same signatures, answers, errors and retries, so the adapters cannot
-tell them apart. Checked against botocore itself and against moto's server over HTTP."""
+"""Convoy's small DynamoDB client (infra/dynamodb/client.py over infra/aws_json.py, issue 9
+item 6) answers as botocore's does: the same signatures, answers, errors and retries, so the
+adapters cannot tell them apart. Checked against botocore itself and against moto's server
+over HTTP. (The SSM client shares all but its names: tests/infra/test_ssm_client.py.)"""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from botocore.exceptions import BotoCoreError, ClientError, EndpointConnectionEr
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from infra.dynamodb.client import DynamoDBClient, endpoint_url, operation_name, sign
+from infra.aws_json import endpoint_url as service_endpoint
+from infra.aws_json import operation_name, sign
+from infra.dynamodb.client import DynamoDBClient, endpoint_url
 from local_stack.emulator import free_port
 
 KEY = {"pk": {"S": "GAME#g"}, "sk": {"S": "META"}}
@@ -34,7 +37,9 @@ KEY = {"pk": {"S": "GAME#g"}, "sk": {"S": "META"}}
 @settings(max_examples=60, deadline=None)
 @given(
     body=st.binary(max_size=300),
-    operation=st.sampled_from(["GetItem", "TransactWriteItems", "Query"]),
+    call=st.sampled_from([("dynamodb", "DynamoDB_20120810.GetItem", "1.0"),
+                          ("dynamodb", "DynamoDB_20120810.TransactWriteItems", "1.0"),
+                          ("ssm", "AmazonSSM.GetParameters", "1.1")]),
     region=st.sampled_from(["us-east-1", "eu-west-3", "cn-north-1"]),
     secret=st.text("abcdefXYZ0123/+", min_size=1, max_size=40),
     token=st.none() | st.text("abc=", min_size=1),
@@ -42,19 +47,22 @@ KEY = {"pk": {"S": "GAME#g"}, "sk": {"S": "META"}}
     when=st.datetimes(min_value=datetime(2020, 1, 1), max_value=datetime(2040, 1, 1)),
 )
 def test_the_signature_is_botocore_s_sigv4(
-    body: bytes, operation: str, region: str, secret: str, token: str | None, host: str, when: datetime
+    body: bytes, call: tuple[str, str, str], region: str, secret: str, token: str | None, host: str,
+    when: datetime
 ) -> None:
-    """AWS SigV4 (botocore.auth.SigV4Auth is the reference) for the headers the client sends."""
+    """AWS SigV4 (botocore.auth.SigV4Auth is the reference) for the headers the clients send."""
+    service, target, version = call
     when = when.replace(microsecond=0)
     headers = {
-        "Content-Type": "application/x-amz-json-1.0",
+        "Content-Type": f"application/x-amz-json-{version}",
         "Host": host,
         "X-Amz-Date": when.strftime("%Y%m%dT%H%M%SZ"),
-        "X-Amz-Target": f"DynamoDB_20120810.{operation}",
+        "X-Amz-Target": target,
     }
     if token:
         headers["X-Amz-Security-Token"] = token
-    ours = sign(headers, body, region=region, access_key="AKIDEXAMPLE", secret_key=secret, when=when)
+    ours = sign(headers, body, service=service, region=region, access_key="AKIDEXAMPLE", secret_key=secret,
+                when=when)
 
     scheme = "http" if ":" in host else "https"
     request = AWSRequest(
@@ -64,7 +72,7 @@ def test_the_signature_is_botocore_s_sigv4(
         headers={"Content-Type": headers["Content-Type"], "X-Amz-Target": headers["X-Amz-Target"]},
     )
     with mock.patch("botocore.auth.get_current_datetime", return_value=when):
-        SigV4Auth(Credentials("AKIDEXAMPLE", secret, token), "dynamodb", region).add_auth(request)
+        SigV4Auth(Credentials("AKIDEXAMPLE", secret, token), service, region).add_auth(request)
     assert ours == request.headers["Authorization"]
 
 
@@ -82,6 +90,9 @@ def test_names_and_endpoints_follow_botocore() -> None:
         )
         == "http://b:2"
     )
+    assert service_endpoint("ssm", "eu-west-1", {}) == "https://ssm.eu-west-1.amazonaws.com"
+    assert service_endpoint("ssm", "us-east-1", {"AWS_ENDPOINT_URL": "http://a:1",
+                                                 "AWS_ENDPOINT_URL_SSM": "http://c:3"}) == "http://c:3"
 
 
 # ------------------------------------------------------------------ against moto's server

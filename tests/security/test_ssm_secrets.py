@@ -22,27 +22,52 @@ VARIABLES = ("CONVOY_OPERATOR_TOKEN", "CONVOY_OPERATOR_TOKEN_PARAMETER", "TELEGR
              "TELEGRAM_WEBHOOK_SECRET_PARAMETER", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
 
 
-@pytest.fixture
-def ssm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    from moto import mock_aws
+@pytest.fixture(scope="module")
+def moto_server() -> Iterator[str]:
+    """moto's server over real HTTP: the functions read SSM through Convoy's own small client
+    (infra/ssm.py), plain HTTP that moto's in-process mock cannot intercept."""
+    from moto.server import ThreadedMotoServer
 
-    for name in (*VARIABLES, "AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN"):
+    from local_stack.emulator import free_port
+
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    yield f"http://127.0.0.1:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def ssm(moto_server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    import requests
+
+    from infra import aws_clients, secrets
+
+    for name in (*VARIABLES, "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL_SSM"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    from aws_lambda_powertools.utilities import parameters
-
-    from infra import aws_clients
-
-    with mock_aws():
-        wiring.reset()
-        aws_clients.reset()
-        parameters.clear_caches()  # Powertools keeps values per process: one test's must not leak
-        yield boto3.client("ssm", region_name="us-east-1")
-    parameters.clear_caches()
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_server)
+    requests.post(f"{moto_server}/moto-api/reset", timeout=10).raise_for_status()
+    wiring.reset()
+    aws_clients.reset()
+    secrets.clear_cache()  # values are kept per process: one test's must not leak
+    yield boto3.client("ssm", region_name="us-east-1", endpoint_url=moto_server)
+    secrets.clear_cache()
     aws_clients.reset()
     wiring.reset()
+
+
+def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The names of every GetParameters call the functions' SSM client sends."""
+    from infra import aws_clients
+
+    calls: list[list[str]] = []
+    aws_clients.client("ssm").add_hooks(
+        before=lambda operation, params: calls.append(list(params["Names"]))
+        if operation == "GetParameters" else None)
+    return calls
 
 
 def test_the_operator_token_comes_from_its_securestring_once(
@@ -54,16 +79,7 @@ def test_the_operator_token_comes_from_its_securestring_once(
     monkeypatch.setenv("CONVOY_OPERATOR_TOKEN_PARAMETER", "/convoy/operator-token")
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN_PARAMETER", "/convoy/telegram-bot-token")
     monkeypatch.setenv("CONVOY_OPERATOR_TOKEN", "a-stale-plain-token-that-must-not-win-0000")
-    from aws_lambda_powertools.utilities.parameters import SSMProvider
-
-    calls: list[object] = []
-    real = SSMProvider.get_parameters_by_name
-
-    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs.get("parameters"))
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(SSMProvider, "get_parameters_by_name", counting)
+    calls = _count_reads(monkeypatch)
 
     # When the settings are asked for, again and again
     first = wiring.settings()
@@ -72,7 +88,41 @@ def test_the_operator_token_comes_from_its_securestring_once(
 
     # Then the parameters won, decrypted, in one call for both
     assert first.operator_token == TOKEN and first.telegram_bot_token == "123:bot-token"
-    assert calls == [{"/convoy/operator-token": {}, "/convoy/telegram-bot-token": {}}]
+    assert calls == [["/convoy/operator-token", "/convoy/telegram-bot-token"]]
+
+
+def test_values_are_cached_until_their_maximum_age(ssm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the parameters utility's caching, kept (infra/secrets.py): a rebuilt composition root
+    # reads the cache; a value older than max_age is read again, so a rotation reaches it
+    from infra.secrets import fetch_parameters
+
+    ssm.put_parameter(Name="/convoy/operator-token", Value=TOKEN, Type="SecureString")
+    calls = _count_reads(monkeypatch)
+    now = [1000.0]
+    assert fetch_parameters(["/convoy/operator-token"], max_age=60, clock=lambda: now[0]) == {
+        "/convoy/operator-token": TOKEN}
+    ssm.put_parameter(Name="/convoy/operator-token", Value=TOKEN + "-rotated", Type="SecureString",
+                      Overwrite=True)
+    now[0] += 59
+    assert fetch_parameters(["/convoy/operator-token"], max_age=60, clock=lambda: now[0]) == {
+        "/convoy/operator-token": TOKEN}
+    now[0] += 2
+    assert fetch_parameters(["/convoy/operator-token"], max_age=60, clock=lambda: now[0]) == {
+        "/convoy/operator-token": TOKEN + "-rotated"}
+    assert len(calls) == 2
+
+
+def test_no_boto3_client_is_built_to_read_them(ssm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 9 item 6: the read is one signed GetParameters call, never a boto3/botocore client
+    ssm.put_parameter(Name="/convoy/operator-token", Value=TOKEN, Type="SecureString")
+    monkeypatch.setenv("CONVOY_OPERATOR_TOKEN_PARAMETER", "/convoy/operator-token")
+    probe = ("import sys; from functions import wiring; "
+             "print(wiring.settings().operator_token == sys.argv[1]); "
+             "print(sorted(m for m in sys.modules if m in ('boto3', 'botocore.client', 'botocore.session')"
+             " or 'parameters' in m))")
+    out = subprocess.run([sys.executable, "-c", probe, TOKEN], cwd=ROOT, capture_output=True, text=True,
+                         env=dict(os.environ), check=True)
+    assert out.stdout.split("\n")[:2] == ["True", "[]"]
 
 
 def test_a_missing_parameter_stops_the_function_without_naming_a_value(ssm: Any) -> None:
