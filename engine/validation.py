@@ -139,8 +139,8 @@ def check(order: Order, pos: Position) -> Checked:
     if not all(map(provinces.__contains__, named)):  # one C loop; which one only when it fails
         unknown = next(p for p in named if p not in provinces)
         return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
-    if state.phase_type is MOVEMENT:
-        return _validate_movement(order, pos)
+    if state.phase_type is MOVEMENT:  # the phase test above let only movement orders through
+        return _validate_movement(order, pos)  # type: ignore[arg-type]
     if state.phase_type is RETREAT:
         return _validate_retreat(order, state, game_map)
     return _validate_adjustment(order, state, game_map)
@@ -179,8 +179,7 @@ def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
     return unit
 
 
-def _validate_movement(order: Order, pos: Position) -> Checked:
-    assert isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy))
+def _validate_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos: Position) -> Checked:
     unit = pos.units.get(order.unit.province)
     if unit is None:
         return _fail(ErrorCode.NO_SUCH_UNIT, f"there is no unit in {order.unit.province}")

@@ -15,7 +15,7 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
-from engine.types import Location, Order, Ownership, PhaseType, Season, Unit, UnitKind
+from engine.types import ARMY, Location, Order, Ownership, PhaseType, Season, Unit, UnitKind
 
 
 class MapDataError(ValueError):
@@ -172,17 +172,17 @@ class MapData:
         return frozenset((loc.province, loc.coast) for loc in self.fleet_adjacent)
 
     def unit_can_stand(self, kind: UnitKind, location: Location) -> bool:
-        return location in (self.army_spots if kind is UnitKind.ARMY else self.fleet_adjacent)
+        return location in (self.army_spots if kind is ARMY else self.fleet_adjacent)
 
     def adjacent(self, kind: UnitKind, src: Location, dest: Location) -> bool:
         """Can a unit of ``kind`` at ``src`` move directly to ``dest`` (coast exact for fleets)."""
-        if kind is UnitKind.ARMY:
+        if kind is ARMY:
             return dest.province in self.army_adjacent.get(src.province, ())
         return dest in self.fleet_adjacent.get(src, ())
 
     def reachable_provinces(self, kind: UnitKind, src: Location) -> frozenset[str]:
         """Provinces a unit could move into directly, ignoring the coast it lands on."""
-        if kind is UnitKind.ARMY:
+        if kind is ARMY:
             return self.army_adjacent.get(src.province, frozenset())
         return self.fleet_reach.get(src, frozenset())
 
@@ -200,8 +200,9 @@ class MapData:
 
     def support_reach(self, unit: Unit) -> frozenset[str]:
         """The provinces ``unit`` may support into (``can_support_into`` for all at once)."""
-        table = self._army_support if unit.kind is UnitKind.ARMY else self._fleet_support
-        return table.get(unit.location.province if unit.kind is UnitKind.ARMY else unit.location, frozenset())
+        if unit.kind is ARMY:
+            return self._army_support.get(unit.province, frozenset())
+        return self._fleet_support.get(unit.location, frozenset())
 
     @cached_property
     def _army_support(self) -> dict[Location | str, frozenset[str]]:
