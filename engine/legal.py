@@ -50,12 +50,15 @@ from engine.types import (
     Unit,
     Waive,
 )
-from engine.validation import ValidationResult, check
+from engine.validation import ValidationResult, check, check_movement
 
 _TYPE_RANK = {
     cls: i
     for i, cls in enumerate((Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive))
 }
+
+
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 
 
 def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
@@ -69,7 +72,9 @@ def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # 
         return []  # validate() would refuse everything anyway; skip building candidates
     pos = Position(state, map)
     if state.phase_type is MOVEMENT:  # generated in menu order, each once
-        return [order for order in _movement_candidates(pos, power) if _legal(order, pos)]
+        # The request-level tests of ``check`` (game on, movement phase, a power of the map)
+        # hold for every candidate: made once above; the candidates name only map places.
+        return [order for order in _movement_candidates(pos, power) if _legal_move(order, pos)]
     if state.phase_type is RETREAT:
         candidates = _retreat_candidates(state, power)
     else:
@@ -82,6 +87,12 @@ def _legal(order: Order, pos: Position) -> bool:
     """Does the one legality check accept the candidate exactly as it is? (Candidates
     are built in their normalised form, so one that it would rewrite is a bug.)"""
     legality = check(order, pos)
+    return legality is order or (type(legality) is not ValidationResult and legality == order)
+
+
+def _legal_move(order: MovementOrder, pos: Position) -> bool:
+    """``_legal`` for a movement candidate, through the movement part of the one check."""
+    legality = check_movement(order, pos)
     return legality is order or (type(legality) is not ValidationResult and legality == order)
 
 
@@ -142,7 +153,7 @@ class _Everywhere:
 EVERYWHERE = _Everywhere()
 
 
-def _movement_candidates(pos: Position, power: str) -> list[Order]:
+def _movement_candidates(pos: Position, power: str) -> list[MovementOrder]:
     """Per unit of ``power``, in province order: its hold, its moves, its supports (of
     every unit's hold and every unit's candidate move it could reach into), its convoys.
     Other units' moves are listed only into the provinces ``power`` could support into."""
@@ -159,7 +170,7 @@ def _movement_candidates(pos: Position, power: str) -> list[Order]:
             if dest.province in wanted and (not via or dest.province not in pos.map.army_adjacent[here]):
                 into.setdefault(dest.province, []).append((unit, dest))
     convoys = _convoys(pos, power)
-    out: list[Order] = []
+    out: list[MovementOrder] = []
     for here, unit in mine:
         at, kind = unit.location, unit.kind
         out.append(Hold(power, at, kind))
@@ -178,13 +189,13 @@ def _support_key(order: SupportMove) -> tuple[str, str, str]:
     return (order.origin.province, order.dest.province, order.dest.coast or "")
 
 
-def _convoys(pos: Position, power: str) -> dict[str, list[Order]]:
+def _convoys(pos: Position, power: str) -> dict[str, list[Convoy]]:
     """Convoy orders for ``power``'s fleets, by fleet province: each (army, destination)
     whose convoy routes have that fleet as a necessary link (``engine.convoys``). An army
     no fleet of ``power`` could carry is skipped before any route is searched."""
     fleets = {p: u for p, u in pos.units.items()
               if u.power == power and u.kind is FLEET and pos.map.is_convoy_node(p)}
-    out: dict[str, list[Order]] = {}
+    out: dict[str, list[Convoy]] = {}
     if not fleets:
         return out
     places = pos.map.locations_by_text

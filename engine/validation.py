@@ -140,7 +140,7 @@ def check(order: Order, pos: Position) -> Checked:
         unknown = next(p for p in named if p not in provinces)
         return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
     if state.phase_type is MOVEMENT:  # the phase test above let only movement orders through
-        return _validate_movement(order, pos)  # type: ignore[arg-type]
+        return check_movement(order, pos)  # type: ignore[arg-type]
     if state.phase_type is RETREAT:
         return _validate_retreat(order, state, game_map)
     return _validate_adjustment(order, state, game_map)
@@ -179,7 +179,10 @@ def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
     return unit
 
 
-def _validate_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos: Position) -> Checked:
+def check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos: Position) -> Checked:
+    """``check``'s movement-phase part, for a caller that has made ``check``'s request-level
+    tests itself (the game is on, the phase is movement, the power and provinces are the
+    map's): the menus, which check hundreds of candidates of one request."""
     unit = pos.units.get(order.unit.province)
     if unit is None:
         return _fail(ErrorCode.NO_SUCH_UNIT, f"there is no unit in {order.unit.province}")
