@@ -86,13 +86,16 @@ def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # 
 def _legal(order: Order, pos: Position) -> bool:
     """Does the one legality check accept the candidate exactly as it is? (Candidates
     are built in their normalised form, so one that it would rewrite is a bug.)"""
-    legality = check(order, pos)
-    return legality is order or (type(legality) is not ValidationResult and legality == order)
+    return _as_is(check(order, pos), order)
 
 
 def _legal_move(order: MovementOrder, pos: Position) -> bool:
     """``_legal`` for a movement candidate, through the movement part of the one check."""
-    legality = check_movement(order, pos)
+    return _as_is(check_movement(order, pos), order)
+
+
+def _as_is(legality: Order | ValidationResult, order: Order) -> bool:
+    """Was ``order`` accepted unchanged?"""
     return legality is order or (type(legality) is not ValidationResult and legality == order)
 
 

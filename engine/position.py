@@ -2,17 +2,20 @@
 
 Built once per adjudication, per menu request or per ``validate`` call, and dropped
 after it. It answers the convoy questions the orders of a position ask (is there a
-chain of fleets from here to there, which fleets are its necessary links) once
-each, through the map's memo of convoy answers. It is not part of the ``GameState`` value and is never stored.
+chain of fleets from here to there, which fleets are its necessary links) once each,
+through the map's memo of convoy answers. It is not part of the ``GameState`` value
+and is never stored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine import convoys
 from engine.maps.loader import MapData
 from engine.types import GameState, Unit
+from engine.values import shared
 
 
 class Position:
@@ -26,32 +29,24 @@ class Position:
 
     def convoy_reach(self, src: str) -> frozenset[str]:
         """The fleets a convoy of an army in ``src`` could pass through."""
-        return self._answer(("reach", src), lambda: convoys.reach(self.map, src, self.fleets))
+        return self._answer(("reach", src), convoys.reach, self.map, src, self.fleets)
 
     def convoy_destinations(self, src: str) -> frozenset[str]:
-        return self._answer(("landings", src),
-                            lambda: convoys.landings(self.map, src, self.convoy_reach(src)))
+        return self._answer(("landings", src), convoys.landings, self.map, src, self.convoy_reach(src))
 
     def convoy_possible(self, src: str, dest: str) -> bool:
         return dest in self.convoy_destinations(src)
 
     def necessary_links(self, src: str, dest: str) -> frozenset[str]:
-        return self._answer(("links", src, dest),
-                            lambda: convoys.necessary_links(self.map, src, dest, self.fleets))
+        return self._answer(("links", src, dest), convoys.necessary_links, self.map, src, dest, self.fleets)
 
-    def _answer(self, question: tuple[str, ...], work: Callable[[], frozenset[str]]) -> frozenset[str]:
+    def _answer(
+        self, question: tuple[str, ...], work: Callable[..., frozenset[str]], *args: Any
+    ) -> frozenset[str]:
         """A convoy answer depends on the map, the question and where the fleets stand
         only: worked out once and shared by every position with its fleets there
         (order entry, menus and the adjudicator ask the same questions of one phase)."""
-        memo = self.map.convoy_answers
-        key = (question, self.fleets)
-        known = memo.get(key)
-        if known is None:
-            known = work()
-            if len(memo) >= CONVOY_MEMO_SIZE:  # bounded, whatever positions come
-                memo.clear()
-            memo[key] = known
-        return known
+        return shared(self.map.convoy_answers, (question, self.fleets), CONVOY_MEMO_SIZE, work, *args)
 
 
 CONVOY_MEMO_SIZE = 20_000

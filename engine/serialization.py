@@ -47,6 +47,7 @@ from engine.types import (
     UnitKind,
     unit_order,
 )
+from engine.values import shared
 
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=Enum)
@@ -98,14 +99,12 @@ def _unit_to_dict(unit: Unit) -> dict[str, Any]:
 def _unit_from_dict(d: Mapping[str, Any]) -> Unit:
     """Equal unit dicts give the same (frozen) Unit: a stored position is mostly units
     that stood the same way in the phase before, so each is built and checked once."""
-    key = (d["kind"], d["power"], d["location"])
-    known = _UNITS.get(key)
-    if known is None:
-        known = Unit(_word(UnitKind, key[0]), key[1], location_from_str(key[2]))
-        if len(_UNITS) >= 20_000:  # arbitrary input must not grow it without bound
-            _UNITS.clear()
-        _UNITS[key] = known
-    return known
+    kind, power, location = d["kind"], d["power"], d["location"]
+    return shared(_UNITS, (kind, power, location), 20_000, _unit_of, kind, power, location)
+
+
+def _unit_of(kind: Any, power: Any, location: Any) -> Unit:
+    return Unit(_word(UnitKind, kind), power, location_from_str(location))
 
 
 _UNITS: dict[tuple[Any, Any, Any], Unit] = {}

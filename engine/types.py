@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeAlias
 
-from engine.values import quick_init
+from engine.values import quick_init, shared
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
@@ -156,14 +156,13 @@ class Location:
 
         Equal texts give the same (immutable) instance, so positions loaded from JSON,
         parsed orders and map data share Locations and compare by identity first."""
-        known = _INTERNED.get(text)
-        if known is None:
-            province, _, coast = text.partition("/")
-            known = Location(province, coast or None)
-            if len(_INTERNED) > 10_000:  # arbitrary input must not grow it without bound
-                _INTERNED.clear()
-            _INTERNED[text] = known
-        return known
+        known = _INTERNED.get(text)  # the common case, without a call
+        return known if known is not None else shared(_INTERNED, text, 10_000, _location_of, text)
+
+
+def _location_of(text: str) -> Location:
+    province, _, coast = text.partition("/")
+    return Location(province, coast or None)
 
 
 _INTERNED: dict[str, Location] = {}

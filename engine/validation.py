@@ -197,7 +197,7 @@ def check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos:
     if cls is Move:
         return _validate_move(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is Hold:
-        return (order if exact else Hold(order.power, unit.location, unit.kind))
+        return order if exact else Hold(order.power, unit.location, unit.kind)
     if cls is SupportHold:
         return _validate_support_hold(order, unit, exact, pos)  # type: ignore[arg-type]
     if cls is SupportMove:
@@ -259,7 +259,7 @@ def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> Check
             return problem
         if order.dest.coast is None and exact:
             return order
-        return (Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind))
+        return Move(order.power, unit.location, order.dest.bare, order.via_convoy, unit.kind)
     if order.via_convoy:
         return _fail(ErrorCode.CANNOT_BE_CONVOYED, "only armies can be convoyed")
     dest = fleet_destination(unit, order.dest, pos.map)
@@ -267,7 +267,7 @@ def _validate_move(order: Move, unit: Unit, exact: bool, pos: Position) -> Check
         return dest
     if dest is order.dest and exact:
         return order
-    return (Move(order.power, unit.location, dest, False, unit.kind))
+    return Move(order.power, unit.location, dest, False, unit.kind)
 
 
 def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Position) -> Checked:
@@ -281,7 +281,7 @@ def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Pos
         return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {there}, so cannot support there")
     if exact and _names(order.target, target, order.target_kind):
         return order
-    return (SupportHold(order.power, unit.location, target.location, unit.kind, target.kind))
+    return SupportHold(order.power, unit.location, target.location, unit.kind, target.kind)
 
 
 def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Position) -> Checked:
@@ -301,7 +301,7 @@ def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Pos
     dest = order.dest if target.kind is FLEET else order.dest.bare
     if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
         return order
-    return (SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind))
+    return SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind)
 
 
 def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> Checked:
@@ -324,7 +324,7 @@ def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> C
     dest = order.dest.bare
     if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
         return order
-    return (Convoy(order.power, unit.location, target.location, dest, unit.kind, ARMY))
+    return Convoy(order.power, unit.location, target.location, dest, unit.kind, ARMY)
 
 
 def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
@@ -369,7 +369,7 @@ def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked: 
             f"the unit dislodged in {unit.province} belongs to {unit.power}, not {order.power}",
         )
     if isinstance(order, Disband):
-        return (replace(order, unit=unit.location, kind=unit.kind))
+        return replace(order, unit=unit.location, kind=unit.kind)
     options = [loc for loc in dislodged.retreats if loc.province == order.dest.province]
     if unit.kind is FLEET and order.dest.coast is not None:
         options = [loc for loc in options if loc == order.dest]
@@ -377,7 +377,7 @@ def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked: 
         allowed = ", ".join(str(r) for r in dislodged.retreats) or "nowhere (it must disband)"
         code = ErrorCode.COAST_REQUIRED if len(options) > 1 else ErrorCode.RETREAT_NOT_ALLOWED
         return _fail(code, f"{unit} cannot retreat to {order.dest}; it may retreat to {allowed}")
-    return (replace(order, unit=unit.location, dest=options[0], kind=unit.kind))
+    return replace(order, unit=unit.location, dest=options[0], kind=unit.kind)
 
 
 # --- adjustments ------------------------------------------------------------------------------
@@ -388,14 +388,14 @@ def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checke
     if isinstance(order, Waive):
         if balance <= 0:
             return _fail(ErrorCode.NO_BUILDS_LEFT, f"{order.power} has no builds to waive")
-        return (order)
+        return order
     if isinstance(order, Disband):
         unit = _own_unit(order, state)
         if isinstance(unit, ValidationResult):
             return unit
         if balance >= 0:
             return _fail(ErrorCode.NO_DISBANDS_DUE, f"{order.power} has no units to remove")
-        return (replace(order, unit=unit.location, kind=unit.kind))
+        return replace(order, unit=unit.location, kind=unit.kind)
     assert isinstance(order, Build)
     return _validate_build(order, balance, state, map)
 
@@ -413,7 +413,7 @@ def _validate_build(order: Build, balance: int, state: GameState, map: MapData) 
     if order.kind is ARMY:
         if map.provinces[prov].is_sea:
             return _fail(ErrorCode.CANNOT_BUILD_HERE, f"an army cannot be built at sea ({prov})")
-        return (replace(order, location=order.location.bare))
+        return replace(order, location=order.location.bare)
     spots = map.fleet_locations(prov)
     if not spots:
         return _fail(ErrorCode.CANNOT_BUILD_HERE, f"a fleet cannot be built inland ({prov})")
@@ -423,4 +423,4 @@ def _validate_build(order: Build, balance: int, state: GameState, map: MapData) 
     location = spots[0] if order.location.coast is None else order.location
     if location not in spots:
         return _fail(ErrorCode.BAD_COAST, f"{prov} has no coast {order.location.coast}")
-    return (replace(order, location=location))
+    return replace(order, location=location)

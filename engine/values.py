@@ -20,9 +20,12 @@ written into the instance dictionary.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 def quick_init(cls: type[T]) -> type[T]:
@@ -56,3 +59,18 @@ def quick_init(cls: type[T]) -> type[T]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010 - replacing the generated method
     return cls
+
+
+def shared(memo: dict[K, V], key: K, limit: int, make: Callable[..., V], *args: Any) -> V:
+    """The value ``memo`` holds for ``key``, made by ``make(*args)`` the first time.
+
+    For frozen values that equal inputs always make alike (locations, units, parsed
+    orders, convoy answers): each is made once and then shared. The memo is emptied when
+    it reaches ``limit`` entries, so arbitrary input cannot grow it without bound."""
+    known = memo.get(key)
+    if known is None:
+        known = make(*args)
+        if len(memo) >= limit:
+            memo.clear()
+        memo[key] = known
+    return known

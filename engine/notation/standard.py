@@ -48,6 +48,7 @@ from engine.types import (
     UnitKind,
     Waive,
 )
+from engine.values import shared
 
 
 class OrderSyntaxError(ValueError):
@@ -460,14 +461,7 @@ def parse_order(
     game_map = map if map is not None else load_map("classical")
     if power:  # the answer then depends on the text, the power and the phase alone
         key = (text, power, state is not None and state.phase_type is RETREAT)
-        memo = game_map.parsed_orders
-        known = memo.get(key)
-        if known is None:
-            known = _read(text, power, state, game_map)
-            if len(memo) >= PARSED_MEMO_SIZE:  # arbitrary input must not grow it without bound
-                memo.clear()
-            memo[key] = known
-        return known
+        return shared(game_map.parsed_orders, key, PARSED_MEMO_SIZE, _read, text, power, state, game_map)
     return _read(text, power, state, game_map)
 
 
