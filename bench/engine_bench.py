@@ -11,7 +11,8 @@ What is timed, per phase, as a server does it from stored data:
 * Convoy: ``state_from_dict`` of the stored state, ``parse_order`` of every order
   text, ``validate`` of every parsed order (order entry), ``Game.adjudicate``, and
   ``state_to_dict`` of the resulting state;
-* ``legal_orders`` for all seven powers of each movement position (Convoy alone);
+* the menus of all seven powers of each movement position, as one request
+  (``legal_menus``; Convoy alone);
 * pydip 0.1.8 and MILA ``diplomacy`` 1.1.2 (the optional ``bench`` extra), when
   installed: see ``bench/peers.py`` (pydip: its object building + ``resolve_turn``;
   MILA: one reused ``Game``, load the position + ``set_orders`` + ``process()``).
@@ -216,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{name} time / Convoy time, median per movement phase: {ratio:.2f}x")
     if not peers:
         print("(pydip / MILA not installed: pip install -e '.[bench]'; Convoy alone was timed)")
-    print("\n## Convoy, legal_orders for every power of a movement position (the menus of a view)")
+    print("\n## Convoy, legal_menus for every power of a movement position (one request)")
     print(legal_orders_row(game_map, [p.state for p in movement]))
     print("\n## Convoy, other phases")
     print(header("phase"))
