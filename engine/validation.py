@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from operator import attrgetter
+from typing import Any
 
 from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
@@ -192,7 +193,7 @@ def check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos:
     # order that names the unit exactly as it stands is carried out as given, otherwise
     # each branch builds the order it will carry out from the unit itself.
     exact = order.kind is unit.kind and (order.unit is unit.location or order.unit == unit.location)
-    return _MOVEMENT_CHECKS[type(order)](order, unit, exact, pos)  # type: ignore[operator]
+    return _MOVEMENT_CHECKS[type(order)](order, unit, exact, pos)
 
 
 def _validate_hold(order: Hold, unit: Unit, exact: bool, pos: Position) -> Checked:
@@ -319,7 +320,8 @@ def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> C
     return Convoy(order.power, unit.location, target.location, dest, unit.kind, ARMY)
 
 
-_MOVEMENT_CHECKS = {
+# The movement part of the check for each order class (one dict read, not an if-chain).
+_MOVEMENT_CHECKS: dict[type, Callable[[Any, Unit, bool, Position], Checked]] = {
     Hold: _validate_hold, Move: _validate_move, SupportHold: _validate_support_hold,
     SupportMove: _validate_support_move, Convoy: _validate_convoy,
 }
