@@ -72,7 +72,7 @@ _COASTS = {"NC", "SC", "EC", "WC"}
 
 def _dotted(coast: str) -> set[str]:
     """``coast`` written with up to two dots, in at most four characters (``N.C.``)."""
-    first, second = coast
+    first, second = coast[0], coast[1]
     dots = ("", ".", "..")
     return {f"{a}{first}{b}{second}{c}" for a in dots for b in dots for c in dots if len(a + b + c) <= 2}
 
