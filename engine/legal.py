@@ -6,6 +6,9 @@ validate normalises it: there is one legality check in the engine, and a menu
 can never offer an order that order entry would refuse. The candidates are
 generated from the map's adjacency (and, for convoys, the fleets on the board),
 which is what decides the menu's size; validate decides what stays.
+``legal_menus`` gives several powers' menus from one request (the sandbox, a bot or a
+player holding several powers), working out what they share once: the same menus as
+asking ``legal_orders`` power by power (tests/engine/test_legal.py compares them).
 
 Menu conventions (why they are this way):
 
