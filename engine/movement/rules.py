@@ -104,7 +104,9 @@ class Rules:
     def dislodged(self, province: str) -> bool:
         """For a unit that does not move (convoying fleets): did any attack succeed?"""
         moving_in = self.b.moves_into.get(province)
-        return bool(moving_in) and any(self.resolve(("M", a)) for a in moving_in)
+        if not moving_in:
+            return False  # nobody enters: nothing to resolve
+        return any(self.resolve(("M", a)) for a in moving_in)
 
     def convoyed(self, origin: str) -> bool:
         """Does this move actually travel by convoy? (A fallback move whose convoy
