@@ -3,8 +3,8 @@
 The OpenAPI document (GET /openapi.json, docs/openapi.json) is generated from these
 models and the routes; a test fails when the committed copy drifts. This module defines
 the base models and the player's view; every other route's bodies are in
-functions/schemas/bodies.py and press's in functions/schemas/press.py, read on first use
-and importable from here (``LAZY``).
+functions/schemas/bodies.py, press's in functions/schemas/press.py and backgammon's in
+functions/schemas/backgammon.py, read on first use and importable from here (``LAZY``).
 
 No ``from __future__ import annotations`` in the schema modules (issue 9 item 6): pydantic
 reads each field's annotation when the class is defined, and a string annotation costs a
@@ -101,8 +101,8 @@ class ErrorBody(BaseModel):
     message: str
 
 
-# The other routes' bodies and press's models (issue 13), defined on first use (PEP 562):
-# import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
+# The other routes' bodies, press's models (issue 13) and backgammon's, defined on first use
+# (PEP 562): import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
 LAZY: dict[str, tuple[str, ...]] = {
     "functions.schemas.bodies": (
         "PhaseSeconds", "NotifyTarget", "BackgammonSettings", "EveryDays", "DeadlineAt",
@@ -117,6 +117,10 @@ LAZY: dict[str, tuple[str, ...]] = {
     "functions.schemas.press": (
         "SendMessageRequest", "SentMessage", "MessageView", "MessageList", "ChannelView",
         "ChannelList", "MarkReadRequest", "MarkReadResponse",
+    ),
+    # a Diplomacy game's requests never need these
+    "functions.schemas.backgammon": (
+        "MoveRequest", "Seats", "Checkers", "BackgammonResult", "BackgammonView", "MoveResponse",
     ),
 }
 _MODULE_OF = {name: module for module, names in LAZY.items() for name in names}
