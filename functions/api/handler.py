@@ -268,7 +268,7 @@ def _submitted(result: Any) -> schemas.SubmitOrdersResponse:
     return schemas.SubmitOrdersResponse(
         phase=result.phase,
         accepted=result.accepted,
-        rejected=[schemas.RejectedOrder(**asdict(r)) for r in result.rejected],
+        rejected=[schemas.RejectedOrder(**r._asdict()) for r in result.rejected],
         orders=result.orders,
     )
 
@@ -445,7 +445,7 @@ def post_votes(game_id: str, body: schemas.VoteRequest) -> schemas.VoteResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
         done = cast_vote(store, services.clock, game_id, actor, draw=body.draw, concede=body.concede,
                          scheduler=services.scheduler)
-        return schemas.VoteResponse.model_validate(asdict(done))
+        return schemas.VoteResponse.model_validate(done._asdict())
 
     return _intent("votes", game_id, body, apply)  # type: ignore[return-value]
 
@@ -576,7 +576,7 @@ def post_message(game_id: str, body: schemas.SendMessageRequest) -> Response[sch
             store, services.press_store, services.clock, game_id, actor, body.to, body.text,
             client_timestamp=body.client_timestamp, chats=_chats(),
         )
-        return schemas.SentMessage(**asdict(sent))
+        return schemas.SentMessage(**sent._asdict())
 
     return _intent("message", game_id, body, apply, status=201)
 

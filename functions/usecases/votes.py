@@ -14,8 +14,7 @@ and the view show every vote, and a ``VOTE_CAST`` event names power and vote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from functions.errors import Forbidden, GameNotStarted, ValidationFailed
 from functions.ports import Clock, DeadlineScheduler, EventRecord, GameRecord, GameStore, OutboxRecord
@@ -28,8 +27,7 @@ from functions.usecases.roster import active_powers, has_started
 BALLOTS = ("secret", "public")
 
 
-@dataclass(frozen=True)
-class VoteState:
+class VoteState(NamedTuple):
     """A power's votes after casting, and where the game stands."""
 
     phase: str
