@@ -13,7 +13,7 @@ compile and an eval per field there, a real one nothing (tests/contracts/test_co
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from functions.schemas.common import BaseModel, Event, GameResult, Vote, _Request  # noqa: F401 - re-exported
 
@@ -94,13 +94,6 @@ class GameView(BaseModel):
     unread: int = Field(default=0, description="The caller's unread press messages, over all its channels.")
 
 
-class ErrorBody(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    code: str = Field(examples=["STALE_PHASE"])
-    message: str
-
-
 # The other routes' bodies, press's models (issue 13) and backgammon's, defined on first use
 # (PEP 562): import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
 LAZY: dict[str, tuple[str, ...]] = {
@@ -113,6 +106,7 @@ LAZY: dict[str, tuple[str, ...]] = {
         "ProcessTurnResponse", "VoteRequest", "VoteResponse", "SeatChange", "DummyPowersRequest",
         "DummyPowersResponse", "OrdersStatus", "HistoryEntry", "History", "Events", "GameSummary",
         "GameList", "Variant", "VariantList", "ExportedPhase", "ExportedCurrent", "ExportDocument",
+        "ErrorBody",
     ),
     "functions.schemas.press": (
         "SendMessageRequest", "SentMessage", "MessageView", "MessageList", "ChannelView",
