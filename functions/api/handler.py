@@ -15,6 +15,15 @@ query parameters, a pydantic body model; ``Response``/``Query`` come from functi
 
 from __future__ import annotations
 
+import gc
+
+# Cold start (issue 9, docs/performance.md rule 12): what the imports below build (modules,
+# classes, functions, pydantic's field infos) lives as long as the process, so the cyclic
+# collector's passes while they load scan a growing heap and free next to nothing. Paused
+# here; at the end of this module what was built is frozen out of every later collection.
+_COLLECTOR_WAS_ON = gc.isenabled()
+gc.disable()
+
 import base64
 from collections.abc import Callable
 from dataclasses import asdict
@@ -775,3 +784,8 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     if refused is not None:
         return refused
     return app.resolve(event, context)
+
+
+gc.freeze()  # everything above stays for the life of the process: no collection scans it again
+if _COLLECTOR_WAS_ON:
+    gc.enable()

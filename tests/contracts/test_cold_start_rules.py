@@ -170,3 +170,21 @@ def test_the_api_s_import_loads_only_the_use_cases_a_view_runs() -> None:
     loaded = {m.removeprefix("functions.usecases.") for m in modules if m.startswith("functions.usecases.")}
     assert sorted(loaded - VIEW_USE_CASES) == []
 
+
+COLLECTOR_PROBE = """
+import gc, sys
+gc.disable() if sys.argv[1] == "off" else gc.enable()
+import functions.api.handler
+print(gc.isenabled(), gc.get_freeze_count() > 0)
+"""
+
+
+@pytest.mark.parametrize("before", ["on", "off"])
+def test_the_api_s_import_pauses_the_collector_and_leaves_it_as_it_was(before: str) -> None:
+    """functions/api/handler.py pauses the cyclic collector while its modules load and
+    freezes what they built (docs/performance.md rule 12); it never turns a collector on
+    that someone else had turned off."""
+    done = subprocess.run([sys.executable, "-c", COLLECTOR_PROBE, before], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, check=True)
+    assert done.stdout.split() == [str(before == "on"), "True"]
+
