@@ -11,7 +11,8 @@ What is timed, per phase, as a server does it from stored data:
 * Convoy: ``state_from_dict`` of the stored state, ``parse_order`` of every order
   text, ``validate`` of every parsed order (order entry), ``Game.adjudicate``, and
   ``state_to_dict`` of the resulting state;
-* ``legal_orders`` for all seven powers of each movement position (Convoy alone);
+* the menus of all seven powers of each movement position, as one request
+  (``legal_menus``) and power by power (``legal_orders`` x7; Convoy alone);
 * pydip 0.1.8 and MILA ``diplomacy`` 1.1.2 (the optional ``bench`` extra), when
   installed: see ``bench/peers.py`` (pydip: its object building + ``resolve_turn``;
   MILA: one reused ``Game``, load the position + ``set_orders`` + ``process()``).
@@ -216,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{name} time / Convoy time, median per movement phase: {ratio:.2f}x")
     if not peers:
         print("(pydip / MILA not installed: pip install -e '.[bench]'; Convoy alone was timed)")
-    print("\n## Convoy, legal_orders for every power of a movement position (the menus of a view)")
+    print("\n## Convoy, the menus of every power of a movement position")
     print(legal_orders_row(game_map, [p.state for p in movement]))
     print("\n## Convoy, other phases")
     print(header("phase"))
@@ -231,24 +232,36 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def legal_orders_row(game_map: MapData, states: Sequence[engine.GameState]) -> str:
-    """Median and p99 of ``legal_orders`` for all the map's powers, one position at a time."""
+    """Median and p99 of the menus of all the map's powers, one position at a time: asked
+    as one request (``legal_menus``) and power by power (``legal_orders`` seven times, as
+    seven players' views ask), interleaved position by position."""
     powers = game_map.power_ids
-    clock = time.perf_counter_ns
-    totals: list[int] = []
-    for state in states[:WARMUP_PHASES // 10]:
+
+    def together(state: engine.GameState) -> None:
+        engine.legal_menus(state, game_map, powers)
+
+    def one_by_one(state: engine.GameState) -> None:
         for power in powers:
             engine.legal_orders(state, game_map, power)
+
+    ways = (("one request (`legal_menus`)", together), ("power by power (`legal_orders` x7)", one_by_one))
+    clock = time.perf_counter_ns
+    totals: list[list[int]] = [[] for _ in ways]
+    for state in states[:WARMUP_PHASES // 10]:
+        for _, way in ways:
+            way(state)
     gc.disable()
     try:
         for state in states:
-            t0 = clock()
-            for power in powers:
-                engine.legal_orders(state, game_map, power)
-            totals.append(clock() - t0)
+            for times, (_, way) in zip(totals, ways, strict=True):
+                t0 = clock()
+                way(state)
+                times.append(clock() - t0)
     finally:
         gc.enable()
-    return (f"| positions | median µs | p99 µs |\n|---:|---:|---:|\n"
-            f"| {len(totals)} | {median_us(totals):,.0f} | {percentile(totals, 99):,.0f} |")
+    rows = [f"| {name} | {len(times)} | {median_us(times):,.0f} | {percentile(times, 99):,.0f} |"
+            for (name, _), times in zip(ways, totals, strict=True)]
+    return "| asked | positions | median µs | p99 µs |\n|---|---:|---:|---:|\n" + "\n".join(rows)
 
 
 def header(first: str) -> str:

@@ -35,14 +35,14 @@ STEPS = ("load state", "parse", "validate", "adjudicate", "store result")
 
 def run_steps(positions_file: str, steps: int) -> None:
     """The measured pipeline, cut after ``steps`` steps (the child process's work);
-    ``steps`` -1: load every state and give ``legal_orders`` for every power."""
+    ``steps`` -1: load every state and give the menus of every power (``legal_menus``,
+    one request, as the wall-clock bench does)."""
     game_map = engine.load_map("classical")
     phases = json.loads(Path(positions_file).read_text())
     if steps < 0:
         for phase in phases:
             state = engine.state_from_dict(phase["state"])
-            for power in game_map.power_ids:
-                engine.legal_orders(state, game_map, power)
+            engine.legal_menus(state, game_map, game_map.power_ids)
         return
     for phase in phases:
         if steps < 1:
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     peer = pydip_count(args.phases, args.seed)
     if peer is not None:
         print(f"| pydip 0.1.8, object building + resolve_turn | {peer:,} |")
-    print(f"| legal_orders for all {len(game_map.power_ids)} powers (after load state) | "
+    print(f"| legal_menus for all {len(game_map.power_ids)} powers (after load state) | "
           f"{(menus - counts[1]) // len(phases):,} |")
     return 0
 

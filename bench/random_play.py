@@ -219,8 +219,8 @@ def adjustment_orders(
 
 
 def legal_menus(state: GameState, map: MapData) -> dict[str, list[Order]]:  # noqa: A002
-    """``engine.legal_orders`` for every power the phase waits for."""
-    return {p: engine.legal_orders(state, map, p) for p in engine.powers_with_orders_to_give(state, map)}
+    """``engine.legal_menus`` of every power the phase waits for."""
+    return engine.legal_menus(state, map, engine.powers_with_orders_to_give(state, map))
 
 
 def choose_orders(

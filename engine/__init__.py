@@ -30,7 +30,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "engine.allowance": ("adjustment_balance", "build_sites", "unit_allowance"),
     "engine.conclusion": ("concluded",),
     "engine.game": ("Game", "initial_state"),
-    "engine.legal": ("legal_orders", "powers_with_orders_to_give"),
+    "engine.legal": ("legal_menus", "legal_orders", "powers_with_orders_to_give"),
     "engine.maps": ("MapData", "MapDataError", "available_maps", "build_map", "load_map"),
     "engine.notation.compact": (
         "format_compact_order", "format_compact_state", "parse_compact_order",
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from engine.allowance import adjustment_balance, build_sites, unit_allowance
     from engine.conclusion import concluded
     from engine.game import Game, initial_state
-    from engine.legal import legal_orders, powers_with_orders_to_give
+    from engine.legal import legal_menus, legal_orders, powers_with_orders_to_give
     from engine.maps import MapData, MapDataError, available_maps, build_map, load_map
     from engine.notation.compact import (
         format_compact_order,
@@ -120,8 +120,8 @@ __all__ = [
     "Resolution", "ResultCode", "Retreat", "Rulebook", "Season", "SupportHold", "SupportMove",
     "Unit", "UnitKind", "ValidationResult", "Waive", "adjustment_balance", "available_maps",
     "build_map", "build_sites", "export_variant", "format_compact_order", "format_compact_state",
-    "format_order", "get_rulebook", "import_variant", "initial_state", "legal_orders", "load_map",
-    "location_from_str",
+    "format_order", "get_rulebook", "import_variant", "initial_state", "legal_menus", "legal_orders",
+    "load_map", "location_from_str",
     "location_to_str", "order_from_dict", "order_from_json", "order_to_dict",
     "parse_compact_order", "parse_compact_state", "parse_order", "powers_with_orders_to_give",
     "resolution_from_dict", "resolution_from_json", "resolution_to_dict", "simple_orders", "state_from_dict",

@@ -6,6 +6,9 @@ validate normalises it: there is one legality check in the engine, and a menu
 can never offer an order that order entry would refuse. The candidates are
 generated from the map's adjacency (and, for convoys, the fleets on the board),
 which is what decides the menu's size; validate decides what stays.
+``legal_menus`` gives several powers' menus from one request (the sandbox, a bot or a
+player holding several powers), working out what they share once: the same menus as
+asking ``legal_orders`` power by power (tests/engine/test_legal.py compares them).
 
 Menu conventions (why they are this way):
 
@@ -25,7 +28,7 @@ Menu conventions (why they are this way):
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterable, Sequence
 
 from engine.allowance import adjustment_balance, build_sites
 from engine.maps.loader import MapData
@@ -68,34 +71,40 @@ def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # 
     (hold, moves, supports to hold, supports to move, convoys), then what the order
     names, so menus are stable between calls.
     """
-    if state.status is not ACTIVE or power not in map.powers:
-        return []  # validate() would refuse everything anyway; skip building candidates
+    return legal_menus(state, map, (power,)).get(power, [])
+
+
+def legal_menus(state: GameState, map: MapData, powers: Iterable[str]) -> dict[str, list[Order]]:  # noqa: A002
+    """``legal_orders`` of each of ``powers`` that the map has (others are left out), from
+    one request.
+
+    A request for several menus (the sandbox, a bot playing several powers, a spectator's
+    board) shares what they have in common: every unit's moves, the convoy routes of
+    the position, and the one ``Position`` whose answers they read.
+    """
+    wanted = sorted({p for p in powers if p in map.powers})
+    if state.status is not ACTIVE or not wanted:
+        return dict.fromkeys(wanted, [])  # validate() would refuse everything: no candidates
     pos = Position(state, map)
     if state.phase_type is MOVEMENT:  # generated in menu order, each once
         # The request-level tests of ``check`` (game on, movement phase, a power of the map)
         # hold for every candidate: made once above; the candidates name only map places.
-        return [order for order in _movement_candidates(pos, power) if _legal_move(order, pos)]
-    if state.phase_type is RETREAT:
-        candidates = _retreat_candidates(state, power)
-    else:
-        candidates = _adjustment_candidates(state, map, power)
-    legal = {order for order in candidates if _legal(order, pos)}
-    return sorted(legal, key=_order_key)
-
-
-def _legal(order: Order, pos: Position) -> bool:
-    """Does the one legality check accept the candidate exactly as it is? (Candidates
-    are built in their normalised form, so one that it would rewrite is a bug.)"""
-    return _as_is(check(order, pos), order)
-
-
-def _legal_move(order: MovementOrder, pos: Position) -> bool:
-    """``_legal`` for a movement candidate, through the movement part of the one check."""
-    return _as_is(check_movement(order, pos), order)
+        return {power: [order for order in candidates if _as_is(check_movement(order, pos), order)]
+                for power, candidates in _movement_candidates(pos, wanted).items()}
+    out = {}
+    for power in wanted:
+        if state.phase_type is RETREAT:
+            candidates = _retreat_candidates(state, power)
+        else:
+            candidates = _adjustment_candidates(state, map, power)
+        out[power] = sorted({order for order in candidates if _as_is(check(order, pos), order)},
+                            key=_order_key)
+    return out
 
 
 def _as_is(legality: Order | ValidationResult, order: Order) -> bool:
-    """Was ``order`` accepted unchanged?"""
+    """Did the one legality check accept the candidate exactly as it is? (Candidates are
+    built in their normalised form, so one that it would rewrite is a bug.)"""
     return legality is order or (type(legality) is not ValidationResult and legality == order)
 
 
@@ -156,35 +165,39 @@ class _Everywhere:
 EVERYWHERE = _Everywhere()
 
 
-def _movement_candidates(pos: Position, power: str) -> list[MovementOrder]:
-    """Per unit of ``power``, in province order: its hold, its moves, its supports (of
-    every unit's hold and every unit's candidate move it could reach into), its convoys.
-    Other units' moves are listed only into the provinces ``power`` could support into."""
+def _movement_candidates(pos: Position, powers: Sequence[str]) -> dict[str, list[MovementOrder]]:
+    """Per power, per unit in province order: its hold, its moves, its supports (of every
+    unit's hold and every unit's candidate move it could reach into), its convoys. Other
+    powers' units' moves are listed only into the provinces a wanted power could support
+    into; every unit's moves are worked out once for all the powers."""
     units = pos.units
-    mine = [(here, units[here]) for here in sorted(units) if units[here].power == power]
+    asked = set(powers)
+    mine = [(here, units[here]) for here in sorted(units) if units[here].power in asked]
     reach = {here: sorted(pos.map.support_reach(unit) - {here}) for here, unit in mine}
     wanted = {p for near in reach.values() for p in near}
     into: dict[str, list[tuple[Unit, Location]]] = {}  # province -> (unit, dest) moves there
     targets: dict[str, list[tuple[Location, bool]]] = {}
+    adjacent = pos.map.army_adjacent
     for here, unit in units.items():
-        options = _targets(unit, pos, EVERYWHERE if unit.power == power else wanted)
+        options = _targets(unit, pos, EVERYWHERE if unit.power in asked else wanted)
         targets[here] = options
         for dest, via in options:
-            if dest.province in wanted and (not via or dest.province not in pos.map.army_adjacent[here]):
+            if dest.province in wanted and (not via or dest.province not in adjacent[here]):
                 into.setdefault(dest.province, []).append((unit, dest))
-    convoys = _convoys(pos, power)
-    out: list[MovementOrder] = []
+    convoys = _convoys(pos, asked)
+    out: dict[str, list[MovementOrder]] = {power: [] for power in powers}
     for here, unit in mine:
-        at, kind = unit.location, unit.kind
-        out.append(Hold(power, at, kind))
-        out += [Move(power, at, dest, via, kind) for dest, via in targets[here]]
+        power, at, kind = unit.power, unit.location, unit.kind
+        menu = out[power]
+        menu.append(Hold(power, at, kind))
+        menu += [Move(power, at, dest, via, kind) for dest, via in targets[here]]
         near = reach[here]
-        out += [SupportHold(power, at, units[p].location, kind, units[p].kind) for p in near if p in units]
+        menu += [SupportHold(power, at, units[p].location, kind, units[p].kind) for p in near if p in units]
         supports = [SupportMove(power, at, other.location, dest, kind, other.kind)
                     for p in near for other, dest in into.get(p, ()) if other.province != here]
         supports.sort(key=_support_key)
-        out += supports
-        out += convoys.get(here, ())
+        menu += supports
+        menu += convoys.get(here, ())
     return out
 
 
@@ -192,12 +205,13 @@ def _support_key(order: SupportMove) -> tuple[str, str, str]:
     return (order.origin.province, order.dest.province, order.dest.coast or "")
 
 
-def _convoys(pos: Position, power: str) -> dict[str, list[Convoy]]:
-    """Convoy orders for ``power``'s fleets, by fleet province: each (army, destination)
-    whose convoy routes have that fleet as a necessary link (``engine.convoys``). An army
-    no fleet of ``power`` could carry is skipped before any route is searched."""
+def _convoys(pos: Position, powers: Container[str]) -> dict[str, list[Convoy]]:
+    """Convoy orders for the fleets of ``powers``, by fleet province: each (army,
+    destination) whose convoy routes have that fleet as a necessary link
+    (``engine.convoys``). An army no such fleet could carry is skipped before any route
+    is searched."""
     fleets = {p: u for p, u in pos.units.items()
-              if u.power == power and u.kind is FLEET and pos.map.is_convoy_node(p)}
+              if u.power in powers and u.kind is FLEET and pos.map.is_convoy_node(p)}
     out: dict[str, list[Convoy]] = {}
     if not fleets:
         return out
@@ -209,7 +223,7 @@ def _convoys(pos: Position, power: str) -> dict[str, list[Convoy]]:
             for province in sorted(pos.necessary_links(army.province, dest) & fleets.keys()):
                 fleet = fleets[province]
                 out.setdefault(province, []).append(
-                    Convoy(power, fleet.location, army.location, places[dest], fleet.kind, ARMY))
+                    Convoy(fleet.power, fleet.location, army.location, places[dest], fleet.kind, ARMY))
     return out
 
 

@@ -388,22 +388,42 @@ class Resolution:
 # --- State ---------------------------------------------------------------------------------
 
 
+def _upper_already(items: Mapping[str, str]) -> bool:
+    """Are every key and value an ASCII str in upper case (so normalising changes nothing)?
+    Four C calls for the whole mapping instead of four per centre."""
+    try:
+        keys, owners = "".join(items), "".join(items.values())
+    except TypeError:  # not all str
+        return False
+    return keys.isascii() and owners.isascii() and keys.isupper() and owners.isupper()
+
+
+def _sorted(data: dict[str, str]) -> dict[str, str]:
+    """``data`` with its keys in order (a stored mapping usually is: then it is kept)."""
+    keys = sorted(data)
+    return data if keys == list(data) else {k: data[k] for k in keys}
+
+
 class Ownership(Mapping[str, str]):
     """An immutable, hashable supply-centre -> power mapping (keys kept sorted)."""
 
     __slots__ = ("_dict", "_hash")
 
     def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
-        pairs = items.items() if isinstance(items, Mapping) else items
-        data = {str(k).upper(): str(v).upper() for k, v in pairs}
-        self._dict: dict[str, str] = dict(sorted(data.items()))
+        if isinstance(items, Mapping) and _upper_already(items):
+            data = dict(items)  # stored or engine-made: ids are upper case already
+        else:
+            pairs = items.items() if isinstance(items, Mapping) else items
+            data = {str(k).upper(): str(v).upper() for k, v in pairs}
+        self._dict: dict[str, str] = _sorted(data)
         self._hash: int | None = None
 
     @classmethod
     def normalized(cls, data: dict[str, str]) -> Ownership:
-        """From a dict the engine built with upper-case ids already (no re-normalising)."""
+        """From a dict the engine built with upper-case ids already (no re-normalising); the
+        dict becomes the mapping's own, so the caller must not change it afterwards."""
         out = cls.__new__(cls)
-        out._dict = dict(sorted(data.items()))
+        out._dict = _sorted(data)
         out._hash = None
         return out
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from operator import attrgetter
+from typing import Any
 
 from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
@@ -43,7 +44,6 @@ from engine.types import (
     SupportHold,
     SupportMove,
     Unit,
-    UnitKind,
     Waive,
 )
 from engine.values import quick_init
@@ -193,21 +193,11 @@ def check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos:
     # order that names the unit exactly as it stands is carried out as given, otherwise
     # each branch builds the order it will carry out from the unit itself.
     exact = order.kind is unit.kind and (order.unit is unit.location or order.unit == unit.location)
-    cls = type(order)
-    if cls is Move:
-        return _validate_move(order, unit, exact, pos)  # type: ignore[arg-type]
-    if cls is Hold:
-        return order if exact else Hold(order.power, unit.location, unit.kind)
-    if cls is SupportHold:
-        return _validate_support_hold(order, unit, exact, pos)  # type: ignore[arg-type]
-    if cls is SupportMove:
-        return _validate_support_move(order, unit, exact, pos)  # type: ignore[arg-type]
-    return _validate_convoy(order, unit, exact, pos)  # type: ignore[arg-type]
+    return _MOVEMENT_CHECKS[type(order)](order, unit, exact, pos)
 
 
-def _names(given: Location, unit: Unit, kind: UnitKind | None) -> bool:
-    """Does an order name this other unit exactly (letter and location)?"""
-    return kind is unit.kind and (given is unit.location or given == unit.location)
+def _validate_hold(order: Hold, unit: Unit, exact: bool, pos: Position) -> Checked:
+    return order if exact else Hold(order.power, unit.location, unit.kind)
 
 
 def fleet_destination(
@@ -279,8 +269,9 @@ def _validate_support_hold(order: SupportHold, unit: Unit, exact: bool, pos: Pos
         return _fail(ErrorCode.NOTHING_TO_SUPPORT, f"there is no unit in {there} to support")
     if there not in pos.map.support_reach(unit):
         return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {there}, so cannot support there")
-    if exact and _names(order.target, target, order.target_kind):
-        return order
+    if exact and order.target_kind is target.kind and (
+            order.target is target.location or order.target == target.location):
+        return order  # it names the supported unit exactly: letter and location
     return SupportHold(order.power, unit.location, target.location, unit.kind, target.kind)
 
 
@@ -298,9 +289,10 @@ def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Pos
     if into not in pos.map.support_reach(unit):
         return _fail(ErrorCode.CANNOT_SUPPORT, f"{unit} cannot reach {into}, so cannot support a move there")
     # A coast on the destination is kept only for a supported fleet: it must match (4.B.4).
-    dest = order.dest if target.kind is FLEET else order.dest.bare
-    if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
-        return order
+    dest = order.dest if target.kind is FLEET or order.dest.coast is None else order.dest.bare
+    if dest is order.dest and exact and order.target_kind is target.kind and (
+            order.origin is target.location or order.origin == target.location):
+        return order  # as given, naming the supported unit exactly
     return SupportMove(order.power, unit.location, target.location, dest, unit.kind, target.kind)
 
 
@@ -322,9 +314,17 @@ def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> C
             f"{unit} cannot be part of any chain of fleets from {target.province} to {into}",
         )
     dest = order.dest.bare
-    if dest is order.dest and exact and _names(order.origin, target, order.target_kind):
-        return order
+    if dest is order.dest and exact and order.target_kind is ARMY and (
+            order.origin is target.location or order.origin == target.location):
+        return order  # as given, naming the convoyed army exactly
     return Convoy(order.power, unit.location, target.location, dest, unit.kind, ARMY)
+
+
+# The movement part of the check for each order class (one dict read, not an if-chain).
+_MOVEMENT_CHECKS: dict[type, Callable[[Any, Unit, bool, Position], Checked]] = {
+    Hold: _validate_hold, Move: _validate_move, SupportHold: _validate_support_hold,
+    SupportMove: _validate_support_move, Convoy: _validate_convoy,
+}
 
 
 def check_state(state: GameState, map: MapData) -> None:  # noqa: A002

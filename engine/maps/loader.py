@@ -230,6 +230,17 @@ class MapData:
         return frozenset(out)
 
     @cached_property
+    def one_word_names(self) -> dict[str, str]:
+        """Province ids by the upper-case word of each one-word name that begins no longer
+        one (``PAR``, ``PARIS``; not ``NORTH``): the parser reads such a word in one look-up."""
+        out = {}
+        for name, province in self.names.items():
+            word = name.upper()
+            if word.isalnum() and word.lower() == name and name not in self.name_prefixes:
+                out[word] = province
+        return out
+
+    @cached_property
     def parsed_orders(self) -> dict[tuple[str, str, bool], Order]:
         """``parse_order``'s answers on this map, by (text, power, retreat phase?): an
         order is a frozen value and the same text always reads the same, so each text is

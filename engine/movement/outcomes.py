@@ -90,20 +90,21 @@ class Outcome:
         that had no order (so every unit's fate is in the resolution)."""
         out = []
         voided = set()  # own units whose only orders were void: they held, and say so
+        read, result = self._read, self._result
         for given, effective, reason in self.b.given:
             if effective is None:
                 province = self._own_province(given)
                 if province is not None:
                     voided.add(province)
-                out.append(self._result(given, VOID, reason, province, retreats))
+                out.append(result(given, VOID, reason, province, retreats))
                 continue
-            code, why = self._read(effective)
-            out.append(self._result(effective, code, why, effective.unit.province, retreats))
+            code, why = read(effective)
+            out.append(result(effective, code, why, effective.unit.province, retreats))
         for province in sorted(self.b.units.keys() - self.b.orders.keys() - voided):
             unit = self.b.units[province]
             hold = Hold(unit.power, unit.location, unit.kind)
-            code, why = self._read(hold)
-            out.append(self._result(hold, code, why or NO_ORDER, province, retreats))
+            code, why = read(hold)
+            out.append(result(hold, code, why or NO_ORDER, province, retreats))
         return tuple(out)
 
     def _read(self, order: MovementOrder) -> tuple[ResultCode, Reason | None]:

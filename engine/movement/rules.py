@@ -51,9 +51,11 @@ class Rules:
         opponent = self.head_to_head(origin)
         if opponent is not None and attack <= self.defend_strength(opponent):
             return Verdict(False, Reason("LOST_HEAD_TO_HEAD", (opponent,)))
-        rivals = [o for o in self.b.moves_into[dest] if o != origin and attack <= self.prevent_strength(o)]
-        if rivals:
-            return Verdict(False, Reason("PREVENTED", tuple(sorted(rivals))))
+        moving_in = self.b.moves_into[dest]  # origin's own move is one of them
+        if len(moving_in) > 1:
+            rivals = [o for o in moving_in if o != origin and attack <= self.prevent_strength(o)]
+            if rivals:
+                return Verdict(False, Reason("PREVENTED", tuple(sorted(rivals))))
         if opponent is None and attack <= self.hold_strength(dest):
             if attack == 0:
                 return Verdict(False, Reason("OWN_UNIT", (dest,), "a power cannot dislodge its own unit"))
@@ -65,10 +67,13 @@ class Rules:
         dislodge), by a failed convoy, by the supporter's own power, or across an edge
         whose move does not cut support (a variant feature). Attacks over land that cut
         outright are read first: they need no other decision."""
+        moving_in = self.b.moves_into.get(province)
+        if not moving_in:
+            return YES  # nobody moves there: nothing can cut it
         units, intent = self.b.units, self.b.convoy_intent
         power, into = units[province].power, self.support_target(province)
         # Sorted, so the reason named does not depend on the order orders were given in.
-        attackers = sorted(a for a in self.b.moves_into.get(province, ()) if units[a].power != power)
+        attackers = sorted(a for a in moving_in if units[a].power != power)
         cutters = [a for a in attackers if a not in intent and not self.spares(a, province, into)]
         if cutters:
             return Verdict(False, Reason("CUT_BY", tuple(sorted(cutters))))
@@ -98,7 +103,8 @@ class Rules:
 
     def dislodged(self, province: str) -> bool:
         """For a unit that does not move (convoying fleets): did any attack succeed?"""
-        return any(self.resolve(("M", a)) for a in self.b.moves_into.get(province, ()))
+        moving_in = self.b.moves_into.get(province)
+        return bool(moving_in) and any(self.resolve(("M", a)) for a in moving_in)
 
     def convoyed(self, origin: str) -> bool:
         """Does this move actually travel by convoy? (A fallback move whose convoy
@@ -129,6 +135,8 @@ class Rules:
         return dest
 
     def supports_given(self, supporters: Sequence[str], exclude_power: str | None = None) -> int:
+        if not supporters:
+            return 0  # the common case, without building the count below
         units = self.b.units
         return sum(1 for s in supporters if units[s].power != exclude_power and self.resolve(("S", s)))
 

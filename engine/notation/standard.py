@@ -68,6 +68,17 @@ _TOKEN = re.compile(
 
 _KINDS = {"A": ARMY, "F": FLEET, "ARMY": ARMY, "FLEET": FLEET}
 _COASTS = {"NC", "SC", "EC", "WC"}
+
+
+def _dotted(coast: str) -> set[str]:
+    """``coast`` written with up to two dots, in at most four characters (``N.C.``)."""
+    first, second = coast[0], coast[1]
+    dots = ("", ".", "..")
+    return {f"{a}{first}{b}{second}{c}" for a in dots for b in dots for c in dots if len(a + b + c) <= 2}
+
+
+# Each one-word spelling of a coast -> the coast (``SC``, ``S.C.``, ``SC.``).
+_COAST_WORDS = {spelled: coast for coast in _COASTS for spelled in _dotted(coast)}
 _LONG_COASTS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
 _LETTERS = frozenset({"A", "F"})
 _HOLD = frozenset({"H", "HOLD", "HOLDS"})
@@ -101,6 +112,9 @@ UPPER: Final = 4
 
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.'")
 _DASHES = frozenset({"->", "-", "\u2013", "\u2192"})
+# An order of plain words and spaced hyphens (``A PAR - BUR``: how orders are stored, and
+# most typed ones) has one token per space-separated chunk.
+_PLAIN_CHARS = _WORD_CHARS | frozenset("- \t\n\r\x0b\x0c")
 
 
 def _tokenize(text: str) -> list[_Token]:
@@ -136,23 +150,48 @@ def _cut(chunk: str, offset: int) -> list[_Token]:
 
 class _Parser:
     """A cursor over the tokens. ``words[i]`` is token i's upper-case text when it is a
-    word, else None; two None sentinels end the list, so looking one ahead never fails."""
+    word, else None, and ``kinds[i]`` its kind; two None sentinels end ``words``, so
+    looking one ahead never fails.
 
-    __slots__ = ("text", "map", "tokens", "words", "i")
+    Where each token starts (``tokens``, from ``_tokenize``) is needed only to say where a
+    problem is, and to read a multi-word name or a coast in brackets as written. A plain
+    order (every chunk between spaces a word or a hyphen, as stored orders are) is read
+    from its upper-case chunks, and its tokens are made only if one of those is asked."""
+
+    __slots__ = ("text", "map", "_tokens", "words", "kinds", "n", "i")
 
     def __init__(self, text: str, map: MapData) -> None:  # noqa: A002
         self.text = text
         self.map = map
-        self.tokens = _tokenize(text)
-        self.words: list[str | None] = [t[UPPER] if t[KIND] == "word" else None for t in self.tokens]
+        chunks = text.upper().split()
+        if _PLAIN_CHARS.issuperset(text) and text.count("-") == chunks.count("-"):
+            self._tokens: list[_Token] | None = None
+            self.words: list[str | None] = [None if c == "-" else c for c in chunks]
+            self.kinds = ["dash" if c == "-" else "word" for c in chunks]
+        else:
+            tokens = self._tokens = _tokenize(text)
+            self.words = [t[UPPER] if t[KIND] == "word" else None for t in tokens]
+            self.kinds = [t[KIND] for t in tokens]
+        self.n = len(self.kinds)
         self.words += (None, None)
         self.i = 0
 
+    @property
+    def tokens(self) -> list[_Token]:
+        """Every token with its offsets (made on first use for a plain order)."""
+        if self._tokens is None:
+            self._tokens = _tokenize(self.text)
+        return self._tokens
+
+    def offset(self, i: int) -> int:
+        """Where token ``i`` starts in the text (its end when there is no such token)."""
+        return self.tokens[i][START] if i < self.n else len(self.text)
+
     def at_end(self) -> bool:
-        return self.i >= len(self.tokens)
+        return self.i >= self.n
 
     def position(self) -> int:
-        return self.tokens[self.i][START] if self.i < len(self.tokens) else len(self.text)
+        return self.offset(self.i)
 
     def fail(self, what: str) -> OrderSyntaxError:
         if self.at_end():
@@ -161,7 +200,7 @@ class _Parser:
         return OrderSyntaxError(f"{what}, found {tok[TEXT]!r} at {tok[START]}", tok[START])
 
     def expect_end(self) -> None:
-        if self.i < len(self.tokens):
+        if self.i < self.n:
             tok = self.tokens[self.i]
             raise OrderSyntaxError(f"unexpected {tok[TEXT]!r} at {tok[START]}: the order should end here",
                                    tok[START])
@@ -174,7 +213,7 @@ class _Parser:
 
     def take_dash(self) -> bool:
         i = self.i
-        if i < len(self.tokens) and (self.tokens[i][KIND] == "dash" or self.words[i] in _MOVE_WORDS):
+        if i < self.n and (self.kinds[i] == "dash" or self.words[i] in _MOVE_WORDS):
             self.i += 1
             return True
         return False
@@ -194,29 +233,29 @@ class _Parser:
         word = self.words[i]
         if word is None:
             raise self.fail(f"expected {what}")
-        low = word.lower()
-        if word.isalnum() and low not in self.map.name_prefixes and low in self.map.names:
-            found: tuple[str | None, int] = (self.map.names[low], i + 1)  # one plain word naming a province
+        province = self.map.one_word_names.get(word)  # one plain word naming a province
+        if province is not None:
+            after = i + 1
         else:
-            found = self._province_at(i)
-        province, after = found
+            province, after = self._province_at(i)
         if province is None:
             tok = self.tokens[i]
             raise OrderSyntaxError(f"unknown province {tok[TEXT]!r} at {tok[START]}", tok[START])
         self.i = after
         places = self.map.locations_by_text
         nxt = self.words[after]
-        if nxt is None and (after >= len(self.tokens) or self.tokens[after][TEXT] not in "/("):
+        if nxt is None and (after >= self.n or self.kinds[after] != "punct"
+                            or self.tokens[after][TEXT] not in "/("):
             return places[province]  # nothing after it can be a coast
-        if nxt is not None and nxt not in _LONG_COASTS and (
-                len(nxt) > 4 or nxt.replace(".", "") not in _COASTS):
+        if nxt is not None and nxt not in _COAST_WORDS and nxt not in _LONG_COASTS:
             return places[province]  # the next word cannot begin a coast (see _coast_word)
         coast = self._coast()
         if coast is None:
             return places[province]
-        name, coast_pos = coast
+        name, coast_at = coast
         known = self.map.provinces[province].coasts
         if name not in known:
+            coast_pos = self.offset(coast_at)
             has = f"has coasts {', '.join(known)}" if known else "has no coasts"
             raise OrderSyntaxError(
                 f"unknown coast '{province}/{name}' at {coast_pos}: {province} {has}", coast_pos
@@ -248,13 +287,15 @@ class _Parser:
         return found
 
     def _coast(self) -> tuple[str, int] | None:
-        """An optional coast after a province: ``/SC``, ``(SC)``, ``SC``, ``SOUTH COAST``."""
+        """An optional coast after a province: ``/SC``, ``(SC)``, ``SC``, ``SOUTH COAST``;
+        with the index of the token it begins at."""
         if self.at_end():
             return None
-        tok = self.tokens[self.i]
-        if tok[KIND] == "punct" and tok[TEXT] in "/(":
+        kind = self.kinds[self.i]
+        if kind == "punct" and self.tokens[self.i][TEXT] in "/(":
+            tok = self.tokens[self.i]
             self.i += 1
-            coast_pos = self.position()
+            coast_at = self.i
             coast = self._coast_word()
             if coast is None:
                 if self.at_end():
@@ -265,23 +306,22 @@ class _Parser:
                 if self.at_end() or self.tokens[self.i][TEXT] != ")":
                     raise self.fail("expected ')' after the coast")
                 self.i += 1
-            return coast, coast_pos
-        if tok[KIND] == "word":
+            return coast, coast_at
+        if kind == "word":
+            at = self.i
             coast = self._coast_word()
             if coast is not None:
-                return coast, tok[START]
+                return coast, at
         return None
 
     def _coast_word(self) -> str | None:
         w = self.words[self.i]
         if w is None:
             return None
-        if w in _COASTS:
+        coast = _COAST_WORDS.get(w)
+        if coast is not None:
             self.i += 1
-            return w
-        if w.replace(".", "") in _COASTS and len(w) <= 4:  # N.C.
-            self.i += 1
-            return w.replace(".", "")
+            return coast
         if w in _LONG_COASTS and self.words[self.i + 1] == "COAST":
             self.i += 2
             return _LONG_COASTS[w]
@@ -289,16 +329,17 @@ class _Parser:
 
 
 class _Parsed:
-    """What the grammar read, before the power is known (a plain record: cheap)."""
+    """What the grammar read, before the power is known (a plain record: cheap).
+    ``unit_at`` is the index of the unit's first token (``_Parser.offset`` says where)."""
 
-    __slots__ = ("order_class", "kind", "unit", "unit_pos", "dest", "origin", "target_kind", "via_convoy")
+    __slots__ = ("order_class", "kind", "unit", "unit_at", "dest", "origin", "target_kind", "via_convoy")
 
     def __init__(
         self, order_class: type, kind: UnitKind | None = None, unit: Location | None = None,
-        unit_pos: int = 0, *, dest: Location | None = None, origin: Location | None = None,
+        unit_at: int = 0, *, dest: Location | None = None, origin: Location | None = None,
         target_kind: UnitKind | None = None, via_convoy: bool = False,
     ) -> None:
-        self.order_class, self.kind, self.unit, self.unit_pos = order_class, kind, unit, unit_pos
+        self.order_class, self.kind, self.unit, self.unit_at = order_class, kind, unit, unit_at
         self.dest, self.origin, self.target_kind, self.via_convoy = dest, origin, target_kind, via_convoy
 
 
@@ -315,17 +356,17 @@ def _parse_grammar(p: _Parser) -> _Parsed:
         kind = p.kind()
         if first == "BUILD" and kind is None:
             raise p.fail("expected the unit type (A or F) to build")
-        pos = p.position()
+        pos = p.i
         unit = p.location()
         p.expect_end()
         return _Parsed(Build if first == "BUILD" else Disband, kind, unit, pos)
     kind = p.kind()
-    pos = p.position()
+    pos = p.i  # the unit's first token
     unit = p.location("a province (or A/F and a province)")
     if p.at_end():
         raise p.fail("expected an order (H, -, S, C, R, D or B)")
     # The order word, looked up once (the word sets are disjoint).
-    verb = _VERBS.get(p.words[p.i] or p.tokens[p.i][KIND])
+    verb = _VERBS.get(p.words[p.i] or p.kinds[p.i])
     if verb is None:
         raise p.fail("expected an order (H, -, S, C, R, D or B)")
     p.i += 1
@@ -346,7 +387,7 @@ def _parse_grammar(p: _Parser) -> _Parsed:
         return _Parsed(Disband, kind, unit, pos)
     if verb is Build:
         if kind is None:
-            raise OrderSyntaxError(f"a build needs the unit type (A or F) at {pos}", pos)
+            raise OrderSyntaxError(f"a build needs the unit type (A or F) at {p.offset(pos)}", p.offset(pos))
         p.expect_end()
         return _Parsed(Build, kind, unit, pos)
     if verb is Convoy:
@@ -386,7 +427,7 @@ def _support(p: _Parser, kind: UnitKind | None, unit: Location, pos: int) -> _Pa
     return _Parsed(SupportMove, kind, unit, pos, dest=dest, origin=origin, target_kind=target_kind)
 
 
-def _power_of(parsed: _Parsed, power: str | None, state: GameState | None) -> str:
+def _power_of(parsed: _Parsed, power: str | None, state: GameState | None, p: _Parser) -> str:
     if power:
         return power.upper()
     loc = parsed.unit
@@ -405,14 +446,12 @@ def _power_of(parsed: _Parsed, power: str | None, state: GameState | None) -> st
                 return on_board.power
             if dislodged is not None:
                 return dislodged.unit.power
-        raise OrderSyntaxError(
-            f"no unit in {province} at {parsed.unit_pos}: say which power gives this order",
-            parsed.unit_pos,
-        )
+        at = p.offset(parsed.unit_at)
+        raise OrderSyntaxError(f"no unit in {province} at {at}: say which power gives this order", at)
     raise OrderSyntaxError("say which power gives this order at 0", 0)
 
 
-def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
+def _build_order(parsed: _Parsed, power: str, state: GameState | None, p: _Parser) -> Order:
     cls = parsed.order_class
     if cls is Waive:
         return Waive(power)
@@ -432,9 +471,8 @@ def _build_order(parsed: _Parsed, power: str, state: GameState | None) -> Order:
     assert dest is not None
     if cls is Retreat or (cls is Move and state is not None and state.phase_type is RETREAT):
         if parsed.via_convoy:
-            raise OrderSyntaxError(
-                f"a retreat cannot go by convoy at {parsed.unit_pos}", parsed.unit_pos
-            )
+            at = p.offset(parsed.unit_at)
+            raise OrderSyntaxError(f"a retreat cannot go by convoy at {at}", at)
         return Retreat(power, unit, dest, parsed.kind)
     if cls is Move:
         return Move(power, unit, dest, parsed.via_convoy, parsed.kind)
@@ -473,7 +511,7 @@ def _read(text: str, power: str | None, state: GameState | None, game_map: MapDa
     try:
         parser = _Parser(text, game_map)
         parsed = _parse_grammar(parser)
-        return _build_order(parsed, _power_of(parsed, power, state), state)
+        return _build_order(parsed, _power_of(parsed, power, state, parser), state, parser)
     except OrderSyntaxError:
         raise
     except ValueError as exc:  # a value constructor refused something we let through

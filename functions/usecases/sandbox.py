@@ -263,7 +263,7 @@ def legal_order_menus(
     unknown = sorted(set(wanted) - known)
     if unknown:
         raise UnknownPower(f"no power {', '.join(unknown)} in {position.map.map_id}")
-    menus = {p: engine.legal_orders(position.state, position.map, p) for p in wanted}
+    menus = engine.legal_menus(position.state, position.map, wanted)
     return {
         "variant": position.map.map_id,
         "rules": position.rules.name,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import initial_state
-from engine.legal import legal_orders, powers_with_orders_to_give
+from engine.legal import legal_menus, legal_orders, powers_with_orders_to_give
 from engine.maps.loader import load_map
 from engine.types import (
     Build,
@@ -320,3 +320,30 @@ def test_finished_game_has_no_menus() -> None:
 def test_hold_is_first_for_each_unit() -> None:
     menu = legal_orders(initial_state(CLASSICAL), CLASSICAL, "ENGLAND")
     assert menu[0] == Hold("ENGLAND", L("EDI"), F)
+
+
+# --- several menus from one request ----------------------------------------------------------------
+
+
+def test_menus_asked_together_are_the_menus_asked_one_by_one() -> None:
+    """``legal_menus`` shares the position's work between the powers asked (the sandbox asks
+    for several): sharing must not change a menu. Random-game positions of every phase."""
+    from bench.random_play import play_game
+
+    seen = set()
+    for phase in play_game(CLASSICAL, 7, max_phases=24):
+        state = phase.state
+        seen.add(state.phase_type)
+        together = legal_menus(state, CLASSICAL, [*CLASSICAL.power_ids, "NOBODY"])
+        assert list(together) == sorted(CLASSICAL.power_ids), "one menu per power of the map"
+        for power, menu in together.items():
+            assert menu == legal_orders(state, CLASSICAL, power), (state.phase_name, power)
+        pair = ["TURKEY", "AUSTRIA"]
+        assert legal_menus(state, CLASSICAL, pair) == {p: together[p] for p in sorted(pair)}
+    assert seen == set(PhaseType), "movement, retreat and adjustment positions were compared"
+
+
+def test_menus_of_a_finished_game_are_empty() -> None:
+    state = GameState(1910, Season.SPRING, PhaseType.MOVEMENT, initial_state(CLASSICAL).units,
+                      status=GameStatus.COMPLETED)
+    assert legal_menus(state, CLASSICAL, ["FRANCE", "NOBODY"]) == {"FRANCE": []}

@@ -270,3 +270,27 @@ def test_parse_never_raises_anything_but_order_syntax_error(text: str, power: st
         assert exc.message
     else:
         assert parse_order(format_order(order), power=order.power, state=state) == order
+
+
+plain_text = st.one_of(
+    token_soup.map(" ".join),
+    st.text(alphabet="AFPRBUS-. \t'_0", max_size=30),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_text)
+def test_a_plain_order_reads_as_the_tokenizer_cuts_it(text: str) -> None:
+    """The parser reads a plain order (words and spaced hyphens) from its upper-case chunks and
+    makes the token offsets only when asked: the two readings must give the same tokens, or
+    an error would point at the wrong place (this issue 17 speed-up keeps one tokenizer)."""
+    from engine.notation.standard import KIND, UPPER, _Parser, _tokenize
+
+    try:
+        tokens = _tokenize(text)
+    except OrderSyntaxError:
+        return  # not a text any reading accepts
+    parser = _Parser(text, CLASSICAL)
+    assert parser.kinds == [t[KIND] for t in tokens]
+    assert parser.words[:parser.n] == [t[UPPER] if t[KIND] == "word" else None for t in tokens]
+    assert parser.tokens == tokens

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import initial_state, load_map
 from engine.serialization import (
@@ -229,3 +230,18 @@ def test_status_and_winner_survive() -> None:
     """data-model seed §1: status and winner are part of the state and round-trip."""
     state = GameState(1910, Season.FALL, PhaseType.MOVEMENT, status=GameStatus.COMPLETED, winner="FRANCE")
     assert state_from_json(to_json(state)) == state
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=4), st.text(max_size=6), max_size=12))
+def test_ownership_reads_any_mapping_as_its_upper_case_sorted_form(raw: dict[str, str]) -> None:
+    """A stored ownership map that is upper case already is taken as it is (issue 17 speed-up);
+    any other is normalised: either way the mapping is the upper-case, key-sorted form."""
+    from engine.types import Ownership
+
+    expected = {}
+    for key, owner in raw.items():
+        expected[key.upper()] = owner.upper()
+    ownership = Ownership(raw)
+    assert list(ownership.items()) == sorted(expected.items())
+    assert Ownership(dict(sorted(expected.items()))) == ownership
