@@ -41,6 +41,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 JSON = Any
 
 # ---------------------------------------------------------------- stored shapes of a game
+# Immutable records are NamedTuples (``_replace``, ``_asdict``, ``_fields``); the records
+# changed in place (GameRecord, PowerPress) are dataclasses. On Python 3.11 a frozen
+# dataclass compiles six generated methods when it is defined, ~1 ms of every cold start
+# apiece (docs/performance.md, cold-start rule 11).
 
 
 @dataclass
