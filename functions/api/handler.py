@@ -557,7 +557,7 @@ def post_move(game_id: str, body: schemas.MoveRequest) -> schemas.MoveResponse:
         played = play(store, services.clock, game_id, actor, body.input, body.move, phase=body.phase)
         return schemas.MoveResponse.model_validate({
             "view": BACKGAMMON.view(played.game, actor),
-            "events": [asdict(e) for e in played.events],
+            "events": [e._asdict() for e in played.events],
         })
 
     return _intent("moves", game_id, body, apply)  # type: ignore[return-value]
