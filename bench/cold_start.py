@@ -38,6 +38,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 MARK = "COLD-START "
+# Every child ends with os._exit: the interpreter's finalization (a last collection, every
+# module torn down) is no part of a cold start, and it grows with what was imported, so
+# counting its instructions would credit a change with work a Lambda environment never does.
+END = "sys.stdout.flush(); import os; os._exit(0)"
 TELEGRAM_SECRET = "bench-secret"
 
 CHILD = """
@@ -58,7 +62,7 @@ class Context:
 result = getattr(module, sys.argv[2])(json.loads(sys.argv[3]), Context())
 t2 = time.perf_counter()
 print("COLD-START " + json.dumps({"import": t1 - t0, "first": t2 - t0, "result": result}, default=str))
-"""
+""" + END + "\n"
 
 
 @dataclass(frozen=True)
@@ -141,8 +145,8 @@ def count_instructions(entry: EntryPoint, game: dict[str, str], env: dict[str, s
     """(import, import + first request) in millions of instructions: the same whatever else
     the machine runs, so revisions compare even on a busy machine."""
     event = json.dumps(entry.event(game))
-    bare = _instructions("import json, sys, time, importlib", [], env)
-    imported = _instructions(f"import json, sys, time, importlib; import {entry.module}", [], env)
+    bare = _instructions(f"import json, sys, time, importlib; {END}", [], env)
+    imported = _instructions(f"import json, sys, time, importlib; import {entry.module}; {END}", [], env)
     first = _instructions(CHILD, [entry.module, entry.function, event], env)
     return (imported - bare) / 1e6, (first - bare) / 1e6
 

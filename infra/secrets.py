@@ -34,7 +34,6 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any, TypeVar
 
 PARAMETER_VARIABLES = {
@@ -111,12 +110,13 @@ def _read(names: list[str]) -> dict[str, str]:
 
 
 def with_secrets(settings: S, env: Mapping[str, str] | None = None, fetch: Fetch = fetch_parameters) -> S:
-    """``settings`` (a dataclass with the fields above) with its secrets read from SSM."""
+    """``settings`` (a NamedTuple with the fields above: functions/wiring.py ``Settings``)
+    with its secrets read from SSM."""
     e = os.environ if env is None else env
     names = parameter_names(e)
     if names:
         values = fetch(sorted(set(names.values())))
-        settings = replace(settings, **{field: values[name] for field, name in names.items()})  # type: ignore[type-var]
+        settings = settings._replace(**{field: values[name] for field, name in names.items()})  # type: ignore[attr-defined]
     minimum = max(MIN_OPERATOR_TOKEN_LENGTH, int(e.get("CONVOY_OPERATOR_TOKEN_MIN_LENGTH") or 0))
     check_operator_token(getattr(settings, "operator_token", None), minimum)
     return settings

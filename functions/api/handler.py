@@ -15,6 +15,15 @@ query parameters, a pydantic body model; ``Response``/``Query`` come from functi
 
 from __future__ import annotations
 
+import gc
+
+# Cold start (issue 9, docs/performance.md rule 12): what the imports below build (modules,
+# classes, functions, pydantic's field infos) lives as long as the process, so the cyclic
+# collector's passes while they load scan a growing heap and free next to nothing. Paused
+# here; at the end of this module what was built is frozen out of every later collection.
+_COLLECTOR_WAS_ON = gc.isenabled()
+gc.disable()
+
 import base64
 from collections.abc import Callable
 from dataclasses import asdict
@@ -33,13 +42,9 @@ from functions.errors import DomainError
 from functions.observability import API_GATEWAY_HTTP, get_logger
 from functions.ports import StorageUnavailable
 from functions.schemas import api as schemas
-from functions.schemas import backgammon as backgammon_schemas
 from functions.usecases import press, views
 from functions.usecases.common import Actor, hash_token, iso, kind_name, load
-from functions.usecases.create_game import CreateGame
 from functions.usecases.kind_registry import kind_named, kind_of
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.notify_targets import claim_webhook_hosts
 from functions.usecases.results import with_scores
 
 if TYPE_CHECKING:
@@ -70,10 +75,9 @@ COMMON_ERRORS: dict[str, str] = {
 }
 
 
-# The view model of each game kind (functions/usecases/game_kinds.py).
-VIEW_MODELS: dict[str, type[BaseModel]] = {
-    "diplomacy": schemas.GameView, "backgammon": backgammon_schemas.BackgammonView,
-}
+# The view model of each game kind (functions/usecases/game_kinds.py), by name: backgammon's
+# models are read on first use (``schemas.LAZY``), so a Diplomacy view never loads them.
+VIEW_MODELS: dict[str, str] = {"diplomacy": "GameView", "backgammon": "BackgammonView"}
 
 
 # --- plumbing ------------------------------------------------------------------------------
@@ -180,6 +184,11 @@ def _not_found(_: Exception) -> Response[Any]:
     "$ref": "#/components/schemas/CreateGameResponse"}}}}, **ERRORS}, tags=["games"],
     summary="Create a game; returns the creator's token")
 def post_game(body: schemas.CreateGameRequest) -> Response[schemas.CreateGameResponse]:
+    # deferred (issue 9): a view never creates a game
+    from functions.usecases.create_game import CreateGame
+    from functions.usecases.lifecycle_settings import LifecycleSettings
+    from functions.usecases.notify_targets import claim_webhook_hosts
+
     services, store = _services()
     user = user_for(_bearer())  # signed in: the account is the creator (issue 15)
     request = CreateGame(
@@ -234,12 +243,13 @@ def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameLi
 
 @app.get("/games/<game_id>", tags=["games"], security=OPTIONAL_SECURITY, responses=ERRORS,
          summary="The game as the caller may see it (redacted per power; observers see no orders)")
-def get_game(game_id: str) -> schemas.GameView | backgammon_schemas.BackgammonView:
+def get_game(game_id: str) -> schemas.GameView | schemas.BackgammonView:
     services, store = _services()
     game = load(store, game_id)
     actor = actor_for(game, _bearer(), services.settings.operator_token)
     view = press.with_unread(kind_of(game).view(game, actor), services.press_store, game, actor)
-    return VIEW_MODELS[kind_name(game)].model_validate(view)
+    model: type[BaseModel] = getattr(schemas, VIEW_MODELS[kind_name(game)])
+    return model.model_validate(view)
 
 
 @app.post("/games/<game_id>/join", tags=["games"], responses=ERRORS,
@@ -267,7 +277,7 @@ def _submitted(result: Any) -> schemas.SubmitOrdersResponse:
     return schemas.SubmitOrdersResponse(
         phase=result.phase,
         accepted=result.accepted,
-        rejected=[schemas.RejectedOrder(**asdict(r)) for r in result.rejected],
+        rejected=[schemas.RejectedOrder(**r._asdict()) for r in result.rejected],
         orders=result.orders,
     )
 
@@ -444,7 +454,7 @@ def post_votes(game_id: str, body: schemas.VoteRequest) -> schemas.VoteResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
         done = cast_vote(store, services.clock, game_id, actor, draw=body.draw, concede=body.concede,
                          scheduler=services.scheduler)
-        return schemas.VoteResponse.model_validate(asdict(done))
+        return schemas.VoteResponse.model_validate(done._asdict())
 
     return _intent("votes", game_id, body, apply)  # type: ignore[return-value]
 
@@ -537,17 +547,17 @@ def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
 
 @app.post("/games/<game_id>/moves", tags=["backgammon"], security=SECURITY, responses=ERRORS,
           summary="Backgammon: one MOVE [die index, source] or UNDO by the side to play")
-def post_move(game_id: str, body: backgammon_schemas.MoveRequest) -> backgammon_schemas.MoveResponse:
+def post_move(game_id: str, body: schemas.MoveRequest) -> schemas.MoveResponse:
     services, store = _services()
     # deferred: only backgammon games need the rules package (API cold start, issue 9)
     from functions.usecases.backgammon_game import BACKGAMMON, play
 
-    def apply() -> backgammon_schemas.MoveResponse:
+    def apply() -> schemas.MoveResponse:
         actor = _actor(store, game_id, services.settings.operator_token)
         played = play(store, services.clock, game_id, actor, body.input, body.move, phase=body.phase)
-        return backgammon_schemas.MoveResponse.model_validate({
+        return schemas.MoveResponse.model_validate({
             "view": BACKGAMMON.view(played.game, actor),
-            "events": [asdict(e) for e in played.events],
+            "events": [e._asdict() for e in played.events],
         })
 
     return _intent("moves", game_id, body, apply)  # type: ignore[return-value]
@@ -575,7 +585,7 @@ def post_message(game_id: str, body: schemas.SendMessageRequest) -> Response[sch
             store, services.press_store, services.clock, game_id, actor, body.to, body.text,
             client_timestamp=body.client_timestamp, chats=_chats(),
         )
-        return schemas.SentMessage(**asdict(sent))
+        return schemas.SentMessage(**sent._asdict())
 
     return _intent("message", game_id, body, apply, status=201)
 
@@ -774,3 +784,8 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     if refused is not None:
         return refused
     return app.resolve(event, context)
+
+
+gc.freeze()  # everything above stays for the life of the process: no collection scans it again
+if _COLLECTOR_WAS_ON:
+    gc.enable()

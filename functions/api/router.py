@@ -39,12 +39,15 @@ import inspect
 import json
 import re
 import threading
+import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, ValidationError
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 T = TypeVar("T")
 Handler = Callable[..., Any]
@@ -70,14 +73,33 @@ class Query:
         self.constraints = constraints
 
 
-@dataclass
 class Response(Generic[T]):
-    """An explicit answer. ``body``: str, bytes (sent base64-encoded), or anything JSON-serializable."""
+    """An explicit answer. ``body``: str, bytes (sent base64-encoded), or anything JSON-serializable.
 
-    status_code: int
-    content_type: str | None = JSON_TYPE
-    body: Any = None
-    headers: dict[str, str] = field(default_factory=dict)
+    The classes of this module are plain classes, not dataclasses: on Python 3.11 a dataclass
+    compiles each generated method when it is defined, ~1 ms of every cold import apiece
+    (issue 9; tests/contracts/test_cold_start_rules.py)."""
+
+    __slots__ = ("status_code", "content_type", "body", "headers")
+
+    def __init__(self, status_code: int, content_type: str | None = JSON_TYPE, body: Any = None,
+                 headers: dict[str, str] | None = None) -> None:
+        self.status_code = status_code
+        self.content_type = content_type
+        self.body = body
+        self.headers: dict[str, str] = {} if headers is None else headers
+
+    def __repr__(self) -> str:
+        return (f"Response(status_code={self.status_code!r}, content_type={self.content_type!r}, "
+                f"body={self.body!r}, headers={self.headers!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.status_code, self.content_type, self.body, self.headers)
+        return mine == (other.status_code, other.content_type, other.body, other.headers)  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment] # mutable, like the dataclass it was
 
 
 class Request:
@@ -106,41 +128,52 @@ class Request:
         return self.query_string_parameters.get(name, default_value)
 
 
-@dataclass
 class _QueryParam:
     """One query parameter; its pydantic adapter is built on the route's first use."""
 
-    name: str
-    annotation: Any  # the type with its constraints: Annotated[int, Field(ge=1)]
-    default: Any  # inspect.Parameter.empty when required
+    def __init__(self, name: str, annotation: Any, default: Any) -> None:
+        self.name = name
+        self.annotation = annotation  # the type with its constraints: Annotated[int, Field(ge=1)]
+        self.default = default  # inspect.Parameter.empty when required
+
+    def __repr__(self) -> str:
+        return f"_QueryParam(name={self.name!r}, annotation={self.annotation!r}, default={self.default!r})"
 
     @functools.cached_property
     def adapter(self) -> TypeAdapter[Any]:
+        from pydantic import TypeAdapter  # deferred: a route without query parameters never needs it
+
         return TypeAdapter(self.annotation)
 
     def json_schema(self) -> dict[str, Any]:
         return self.adapter.json_schema()
 
 
-@dataclass
 class Route:
     """One route: method, path template, handler and what OpenAPI says about it.
 
-    What the handler's signature says (body model, query parameters, return type) and the
-    path's pattern are read the first time the route is tried or documented, not when it
-    is declared: a cold Lambda pays for the routes its requests reach (issue 9). A route
-    whose annotations cannot be read still fails loudly, on first use and in the OpenAPI
-    drift test, which reads every route.
+    What the handler's signature says (body model, query parameters) and the path's pattern
+    are read the first time the route is tried or documented, not when it is declared, and
+    its return type only when it is documented: a cold Lambda pays for the routes its
+    requests reach, and a request never evaluates the models a route may answer with (a
+    Diplomacy view does not load backgammon's; issue 9). A route whose annotations cannot be
+    read still fails loudly, on first use and in the OpenAPI drift test, which reads every route.
     """
 
-    method: str
-    path: str
-    func: Handler
-    summary: str | None = None
-    tags: list[str] | None = None
-    responses: dict[int, Any] | None = None
-    security: list[dict[str, list[str]]] | None = None
-    include_in_schema: bool = True
+    def __init__(self, method: str, path: str, func: Handler, summary: str | None = None,
+                 tags: list[str] | None = None, responses: dict[int, Any] | None = None,
+                 security: list[dict[str, list[str]]] | None = None, include_in_schema: bool = True) -> None:
+        self.method = method
+        self.path = path
+        self.func = func
+        self.summary = summary
+        self.tags = tags
+        self.responses = responses
+        self.security = security
+        self.include_in_schema = include_in_schema
+
+    def __repr__(self) -> str:
+        return f"Route({self.method} {self.path} -> {getattr(self.func, '__qualname__', self.func)!r})"
 
     @property
     def openapi_path(self) -> str:
@@ -156,7 +189,7 @@ class Route:
         return re.compile("^" + _PARAM.sub(r"(?P<\1>[^/]+)", escaped) + "$")
 
     @functools.cached_property
-    def _signature(self) -> tuple[tuple[str, type[BaseModel]] | None, tuple[_QueryParam, ...], Any]:
+    def _signature(self) -> tuple[tuple[str, type[BaseModel]] | None, tuple[_QueryParam, ...]]:
         return _read_signature(self.func, self.path_params)
 
     @property
@@ -167,19 +200,27 @@ class Route:
     def query(self) -> tuple[_QueryParam, ...]:
         return self._signature[1]
 
-    @property
+    @functools.cached_property
     def returns(self) -> Any:
-        return self._signature[2]
+        """The return annotation, evaluated (the OpenAPI document's response model)."""
+        return typing.get_type_hints(self.func, include_extras=True).get("return")
 
 
 def _is_model(annotation: Any) -> bool:
     return inspect.isclass(annotation) and issubclass(annotation, BaseModel)
 
 
+def _parameter_hints(func: Handler) -> dict[str, Any]:
+    """The parameters' annotations, evaluated; the return annotation is left alone."""
+    annotations = {k: v for k, v in func.__annotations__.items() if k != "return"}
+    return typing.get_type_hints(types.SimpleNamespace(__annotations__=annotations),
+                                 globalns=func.__globals__, include_extras=True)
+
+
 def _read_signature(func: Handler, path_params: tuple[str, ...]
-                    ) -> tuple[tuple[str, type[BaseModel]] | None, tuple[_QueryParam, ...], Any]:
-    """Which argument comes from where: (body, query parameters, return annotation)."""
-    hints = typing.get_type_hints(func, include_extras=True)
+                    ) -> tuple[tuple[str, type[BaseModel]] | None, tuple[_QueryParam, ...]]:
+    """Which argument comes from where: (body, query parameters)."""
+    hints = _parameter_hints(func)
     body: tuple[str, type[BaseModel]] | None = None
     query: list[_QueryParam] = []
     for name, parameter in inspect.signature(func).parameters.items():
@@ -196,7 +237,7 @@ def _read_signature(func: Handler, path_params: tuple[str, ...]
                 if isinstance(extra, Query):
                     constraints = extra.constraints
         query.append(_QueryParam(name, typing.Annotated[base, Field(**constraints)], parameter.default))
-    return body, tuple(query), hints.get("return")
+    return body, tuple(query)
 
 
 class _Mount:

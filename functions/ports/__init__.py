@@ -36,11 +36,15 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 JSON = Any
 
 # ---------------------------------------------------------------- stored shapes of a game
+# Immutable records are NamedTuples (``_replace``, ``_asdict``, ``_fields``); the records
+# changed in place (GameRecord, PowerPress) are dataclasses. On Python 3.11 a frozen
+# dataclass compiles six generated methods when it is defined, ~1 ms of every cold start
+# apiece (docs/performance.md, cold-start rule 11).
 
 
 @dataclass
@@ -81,8 +85,7 @@ class GameRecord:
         return copy.deepcopy(self)
 
 
-@dataclass(frozen=True)
-class PhaseRecord:
+class PhaseRecord(NamedTuple):
     """One adjudicated phase, immutable: the state before, every order, the resolution."""
 
     n: int
@@ -93,8 +96,7 @@ class PhaseRecord:
     processed_at: str
 
 
-@dataclass(frozen=True)
-class EventRecord:
+class EventRecord(NamedTuple):
     """One entry of the game's ordered event log (``seq`` monotonic, no gaps)."""
 
     seq: int
@@ -104,8 +106,7 @@ class EventRecord:
     at: str
 
 
-@dataclass(frozen=True)
-class OutboxRecord:
+class OutboxRecord(NamedTuple):
     """A notification to deliver, committed with the state change that caused it."""
 
     seq: int
@@ -207,8 +208,7 @@ class GameStore(Protocol):
 # ---------------------------------------------------------------- press (issue 13)
 
 
-@dataclass(frozen=True)
-class MessageRecord:
+class MessageRecord(NamedTuple):
     """One message of one channel; ``seq`` counts within the channel (1, 2, ...)."""
 
     message_id: str
@@ -222,8 +222,7 @@ class MessageRecord:
     client_timestamp: str | None = None
 
 
-@dataclass(frozen=True)
-class ChannelRecord:
+class ChannelRecord(NamedTuple):
     """A channel: its members, its last seq and a copy of its last message."""
 
     channel: str
@@ -258,16 +257,14 @@ class PowerPress:
         return sum(self.unread(c) for c in self.channels)
 
 
-@dataclass(frozen=True)
-class InboxEntry:
+class InboxEntry(NamedTuple):
     """A message as it sits in one member's inbox: ``n`` is that member's inbox position."""
 
     n: int
     message: MessageRecord
 
 
-@dataclass(frozen=True)
-class PressNotice:
+class PressNotice(NamedTuple):
     """A notification a message causes, written with the message (an OUTBOX item).
 
     ``target`` set: only that chat gets it (a recipient's linked Telegram chat, with the
@@ -358,8 +355,7 @@ IN_PROGRESS = "IN_PROGRESS"
 COMPLETED = "COMPLETED"
 
 
-@dataclass(frozen=True)
-class IdempotencyRecord:
+class IdempotencyRecord(NamedTuple):
     """What is remembered of one Idempotency-Key (scoped): its payload hash and, once done, the answer."""
 
     status: str  # IN_PROGRESS or COMPLETED

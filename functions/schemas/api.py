@@ -3,8 +3,8 @@
 The OpenAPI document (GET /openapi.json, docs/openapi.json) is generated from these
 models and the routes; a test fails when the committed copy drifts. This module defines
 the base models and the player's view; every other route's bodies are in
-functions/schemas/bodies.py and press's in functions/schemas/press.py, read on first use
-and importable from here (``LAZY``).
+functions/schemas/bodies.py, press's in functions/schemas/press.py and backgammon's in
+functions/schemas/backgammon.py, read on first use and importable from here (``LAZY``).
 
 No ``from __future__ import annotations`` in the schema modules (issue 9 item 6): pydantic
 reads each field's annotation when the class is defined, and a string annotation costs a
@@ -13,7 +13,7 @@ compile and an eval per field there, a real one nothing (tests/contracts/test_co
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from functions.schemas.common import BaseModel, Event, GameResult, Vote, _Request  # noqa: F401 - re-exported
 
@@ -94,15 +94,8 @@ class GameView(BaseModel):
     unread: int = Field(default=0, description="The caller's unread press messages, over all its channels.")
 
 
-class ErrorBody(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    code: str = Field(examples=["STALE_PHASE"])
-    message: str
-
-
-# The other routes' bodies and press's models (issue 13), defined on first use (PEP 562):
-# import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
+# The other routes' bodies, press's models (issue 13) and backgammon's, defined on first use
+# (PEP 562): import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
 LAZY: dict[str, tuple[str, ...]] = {
     "functions.schemas.bodies": (
         "PhaseSeconds", "NotifyTarget", "BackgammonSettings", "EveryDays", "DeadlineAt",
@@ -113,10 +106,15 @@ LAZY: dict[str, tuple[str, ...]] = {
         "ProcessTurnResponse", "VoteRequest", "VoteResponse", "SeatChange", "DummyPowersRequest",
         "DummyPowersResponse", "OrdersStatus", "HistoryEntry", "History", "Events", "GameSummary",
         "GameList", "Variant", "VariantList", "ExportedPhase", "ExportedCurrent", "ExportDocument",
+        "ErrorBody",
     ),
     "functions.schemas.press": (
         "SendMessageRequest", "SentMessage", "MessageView", "MessageList", "ChannelView",
         "ChannelList", "MarkReadRequest", "MarkReadResponse",
+    ),
+    # a Diplomacy game's requests never need these
+    "functions.schemas.backgammon": (
+        "MoveRequest", "Seats", "Checkers", "BackgammonResult", "BackgammonView", "MoveResponse",
     ),
 }
 _MODULE_OF = {name: module for module, names in LAZY.items() for name in names}

@@ -4,7 +4,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from functions.schemas.api import BaseModel, Event  # validators built on first use (issue 9)
+from functions.schemas.common import BaseModel, Event  # validators built on first use (issue 9)
 
 
 class MoveRequest(BaseModel):

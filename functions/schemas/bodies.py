@@ -345,3 +345,12 @@ class ExportDocument(BaseModel):
     phases: list[ExportedPhase] = Field(max_length=2000)
     current: ExportedCurrent
     result: dict[str, Any] | None = None
+
+
+# Every 4xx/5xx answer (docs/api.md "Errors"). The handler writes these as dicts, so only
+# the OpenAPI document reads the model. (A docstring would become its schema's description.)
+class ErrorBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    code: str = Field(examples=["STALE_PHASE"])
+    message: str

@@ -10,10 +10,9 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import engine
 from functions.errors import (
@@ -42,8 +41,7 @@ MAX_ATTEMPTS = 8
 # --- identity and secrets ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Actor:
+class Actor(NamedTuple):
     """Who is calling: a seated ``player`` (with ``power``), the game's ``creator``,
     the ``operator`` (env token), the deadline ``scheduler``, or ``anonymous``; a signed-in
     account (issue 15) with no role in the game is a ``user`` (an observer who is known).

@@ -36,9 +36,8 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from functions.ports import DeadlineScheduler
 from functions.usecases.common import parse_iso
@@ -86,8 +85,7 @@ def reminder_time(
     return at if at > now else None
 
 
-@dataclass(frozen=True)
-class SweepReport:
+class SweepReport(NamedTuple):
     """Counts per outcome, plus the games that raised (they are retried on the next sweep)."""
 
     outcomes: Mapping[str, FireOutcome]

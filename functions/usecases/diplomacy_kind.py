@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from functions.errors import ValidationFailed
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
 from functions.usecases import views
 from functions.usecases.common import DIPLOMACY, Actor, game_map
-from functions.usecases.create_game import Created, CreateGame, create_game
+
+if TYPE_CHECKING:
+    from functions.usecases.create_game import Created, CreateGame
 
 
 class Diplomacy:
@@ -18,6 +20,10 @@ class Diplomacy:
     def create(self, store: GameStore, clock: Clock, request: CreateGame) -> Created:
         if request.seed is not None or request.move_by_turn_rolls:
             raise ValidationFailed("backgammon settings are not for Diplomacy (it has no dice)")
+        # deferred: a view never creates, so the view's first request does not load create_game,
+        # its settings and the webhook host checks (ipaddress) (API cold start, issue 9)
+        from functions.usecases.create_game import create_game
+
         return create_game(store, clock, request)
 
     def seats(self, game: GameRecord) -> list[str]:

@@ -15,11 +15,13 @@ kinds it imports, so no two modules import each other (tests/contracts/test_boun
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
 from functions.usecases.common import Actor
-from functions.usecases.create_game import Created, CreateGame
+
+if TYPE_CHECKING:  # a view never creates a game: create_game is not on its path (issue 9)
+    from functions.usecases.create_game import Created, CreateGame
 
 
 class GameKind(Protocol):

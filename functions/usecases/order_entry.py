@@ -26,7 +26,7 @@ Nothing here does I/O; ``submit_orders`` stores what ``merge`` returns.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import engine
 from functions.usecases.common import order_key
@@ -34,8 +34,7 @@ from functions.usecases.common import order_key
 WAIVE_PREFIX = "WAIVE#"
 
 
-@dataclass(frozen=True)
-class Rejection:
+class Rejection(NamedTuple):
     """One order refused, with its stable code and a message for the player."""
 
     order: str
@@ -44,12 +43,11 @@ class Rejection:
     engine_code: str | None = None
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One request read: accepted orders by unit key (request order) and the rejections."""
 
-    orders: dict[str, engine.Order] = field(default_factory=dict)
-    rejected: list[Rejection] = field(default_factory=list)
+    orders: dict[str, engine.Order]  # no defaults: each entry gets its own dict and list
+    rejected: list[Rejection]
 
     @property
     def keyed(self) -> dict[str, str]:
@@ -64,7 +62,7 @@ def read_orders(
     texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData
 ) -> Entry:
     """Parse and validate each text; refuse a second order for one unit or province."""
-    entry = Entry()
+    entry = Entry({}, [])
     for text in texts:
         checked = check_order(text, power, state, the_map)
         if isinstance(checked, Rejection):

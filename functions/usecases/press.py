@@ -18,8 +18,7 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from functions.errors import ChannelNotFound, PressDisabled, RateLimited, TooManyChannels
 from functions.ports import (
@@ -66,8 +65,7 @@ def has_press(game: GameRecord) -> bool:
     return kind_name(game) == DIPLOMACY
 
 
-@dataclass(frozen=True)
-class Sent:
+class Sent(NamedTuple):
     """What a sender is told of a message once it is stored."""
 
     message_id: str
@@ -126,10 +124,10 @@ def send_message(
         record = existing or ChannelRecord(channel, members, opened_by=sender, opened_at=iso(now))
         sent = Sent(message.message_id, channel, seq, message.sent_at)
         press.commit_message(
-            game_id, message=message, channel=replace(record, last_seq=seq, last=message),
+            game_id, message=message, channel=record._replace(last_seq=seq, last=message),
             expected_last_seq=existing.last_seq if existing else 0,
             ledgers=[(ledgers[p], expected[p]) for p in members],
-            notices=notices_for(game, message, chats), dedupe_key=dedupe_key, result=asdict(sent),
+            notices=notices_for(game, message, chats), dedupe_key=dedupe_key, result=sent._asdict(),
         )
         return sent
 

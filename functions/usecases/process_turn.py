@@ -200,7 +200,7 @@ def process_turn(
             new_state=new_state, by_deadline=actor.kind == "scheduler", now=now,
         )
         events += more_events
-        outbox[0] = replace(outbox[0], payload={**outbox[0].payload, "game_status": game.status,
+        outbox[0] = outbox[0]._replace(payload={**outbox[0].payload, "game_status": game.status,
                                                 "deadline": game.deadline})
         outbox += more_outbox
         store.commit_turn(game, expected_version=version, phase=phase, events=events, outbox=outbox)

@@ -12,11 +12,11 @@ from typing import Any
 
 import engine
 from functions.ports import GameRecord, GameStore
+from functions.usecases.ballots import votes_seen_by
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
 from functions.usecases.order_entry import owed
 from functions.usecases.results import with_scores
 from functions.usecases.roster import dummy_powers, excused, in_civil_disorder, open_seats, seat_status
-from functions.usecases.votes import votes_seen_by
 
 
 def powers_to_wait_on(game: GameRecord) -> list[str]:

@@ -14,22 +14,19 @@ and the view show every vote, and a ``VOTE_CAST`` event names power and vote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from functions.errors import Forbidden, GameNotStarted, ValidationFailed
-from functions.ports import Clock, DeadlineScheduler, EventRecord, GameRecord, GameStore, OutboxRecord
+from functions.ports import Clock, DeadlineScheduler, EventRecord, GameStore, OutboxRecord
+from functions.usecases.ballots import ballot, votes_seen_by
 from functions.usecases.common import Actor, add_event, load_active, require_player, retrying, state_of
 from functions.usecases.deadlines import sync_schedule
 from functions.usecases.lifecycle import end_game, vote_outcome
 from functions.usecases.results import with_scores
 from functions.usecases.roster import active_powers, has_started
 
-BALLOTS = ("secret", "public")
 
-
-@dataclass(frozen=True)
-class VoteState:
+class VoteState(NamedTuple):
     """A power's votes after casting, and where the game stands."""
 
     phase: str
@@ -39,19 +36,6 @@ class VoteState:
     game_status: str
     result: dict[str, Any] | None
     votes: dict[str, dict[str, bool]] | None  # every vote: public ballots only
-
-
-def ballot(game: GameRecord) -> str:
-    return str(game.settings.get("draw_votes") or "secret")
-
-
-def votes_seen_by(game: GameRecord, power: str | None) -> dict[str, dict[str, bool]]:
-    """What a caller may see of this phase's votes: all (public), or only its own (secret)."""
-    shown = {p: {"draw": bool(v.get("draw")), "concede": bool(v.get("concede"))}
-             for p, v in sorted(game.votes.items())}
-    if ballot(game) == "public":
-        return shown
-    return {power: shown[power]} if power in shown else {}
 
 
 def cast_vote(

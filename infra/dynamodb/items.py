@@ -115,33 +115,33 @@ def listing_from_item(item: Item) -> GameRecord:
 
 
 def phase_item(game_id: str, phase: PhaseRecord) -> Item:
-    attrs = asdict(phase)
+    attrs = phase._asdict()
     attrs.update(pk=keys.game_pk(game_id), sk=keys.phase_sk(phase.n, phase.phase))
     return to_item(attrs)
 
 
 def phase_from_item(item: Item) -> PhaseRecord:
     attrs = from_item(item)
-    return PhaseRecord(**{f.name: attrs[f.name] for f in fields(PhaseRecord)})
+    return PhaseRecord(**{name: attrs[name] for name in PhaseRecord._fields})
 
 
 def event_item(game_id: str, event: EventRecord) -> Item:
-    attrs = asdict(event)
+    attrs = event._asdict()
     attrs.update(pk=keys.game_pk(game_id), sk=keys.event_sk(event.seq))
     return to_item(attrs)
 
 
 def event_from_item(item: Item) -> EventRecord:
     attrs = from_item(item)
-    return EventRecord(**{f.name: attrs[f.name] for f in fields(EventRecord)})
+    return EventRecord(**{name: attrs[name] for name in EventRecord._fields})
 
 
 def outbox_item(outbox: OutboxRecord) -> Item:
-    attrs = asdict(outbox)
+    attrs = outbox._asdict()
     attrs.update(pk=keys.game_pk(outbox.game_id), sk=keys.outbox_sk(outbox.seq))
     return to_item(attrs)
 
 
 def outbox_from_item(item: Item) -> OutboxRecord:
     attrs = from_item(item)
-    return OutboxRecord(**{f.name: attrs[f.name] for f in fields(OutboxRecord)})
+    return OutboxRecord(**{name: attrs[name] for name in OutboxRecord._fields})

@@ -63,7 +63,7 @@ def _message(raw: dict[str, Any]) -> MessageRecord:
 
 
 def _message_attrs(message: MessageRecord) -> dict[str, Any]:
-    return {**asdict(message), "members": list(message.members)}
+    return {**message._asdict(), "members": list(message.members)}
 
 
 def _ledger(power: str, raw: dict[str, Any] | None) -> PowerPress:
@@ -189,7 +189,7 @@ class DynamoPressStore(DynamoGameStore):
     ) -> None:
         """The whole send, all or nothing; ``StaleVersion`` when any condition fails."""
         body = _message_attrs(message)
-        chan_attrs = {**asdict(channel), "members": list(channel.members), "last": body}
+        chan_attrs = {**channel._asdict(), "members": list(channel.members), "last": body}
         new = "attribute_not_exists(sk)"
         chan_sk = CHAN + channel.channel
         actions = [

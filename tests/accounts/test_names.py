@@ -4,7 +4,6 @@ anonymous, and then never, anywhere: views, press, events, export, history, noti
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -35,11 +34,11 @@ def _everything(api: InProcessApi, game_id: str, tokens: dict[str, str]) -> str:
                      "/last_resolution"):
             seen.append(api.call("GET", f"/games/{game_id}{path}", token=token).raw)
     seen.append(api.call("GET", "/games").raw)
-    seen.append([asdict(o) for o in api.store.outbox.get(game_id, [])])
-    seen.append([asdict(e) for e in api.store.events.get(game_id, [])])
+    seen.append([o._asdict() for o in api.store.outbox.get(game_id, [])])
+    seen.append([e._asdict() for e in api.store.events.get(game_id, [])])
     from functions import wiring
 
-    seen.append([asdict(n) for n in wiring.services().press_store.notices])  # type: ignore[attr-defined]
+    seen.append([n._asdict() for n in wiring.services().press_store.notices])  # type: ignore[attr-defined]
     return json.dumps(seen, default=str)
 
 

@@ -8,7 +8,6 @@ authorization matrix and the bounded fuzz can run many requests inside ``make te
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -78,7 +77,7 @@ def in_process_api() -> Iterator[InProcessApi]:
     """Wire the API to fresh fakes for one test, and put the real wiring back after."""
     api = InProcessApi()
     settings = load_settings()
-    settings = dataclasses.replace(settings, operator_token=OPERATOR_TOKEN)
+    settings = settings._replace(operator_token=OPERATOR_TOKEN)
     wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
                                     press=InMemoryPressStore(), accounts=api.accounts, identity=api.pool,
                                     verifier=api.pool.verifier()))

@@ -506,7 +506,7 @@ def test_the_rate_limit_is_per_caller(api: InProcessApi) -> None:
         dataclasses.replace(
             services,
             rate_counter=MemoryRateCounter(),
-            settings=dataclasses.replace(services.settings, sandbox_rate_limit=3),
+            settings=services.settings._replace(sandbox_rate_limit=3),
         )
     )
     body = {"compact": FRANCE_START}

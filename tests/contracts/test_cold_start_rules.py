@@ -31,10 +31,14 @@ import pydantic
 models = [c for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith("functions")
           for c in vars(m).values()
           if isinstance(c, type) and issubclass(c, pydantic.BaseModel) and c.__module__ == m.__name__]
+ours = [c for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith(("functions", "infra"))
+        for c in vars(m).values() if isinstance(c, type) and c.__module__ == m.__name__]
 print(json.dumps({
     "modules": sorted(sys.modules),
     "built": sorted(c.__qualname__ for c in models if c.__pydantic_complete__),
     "models": len(models),
+    "dataclasses": sorted([c.__qualname__, c.__dataclass_params__.frozen] for c in ours
+                          if "__dataclass_fields__" in vars(c)),
 }))
 """
 
@@ -137,3 +141,50 @@ def test_no_api_model_builds_its_validator_at_import() -> None:
     found = _imported("functions.api.handler")
     assert found["models"] and found["built"] == []
     assert "pydantic.plugin._loader" not in found["modules"]  # type: ignore[operator]
+
+
+# The mutable records: changed in place (GameRecord, PowerPress) or by tests (Services).
+MUTABLE_RECORDS = {"GameRecord", "PowerPress", "Services"}
+
+
+def test_the_api_s_import_defines_no_frozen_dataclass() -> None:
+    """Immutable values on the API's import path are ``NamedTuple``s (``_replace``, ``_asdict``),
+    a router record a plain class: on Python 3.11 a frozen dataclass compiles six generated
+    methods when it is defined, ~1 ms of every cold start apiece, a NamedTuple one (issue 9;
+    docs/performance.md rule 11). Dataclasses are left for the mutable records."""
+    found = _imported("functions.api.handler")["dataclasses"]
+    assert [name for name, frozen in found if frozen] == []  # type: ignore[union-attr]
+    assert {name for name, _ in found} <= MUTABLE_RECORDS  # type: ignore[union-attr]
+
+
+# What a player's view runs (functions/usecases/views.py and what it reads): every other use
+# case is imported by the routes that call it (rule 5), never by the API's import.
+VIEW_USE_CASES = {"common", "deadline_grid", "views", "ballots", "order_entry", "results", "roster",
+                  "press", "press_rules", "game_kinds", "kind_registry"}
+
+
+def test_the_api_s_import_loads_only_the_use_cases_a_view_runs() -> None:
+    """Creating a game, casting a vote, the deadlines' schedules, backgammon: loaded by the
+    routes that need them, so neither the import nor a view's first request pays for them."""
+    modules = set(_imported("functions.api.handler")["modules"])  # type: ignore[arg-type]
+    loaded = {m.removeprefix("functions.usecases.") for m in modules if m.startswith("functions.usecases.")}
+    assert sorted(loaded - VIEW_USE_CASES) == []
+
+
+COLLECTOR_PROBE = """
+import gc, sys
+gc.disable() if sys.argv[1] == "off" else gc.enable()
+import functions.api.handler
+print(gc.isenabled(), gc.get_freeze_count() > 0)
+"""
+
+
+@pytest.mark.parametrize("before", ["on", "off"])
+def test_the_api_s_import_pauses_the_collector_and_leaves_it_as_it_was(before: str) -> None:
+    """functions/api/handler.py pauses the cyclic collector while its modules load and
+    freezes what they built (docs/performance.md rule 12); it never turns a collector on
+    that someone else had turned off."""
+    done = subprocess.run([sys.executable, "-c", COLLECTOR_PROBE, before], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, check=True)
+    assert done.stdout.split() == [str(before == "on"), "True"]
+
