@@ -190,9 +190,6 @@ class _Parser:
     def at_end(self) -> bool:
         return self.i >= self.n
 
-    def position(self) -> int:
-        return self.offset(self.i)
-
     def fail(self, what: str) -> OrderSyntaxError:
         if self.at_end():
             return OrderSyntaxError(f"{what}, but the order ends at {len(self.text)}", len(self.text))

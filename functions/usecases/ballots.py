@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from functions.ports import GameRecord
 
-BALLOTS = ("secret", "public")
-
 
 def ballot(game: GameRecord) -> str:
     return str(game.settings.get("draw_votes") or "secret")
