@@ -38,16 +38,15 @@ import functools
 import inspect
 import json
 import re
+import sys
 import threading
 import types
 import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
-
 if TYPE_CHECKING:
-    from pydantic import TypeAdapter
+    from pydantic import BaseModel, TypeAdapter
 
 T = TypeVar("T")
 Handler = Callable[..., Any]
@@ -207,7 +206,17 @@ class Route:
 
 
 def _is_model(annotation: Any) -> bool:
-    return inspect.isclass(annotation) and issubclass(annotation, BaseModel)
+    if not inspect.isclass(annotation):
+        return False
+    from pydantic import BaseModel  # deferred: a route with only path parameters never needs pydantic
+
+    return issubclass(annotation, BaseModel)
+
+
+def is_model_instance(value: Any) -> bool:
+    """A pydantic model? Without importing pydantic: if nothing has imported it, nothing can be one."""
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(value, pydantic.BaseModel)
 
 
 def _parameter_hints(func: Handler) -> dict[str, Any]:
@@ -230,6 +239,8 @@ def _read_signature(func: Handler, path_params: tuple[str, ...]
         if _is_model(annotation):
             body = (name, annotation)
             continue
+        from pydantic import Field  # deferred: only a route with query parameters reaches here
+
         base, constraints = annotation, {}
         if typing.get_origin(annotation) is typing.Annotated:
             base, *extras = typing.get_args(annotation)
@@ -260,7 +271,7 @@ class Router:
         self._routes: list[Route] = []
         self._mounts: list[_Mount] = []
         self._mount_lock = threading.Lock()
-        self._exception_handlers: dict[type[BaseException], Callable[[Any], Response[Any]]] = {}
+        self._exception_handlers: dict[type[BaseException] | str, Callable[[Any], Response[Any]]] = {}
         self._not_found: Callable[[Exception], Response[Any]] | None = None
         self._local = threading.local()  # the local stack serves requests on several threads
 
@@ -316,7 +327,10 @@ class Router:
     def delete(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
         return self.route("DELETE", path, **options)
 
-    def exception_handler(self, kind: type[BaseException]) -> Callable[[Handler], Handler]:
+    def exception_handler(self, kind: type[BaseException] | str) -> Callable[[Handler], Handler]:
+        """Answer errors of class ``kind``; or of the class named ``"module.QualName"``, for a
+        library's error class that the module declaring the handler must not import (issue 9:
+        pydantic's ``ValidationError``, which only a request that used a model can raise)."""
         def register(func: Handler) -> Handler:
             self._exception_handlers[kind] = func
             return func
@@ -367,13 +381,18 @@ class Router:
 
     def _handle(self, error: Exception) -> Response[Any]:
         for kind in type(error).__mro__:
-            handler = self._exception_handlers.get(kind)
+            handler = self._exception_handlers.get(kind) or self._exception_handlers.get(
+                f"{kind.__module__}.{kind.__qualname__}")
             if handler is not None:
                 return handler(error)
         raise error
 
 def _arguments(route: Route, request: Request, path_values: dict[str, str]) -> dict[str, Any]:
     arguments: dict[str, Any] = dict(path_values)
+    if not route.query and route.body is None:
+        return arguments  # path parameters only (a player's view): nothing for pydantic to check
+    from pydantic import ValidationError  # deferred: see above
+
     errors: list[dict[str, Any]] = []
     for param in route.query:
         raw = request.query_string_parameters.get(param.name)
@@ -410,7 +429,7 @@ def _as_response(result: Any) -> Response[Any]:
 
 
 def _jsonable(body: Any) -> Any:
-    if isinstance(body, BaseModel):
+    if is_model_instance(body):
         return body.model_dump(mode="json", by_alias=True)
     if isinstance(body, list | tuple):
         return [_jsonable(b) for b in body]

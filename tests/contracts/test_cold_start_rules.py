@@ -19,14 +19,16 @@ HANDLERS = ("functions.api.handler", "functions.deadline.handler", "functions.no
 # (DynamoDB, SSM and SQS go through the small clients of infra/aws_json.py, other services
 # build botocore clients on first use), token verification, rendering, the second game, and
 # any part of the engine behind its lazy facade (engine/__init__.py: a module-level
-# ``engine.Season.SPRING`` loads it).
+# ``engine.Season.SPRING`` loads it), and pydantic: the API's models are read on first use
+# (functions/api/lazy_module.py), by the requests that validate a body or a query.
 NOT_AT_IMPORT = ("boto3", "botocore.session", "botocore.client", "urllib3", "requests", "jwt",
-                 "cryptography", "render", "backgammon")
+                 "cryptography", "render", "backgammon", "pydantic", "pydantic_core")
 ENGINE_PARTS = "engine."
 
 PROBE = """
 import json, sys, importlib
 importlib.import_module(sys.argv[1])
+imported = sorted(sys.modules)
 import pydantic
 models = [c for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith("functions")
           for c in vars(m).values()
@@ -34,7 +36,7 @@ models = [c for m in list(sys.modules.values()) if getattr(m, "__name__", "").st
 ours = [c for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith(("functions", "infra"))
         for c in vars(m).values() if isinstance(c, type) and c.__module__ == m.__name__]
 print(json.dumps({
-    "modules": sorted(sys.modules),
+    "modules": imported,
     "built": sorted(c.__qualname__ for c in models if c.__pydantic_complete__),
     "models": len(models),
     "dataclasses": sorted([c.__qualname__, c.__dataclass_params__.frozen] for c in ours
@@ -137,10 +139,49 @@ def test_pydantic_s_plugin_scan_is_switched_off_where_the_functions_run() -> Non
 
 def test_no_api_model_builds_its_validator_at_import() -> None:
     """Models inherit ``functions.schemas.api.BaseModel`` (``defer_build``): each is built on
-    first use. A model or ``TypeAdapter`` built at import also loads pydantic's plugin loader."""
-    found = _imported("functions.api.handler")
+    first use, so the first request with a body builds its own model, not the view's ~15. A
+    model or ``TypeAdapter`` built at import also loads pydantic's plugin loader."""
+    found = _imported("functions.schemas.api")
     assert found["models"] and found["built"] == []
     assert "pydantic.plugin._loader" not in found["modules"]  # type: ignore[operator]
+
+
+VIEW_PROBE = """
+import json, sys
+from functions.usecases.create_game import CreateGame
+from functions.usecases.kind_registry import kind_named
+from tests.api.harness import in_process_api
+harness = in_process_api()
+api = next(harness)
+created = kind_named("diplomacy").create(api.store, api.clock, CreateGame())
+before = "pydantic" in sys.modules
+view = api.call("GET", f"/games/{created.game_id}", token=created.token)
+after_view = "pydantic" in sys.modules
+orders = api.call("GET", f"/games/{created.game_id}/orders_status", token=created.token)
+print(json.dumps({"before": before, "view": [view.status, after_view, "units" in view.body],
+                  "orders": [orders.status, "pydantic" in sys.modules]}))
+"""
+
+
+def test_a_player_s_view_runs_without_pydantic_and_a_validated_route_loads_it() -> None:
+    """A player's view validates no body and no query, so neither the API's import nor the
+    view's first request imports pydantic (issue 9 item 6); the view is held to its model by
+    tests/contracts/test_view_schema.py. A route whose answer is a model loads it then."""
+    done = subprocess.run([sys.executable, "-c", VIEW_PROBE], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=True)
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found == {"before": False, "view": [200, False, True], "orders": [200, True]}
+
+
+def test_the_api_names_pydantic_s_error_class_as_pydantic_defines_it() -> None:
+    """functions/api/handler.py maps pydantic's ValidationError to 422 by its name, so that its
+    import need not load pydantic: the name must be the class's."""
+    import pydantic
+
+    from functions.api import handler
+
+    error = pydantic.ValidationError
+    assert f"{error.__module__}.{error.__qualname__}" == handler.PYDANTIC_VALIDATION_ERROR
 
 
 # The mutable records: changed in place (GameRecord, PowerPress) or by tests (Services).
