@@ -29,24 +29,31 @@ class Position:
 
     def convoy_reach(self, src: str) -> frozenset[str]:
         """The fleets a convoy of an army in ``src`` could pass through."""
-        return self._answer(("reach", src), convoys.reach, self.map, src, self.fleets)
+        return self._answer(("reach", src), self.fleets, convoys.reach, self.map, src, self.fleets)
 
     def convoy_destinations(self, src: str) -> frozenset[str]:
-        return self._answer(("landings", src), convoys.landings, self.map, src, self.convoy_reach(src))
+        reached = self.convoy_reach(src)
+        return self._answer(("landings", src), reached, convoys.landings, self.map, src, reached)
 
     def convoy_possible(self, src: str, dest: str) -> bool:
         return dest in self.convoy_destinations(src)
 
     def necessary_links(self, src: str, dest: str) -> frozenset[str]:
-        return self._answer(("links", src, dest), convoys.necessary_links, self.map, src, dest, self.fleets)
+        reached = self.convoy_reach(src)
+        return self._answer(("links", src, dest), reached,
+                            convoys.necessary_links, self.map, src, dest, reached)
 
     def _answer(
-        self, question: tuple[str, ...], work: Callable[..., frozenset[str]], *args: Any
+        self, question: tuple[str, ...], fleets: frozenset[str], work: Callable[..., frozenset[str]],
+        *args: Any,
     ) -> frozenset[str]:
-        """A convoy answer depends on the map, the question and where the fleets stand
-        only: worked out once and shared by every position with its fleets there
-        (order entry, menus and the adjudicator ask the same questions of one phase)."""
-        return shared(self.map.convoy_answers, (question, self.fleets), CONVOY_MEMO_SIZE, work, *args)
+        """A convoy answer depends on the map, the question and the fleets it can use
+        only: worked out once and shared by every position with those fleets there (order
+        entry, menus and the adjudicator ask the same questions of one phase). The reach
+        depends on every fleet on the board; what follows from it (landings, necessary
+        links) only on the fleets the reach found, since a chain passes through no other
+        (engine/convoys.py): keyed so, a later phase whose other fleets have moved shares it."""
+        return shared(self.map.convoy_answers, (question, fleets), CONVOY_MEMO_SIZE, work, *args)
 
 
 CONVOY_MEMO_SIZE = 20_000
