@@ -405,8 +405,8 @@ def telegram_dependencies() -> TelegramDependencies:
 
 
 def stream_item(image: Mapping[str, Any]) -> dict[str, Any]:
-    """A DynamoDB stream record's image as plain values, decoded by the store's own codec
-    (infra/dynamodb/items.py) so the relay needs no boto3 for it."""
-    from infra.dynamodb.items import from_item
+    """An OUTBOX item's stream image as plain values, decoded by the store's own codec
+    (infra/dynamodb/items.py, its payload unpacked) so the relay needs no boto3 for it."""
+    from infra.dynamodb.items import OUTBOX_PACKED, from_item
 
-    return from_item(dict(image))
+    return from_item(dict(image), OUTBOX_PACKED)

@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from infra import aws_errors
+from infra.dynamodb import items
 
 DELIVERY_TTL_SECONDS = 14 * 24 * 3600
 UPDATE_TTL_SECONDS = 3 * 24 * 3600  # Telegram gives up on an update after about a day
@@ -210,13 +211,13 @@ class DynamoReplyOutbox(_Table):
         super().__init__(client, table_name, clock)
 
     def reply(self, chat_id: int | str, text: str, dedupe_key: str) -> None:
-        self._put(chat_id, "CHAT_REPLY", {"text": _s(text)}, dedupe_key)
+        self._put(chat_id, "CHAT_REPLY", {"text": text}, dedupe_key)
 
     def reply_photo(
         self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
     ) -> None:
-        reference = {"M": {k: _s(str(v)) for k, v in sorted(picture.items())}}
-        self._put(chat_id, "CHAT_PHOTO", {"text": _s(caption), "map": reference}, dedupe_key)
+        reference = {k: str(v) for k, v in sorted(picture.items())}
+        self._put(chat_id, "CHAT_PHOTO", {"text": caption, "map": reference}, dedupe_key)
 
     def _put(self, chat_id: int | str, kind: str, payload: dict[str, Any], dedupe_key: str) -> None:
         item = {
@@ -224,7 +225,7 @@ class DynamoReplyOutbox(_Table):
             "sk": _s(f"OUTBOX#{dedupe_key}"),
             "kind": _s(kind),
             "dedupe_key": _s(dedupe_key),
-            "payload": {"M": payload},
+            "payload": items.pack(payload),  # packed like every OUTBOX item's (infra/dynamodb/items.py)
             "target": {"M": {"type": _s("telegram"), "chat_id": _s(str(chat_id))}},
             "expires_at": self._expiry(DELIVERY_TTL_SECONDS),
         }

@@ -2,10 +2,20 @@
 
 Numbers come back from DynamoDB as decimal strings; ``deserialize`` turns them back into
 ``int`` (we store no floats), so records round-trip exactly.
+
+The large nested fields of the records (a game's state; a phase's state, orders and
+resolution; an event's data; a notification's payload) are *packed*: stored as one string
+of JSON text, not as a DynamoDB map. Nothing queries, projects or conditions on their
+insides, and a map costs a typed wrapper per value wherever an item is read or held: our
+codec walks it value by value, and the local stack's moto keeps every item as those
+wrappers in memory (about 30 times the data's size; docs/performance.md, "Soak"). A packed
+field written as a map (before stop 24) is still read.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import asdict, fields
 from decimal import Decimal
 from typing import Any
@@ -62,12 +72,32 @@ def deserialize(attribute: dict[str, Any]) -> Any:
     raise TypeError(f"unknown DynamoDB type {tag!r}")
 
 
-def to_item(attrs: dict[str, Any]) -> Item:
-    return {k: serialize(v) for k, v in attrs.items()}
+# The packed fields of each record (see the module text).
+GAME_PACKED = frozenset({"state"})
+PHASE_PACKED = frozenset({"state_before", "orders", "resolution"})
+EVENT_PACKED = frozenset({"data"})
+OUTBOX_PACKED = frozenset({"payload"})
 
 
-def from_item(item: Item) -> dict[str, Any]:
-    return {k: deserialize(v) for k, v in item.items()}
+def pack(value: Any) -> dict[str, Any]:
+    """A nested value as one string attribute of compact JSON text."""
+    return {"S": json.dumps(value, separators=(",", ":"), ensure_ascii=False)}
+
+
+def unpack(attribute: dict[str, Any]) -> Any:
+    """The inverse of ``pack``; a map or list (how the field was stored before) is read too."""
+    text = attribute.get("S")
+    return json.loads(text) if text is not None else deserialize(attribute)
+
+
+def to_item(attrs: dict[str, Any], packed: Iterable[str] = ()) -> Item:
+    item = {k: serialize(v) for k, v in attrs.items() if k not in packed}
+    item.update((k, pack(attrs[k])) for k in packed if k in attrs)
+    return item
+
+
+def from_item(item: Item, packed: Iterable[str] = ()) -> dict[str, Any]:
+    return {k: unpack(v) if k in packed else deserialize(v) for k, v in item.items()}
 
 
 def game_item(game: GameRecord) -> Item:
@@ -79,7 +109,7 @@ def game_item(game: GameRecord) -> Item:
                  lobby=_lobby(game))
     if game.status == "ACTIVE" and not game.paused and game.deadline:
         attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
-    return to_item(attrs)
+    return to_item(attrs, GAME_PACKED)
 
 
 def _lobby(game: GameRecord) -> dict[str, Any]:
@@ -92,7 +122,7 @@ def _lobby(game: GameRecord) -> dict[str, Any]:
 
 
 def game_from_item(item: Item) -> GameRecord:
-    attrs = from_item(item)
+    attrs = from_item(item, GAME_PACKED)
     names = {f.name for f in fields(GameRecord)}
     return GameRecord(**{k: v for k, v in attrs.items() if k in names})
 
@@ -117,31 +147,31 @@ def listing_from_item(item: Item) -> GameRecord:
 def phase_item(game_id: str, phase: PhaseRecord) -> Item:
     attrs = phase._asdict()
     attrs.update(pk=keys.game_pk(game_id), sk=keys.phase_sk(phase.n, phase.phase))
-    return to_item(attrs)
+    return to_item(attrs, PHASE_PACKED)
 
 
 def phase_from_item(item: Item) -> PhaseRecord:
-    attrs = from_item(item)
+    attrs = from_item(item, PHASE_PACKED)
     return PhaseRecord(**{name: attrs[name] for name in PhaseRecord._fields})
 
 
 def event_item(game_id: str, event: EventRecord) -> Item:
     attrs = event._asdict()
     attrs.update(pk=keys.game_pk(game_id), sk=keys.event_sk(event.seq))
-    return to_item(attrs)
+    return to_item(attrs, EVENT_PACKED)
 
 
 def event_from_item(item: Item) -> EventRecord:
-    attrs = from_item(item)
+    attrs = from_item(item, EVENT_PACKED)
     return EventRecord(**{name: attrs[name] for name in EventRecord._fields})
 
 
 def outbox_item(outbox: OutboxRecord) -> Item:
     attrs = outbox._asdict()
     attrs.update(pk=keys.game_pk(outbox.game_id), sk=keys.outbox_sk(outbox.seq))
-    return to_item(attrs)
+    return to_item(attrs, OUTBOX_PACKED)
 
 
 def outbox_from_item(item: Item) -> OutboxRecord:
-    attrs = from_item(item)
+    attrs = from_item(item, OUTBOX_PACKED)
     return OutboxRecord(**{name: attrs[name] for name in OutboxRecord._fields})

@@ -11,7 +11,22 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from hypothesis import given
 from hypothesis import strategies as st
 
-from infra.dynamodb.items import deserialize, serialize
+from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
+from infra.dynamodb.items import (
+    PHASE_PACKED,
+    deserialize,
+    event_from_item,
+    event_item,
+    game_from_item,
+    game_item,
+    outbox_from_item,
+    outbox_item,
+    pack,
+    phase_from_item,
+    phase_item,
+    serialize,
+    unpack,
+)
 
 JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.text(max_size=20),
@@ -42,3 +57,42 @@ def test_floats_and_sets_are_refused_not_mangled() -> None:
         serialize({"x": 1.5})
     with pytest.raises(TypeError):
         serialize({1, 2})
+
+
+# --- packed fields (infra/dynamodb/items.py: large nested values as one JSON string) ---------
+
+GAME = GameRecord(game_id="g1", variant="classical", rules="2023", created_at="t", creator_token_hash="h",
+                  state={"year": 1901, "units": [{"kind": "A", "power": "FRANCE", "location": "PAR"}]},
+                  phase="S1901M", phase_started_at="t", players={"FRANCE": {"token_hash": "x"}})
+
+
+@given(JSONISH)
+def test_a_packed_value_round_trips_and_is_one_string(value: Any) -> None:
+    attribute = pack(value)
+    assert list(attribute) == ["S"]
+    assert unpack(attribute) == value
+
+
+def test_the_records_large_fields_are_stored_packed_and_read_back() -> None:
+    item = game_item(GAME)
+    assert list(item["state"]) == ["S"] and list(item["players"]) == ["M"]  # only the packed field
+    assert game_from_item(item) == GAME
+    phase = PhaseRecord(0, "S1901M", GAME.state, {"FRANCE": ["A PAR H"]}, {"results": []}, "t")
+    stored = phase_item("g1", phase)
+    assert all(list(stored[f]) == ["S"] for f in PHASE_PACKED)
+    assert phase_from_item(stored) == phase
+    event = EventRecord(1, "PHASE_PROCESSED", "S1901M", {"n": 1}, "t")
+    assert event_from_item(event_item("g1", event)) == event
+    outbox = OutboxRecord(1, "PHASE_PROCESSED", "g1", "g1|1", {"phase": "S1901M"})
+    assert outbox_from_item(outbox_item(outbox)) == outbox
+
+
+def test_a_field_stored_as_a_map_before_it_was_packed_is_still_read() -> None:
+    """Data written before stop 24 (a local stack's data directory) holds these fields as maps."""
+    item = game_item(GAME)
+    item["state"] = serialize(GAME.state)
+    assert game_from_item(item) == GAME
+    outbox = OutboxRecord(1, "PHASE_PROCESSED", "g1", "g1|1", {"phase": "S1901M"})
+    old = outbox_item(outbox)
+    old["payload"] = serialize(outbox.payload)
+    assert outbox_from_item(old) == outbox

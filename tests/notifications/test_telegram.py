@@ -195,7 +195,7 @@ def test_dynamo_delivery_log_and_reply_outbox(table: Any) -> None:
         FilterExpression="begins_with(sk, :o)",
         ExpressionAttributeValues={":o": {"S": "OUTBOX#"}},
     )["Items"]
-    assert len(items) == 1 and items[0]["payload"]["M"]["text"]["S"] == "hi"
+    assert len(items) == 1 and json.loads(items[0]["payload"]["S"]) == {"text": "hi"}  # packed
 
 
 @pytest.mark.parametrize("chat_type", ["group", "supergroup", "channel"])

@@ -43,7 +43,7 @@ def _update(update_id: int, text: str, user: int, chat: int) -> dict[str, Any]:
 
 def _outbox_messages(table_name: str) -> list[Any]:
     client = boto3.client("dynamodb", region_name="us-east-1")
-    found = [items.from_item(i) for i in client.scan(TableName=table_name)["Items"]]
+    found = [items.from_item(i, items.OUTBOX_PACKED) for i in client.scan(TableName=table_name)["Items"]]
     return [m for m in map(message_from_outbox_item, found) if m is not None]
 
 
