@@ -119,3 +119,29 @@ def test_the_check_fails_on_a_key_the_model_does_not_name_or_a_value_it_would_co
         schemas.GameView.model_validate(broken)  # valid to the model...
         with pytest.raises(AssertionError):
             _held_to_model("diplomacy", broken)  # ...but not exactly it
+
+
+def test_views_of_games_with_every_setting_are_exactly_their_model(api: InProcessApi) -> None:
+    """The settings a view echoes (lifecycle settings, a deadline time, press, anonymity,
+    dummies, a pause), which the random games above leave at their defaults."""
+    created = api.call("POST", "/games", {
+        "variant": "classical", "private": True, "join_password": "pw", "anonymous": True,
+        "press": "public_only", "draw_votes": "public", "max_year": 1905, "nmr_extensions": 1,
+        "civil_disorder_after": 2, "dummy_powers": ["TURKEY"], "auto_process": True,
+        "phase_seconds": {"MOVEMENT": 3600}, "reminder_seconds": 600,
+        "deadline_at": {"time": "20:00", "zone": "Europe/Berlin", "every_days": {"MOVEMENT": 2}},
+    })
+    assert created.status == 201, created.raw
+    game_id, creator = created.body["game_id"], created.body["token"]
+    france = api.call("POST", f"/games/{game_id}/join", {"power": "FRANCE", "password": "pw"})
+    assert france.status == 200, france.raw
+    callers: dict[str, str | None] = {"FRANCE": france.body["token"], "observer": None, "creator": creator,
+                                      "operator": OPERATOR_TOKEN}
+    _views(api, game_id, callers)
+    paused = api.call("POST", f"/games/{game_id}/pause", token=creator)
+    assert paused.status == 200, paused.raw
+    assert _views(api, game_id, callers)["FRANCE"]["paused"] is True
+    demo = api.call("POST", "/games", {"variant": "classical", "demo": True, "demo_power": "ENGLAND"})
+    assert demo.status == 201, demo.raw
+    _views(api, demo.body["game_id"], {"creator": demo.body["token"], "observer": None,
+                                       "ENGLAND": demo.body.get("player_token")})
