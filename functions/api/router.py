@@ -6,6 +6,9 @@ imported (~140 ms of a Lambda cold start, issue 9). Here a route is a plain reco
 request models are the pydantic models of ``functions/schemas`` (their validators are
 built once, when the class is defined), and the OpenAPI document is generated from the
 route table only when someone asks for it (functions/api/openapi.py, from ``Router.routes``).
+pydantic itself is imported by the first route that has a body or query parameters to
+validate: a route with path parameters only that answers a dict (a player's view) runs
+without it (issue 9 item 6; docs/performance.md rule 13).
 
 Declaring a route keeps the Powertools style::
 
