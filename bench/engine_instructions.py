@@ -9,7 +9,11 @@ once per step, each run doing one more step of the same pipeline a server runs
 (deserialize, parse, validate, adjudicate, serialize the result), and prints the
 difference per phase; then pydip (if installed) on the same positions.
 
-    .venv/bin/python bench/engine_instructions.py [--phases 50] [--seed 1]
+    .venv/bin/python bench/engine_instructions.py [--phases 50] [--seed 1] [--warm]
+
+``--warm`` counts a second pass over the same phases instead of the first: the engine's
+memos (parsed texts, convoy answers) are then filled, as a long-running server's are, so a
+change whose gain is sharing between phases shows there and not in the cold count.
 
 Needs ``valgrind`` on the PATH (Debian package ``valgrind``); without it, it says so.
 """
@@ -23,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -33,12 +38,17 @@ from bench.engine_bench import collect_positions  # noqa: E402
 STEPS = ("load state", "parse", "validate", "adjudicate", "store result")
 
 
-def run_steps(positions_file: str, steps: int) -> None:
-    """The measured pipeline, cut after ``steps`` steps (the child process's work);
-    ``steps`` -1: load every state and give the menus of every power (``legal_menus``,
-    one request, as the wall-clock bench does)."""
+def run_steps(positions_file: str, steps: int, passes: int = 1) -> None:
+    """The measured pipeline, cut after ``steps`` steps (the child process's work), over
+    every phase ``passes`` times; ``steps`` -1: load every state and give the menus of every
+    power (``legal_menus``, one request, as the wall-clock bench does)."""
     game_map = engine.load_map("classical")
     phases = json.loads(Path(positions_file).read_text())
+    for _ in range(passes):
+        _one_pass(phases, game_map, steps)
+
+
+def _one_pass(phases: list[dict[str, Any]], game_map: engine.MapData, steps: int) -> None:
     if steps < 0:
         for phase in phases:
             state = engine.state_from_dict(phase["state"])
@@ -68,25 +78,33 @@ def run_steps(positions_file: str, steps: int) -> None:
         engine.state_to_dict(game.current)
 
 
-def count(positions_file: str, steps: int) -> int:
-    out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         __file__, "--child", positions_file, str(steps)],
-        capture_output=True, text=True, check=True,
-    )
-    line = next(x for x in out.stderr.splitlines() if "Collected" in x)
-    return int(line.split()[-1])
+def count(positions_file: str, steps: int, warm: bool = False) -> int:
+    """Instructions of a child running ``steps`` steps over the phases once; ``warm``: of a
+    second pass over the same phases, after a first one filled the engine's memos (parsed
+    texts, convoy answers) as a long-running server's are (two passes less one)."""
+    def run(passes: int) -> int:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             __file__, "--child", positions_file, str(steps), str(passes)],
+            capture_output=True, text=True, check=True,
+        )
+        line = next(x for x in out.stderr.splitlines() if "Collected" in x)
+        return int(line.split()[-1])
+
+    return run(2) - run(1) if warm else run(1)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phases", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--warm", action="store_true",
+                        help="count a second pass over the phases (memos filled), not a cold first one")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--pydip", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        run_steps(args.child[0], int(args.child[1]))
+        run_steps(args.child[0], int(args.child[1]), int(args.child[2]))
         return 0
     if args.pydip:
         run_pydip(int(args.pydip[0]), int(args.pydip[1]), args.pydip[2] == "1")
@@ -103,10 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     ][: args.phases]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(phases, handle)
-    counts = [count(handle.name, steps) for steps in range(len(STEPS) + 1)]
-    menus = count(handle.name, -1)
+    counts = [count(handle.name, steps, args.warm) for steps in range(len(STEPS) + 1)]
+    menus = count(handle.name, -1, args.warm)
     Path(handle.name).unlink()
-    print(f"# Instructions per movement phase ({len(phases)} phases, seed {args.seed})")
+    when = "a second pass, memos filled" if args.warm else "a cold first pass"
+    print(f"# Instructions per movement phase ({len(phases)} phases, seed {args.seed}; {when})")
     print("| step | instructions per phase |\n|---|---:|")
     for name, before, after in zip(STEPS, counts[:-1], counts[1:], strict=True):
         print(f"| {name} | {(after - before) // len(phases):,} |")
