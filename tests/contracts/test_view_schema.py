@@ -21,18 +21,13 @@ from functions import wiring
 from functions.api.handler import VIEW_MODELS
 from functions.schemas import api as schemas
 from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
-
-
-class NoChats:
-    """No Telegram chat is linked (the in-process API has no notification table)."""
-
-    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
-        return []
+from tests.notifications.fakes import MemoryTelegramStore
 
 
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[InProcessApi]:
-    monkeypatch.setattr(wiring, "telegram_store", NoChats)
+    # the in-process API has no notification table: press finds no linked Telegram chat
+    monkeypatch.setattr(wiring, "telegram_store", MemoryTelegramStore)
     yield from in_process_api()
 
 
