@@ -45,7 +45,6 @@ from engine.types import (
     Season,
     Unit,
     UnitKind,
-    unit_order,
 )
 from engine.values import shared
 
@@ -93,14 +92,16 @@ def _kind_from_str(value: Any) -> UnitKind | None:
 
 
 def _unit_to_dict(unit: Unit) -> dict[str, Any]:
-    return {"kind": str(unit.kind), "power": unit.power, "location": str(unit.location)}
+    kind, power, location = unit.row
+    return {"kind": kind, "power": power, "location": location}
 
 
 def _unit_from_dict(d: Mapping[str, Any]) -> Unit:
     """Equal unit dicts give the same (frozen) Unit: a stored position is mostly units
     that stood the same way in the phase before, so each is built and checked once."""
-    kind, power, location = d["kind"], d["power"], d["location"]
-    return shared(_UNITS, (kind, power, location), 20_000, _unit_of, kind, power, location)
+    key = (d["kind"], d["power"], d["location"])
+    known = _UNITS.get(key)  # the common case, without a call
+    return known if known is not None else shared(_UNITS, key, 20_000, _unit_of, *key)
 
 
 def _unit_of(kind: Any, power: Any, location: Any) -> Unit:
@@ -145,7 +146,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "year": state.year,
         "season": str(state.season),
         "phase_type": str(state.phase_type),
-        "units": [_unit_to_dict(u) for u in sorted(state.units, key=unit_order)],
+        # A unit's row is its stored form and sorts as the unit does (``Unit.row``).
+        "units": [{"kind": k, "power": p, "location": loc}
+                  for k, p, loc in sorted([u.row for u in state.units])],
         "ownership": dict(state.ownership),
         "dislodged": [_dislodged_to_dict(d) for d in state.dislodged],
         "contested": sorted(state.contested),
@@ -163,8 +166,8 @@ def state_from_dict(d: Mapping[str, Any]) -> GameState:
             year=year,
             season=_word(Season, d["season"]),
             phase_type=_word(PhaseType, d["phase_type"]),
-            units=frozenset(_unit_from_dict(u) for u in d.get("units", ())),
-            ownership=Ownership(dict(d.get("ownership", {}))),
+            units=frozenset([_unit_from_dict(u) for u in d.get("units", ())]),
+            ownership=Ownership(d.get("ownership", {})),  # copied in there
             dislodged=tuple(_dislodged_from_dict(x) for x in d.get("dislodged", ())),
             contested=frozenset(d.get("contested", ())),
             status=_word(GameStatus, d.get("status", "ACTIVE")),

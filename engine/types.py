@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import TypeAlias
 
 from engine.values import quick_init, shared
@@ -69,6 +70,7 @@ class OrderType(_Word):
 ARMY, FLEET = UnitKind.ARMY, UnitKind.FLEET
 MOVEMENT, RETREAT, ADJUSTMENT = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
 ACTIVE, COMPLETED = GameStatus.ACTIVE, GameStatus.COMPLETED
+_LETTER = {ARMY: "A", FLEET: "F"}  # a kind's letter as a plain str (``str(kind)`` is a call)
 
 
 class ResultCode(_Word):
@@ -179,6 +181,10 @@ class Unit:
 
     # The hash, computed once: units live in frozensets rebuilt every phase.
     _hash: int = field(init=False, repr=False, compare=False)
+    # (kind letter, power, location text): the stored form's three strings, made once.
+    # They sort as the unit does (a coast's "/" sorts before any letter or digit), so the
+    # stored units are sorted and written without a call per unit.
+    row: tuple[str, str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if type(self.kind) is not UnitKind:
@@ -187,8 +193,11 @@ class Unit:
             object.__setattr__(self, "power", self.power.upper())
         if self.kind is ARMY and self.location.coast is not None:
             raise ValueError(f"an army has no coast: {self.location}")
-        object.__setattr__(self, "province", self.location.province)
-        object.__setattr__(self, "_hash", hash((self.kind, self.power, self.location)))
+        location = self.location
+        object.__setattr__(self, "province", location.province)
+        object.__setattr__(self, "_hash", hash((self.kind, self.power, location)))
+        text = location.province if location.coast is None else f"{location.province}/{location.coast}"
+        object.__setattr__(self, "row", (_LETTER[self.kind], self.power, text))
 
     def __hash__(self) -> int:
         return self._hash
@@ -201,11 +210,9 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
-def unit_order(unit: Unit) -> tuple[str, str, str, str]:
-    """The sort key of ``Unit``'s order (kind, power, location) as plain strings, so a
-    sort compares in C instead of through the generated comparison methods."""
-    location = unit.location
-    return (unit.kind, unit.power, location.province, location.coast or "")
+# The sort key of ``Unit``'s order (kind, power, location) as plain strings, so a sort
+# compares in C instead of through the generated comparison methods.
+unit_order = attrgetter("row")
 
 
 @quick_init
@@ -410,7 +417,7 @@ class Ownership(Mapping[str, str]):
     __slots__ = ("_dict", "_hash")
 
     def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
-        if isinstance(items, Mapping) and _upper_already(items):
+        if (type(items) is dict or isinstance(items, Mapping)) and _upper_already(items):
             data = dict(items)  # stored or engine-made: ids are upper case already
         else:
             pairs = items.items() if isinstance(items, Mapping) else items
