@@ -35,6 +35,7 @@ from engine.types import (
     ResultCode,
     Unit,
     Waive,
+    shared_unit,
 )
 from engine.validation import ErrorCode, illegal_reason, validate
 
@@ -79,7 +80,7 @@ def _resolve_power(
             results.append(OrderResult(order, ResultCode.VOID, reason=Reason("ILLEGAL", detail=detail)))
             continue
         if isinstance(normal, Build):
-            unit = Unit(normal.kind, power, normal.location)
+            unit = shared_unit(normal.kind, power, normal.location)
             state = replace(state, units=state.units | {unit})
             results.append(OrderResult(normal, ResultCode.BUILD))
         elif isinstance(normal, Waive):

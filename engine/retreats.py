@@ -37,6 +37,7 @@ from engine.types import (
     ResultCode,
     Retreat,
     Unit,
+    shared_unit,
 )
 from engine.validation import illegal_reason, validate
 
@@ -107,7 +108,7 @@ def resolve_retreats(
             results.append(OrderResult(order, code, reason=reason))
             if code is ResultCode.OK:
                 unit = dislodged.unit
-                units.add(Unit(unit.kind, unit.power, _landing(order.dest, unit)))
+                units.add(shared_unit(unit.kind, unit.power, _landing(order.dest, unit)))
     return frozenset(units), tuple(sorted(results, key=result_sort_key))
 
 

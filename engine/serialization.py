@@ -45,6 +45,7 @@ from engine.types import (
     Season,
     Unit,
     UnitKind,
+    shared_unit,
 )
 from engine.values import shared
 
@@ -105,7 +106,7 @@ def _unit_from_dict(d: Mapping[str, Any]) -> Unit:
 
 
 def _unit_of(kind: Any, power: Any, location: Any) -> Unit:
-    return Unit(_word(UnitKind, kind), power, location_from_str(location))
+    return shared_unit(_word(UnitKind, kind), power, location_from_str(location))
 
 
 _UNITS: dict[tuple[Any, Any, Any], Unit] = {}

@@ -331,6 +331,9 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
     """Raise ValueError unless every unit stands where its kind may stand on ``map``:
     known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
     province on one of its named coasts (what a value type alone cannot know)."""
+    standing = map.standing_units
+    if not state.dislodged and state.units <= standing and map.supply_centers.issuperset(state.ownership):
+        return  # every unit was found standing where it may before: one C call for them all
     armies, fleets, powers = map.army_provinces, map.fleet_spots, map.powers
     units = (*state.units, *(d.unit for d in state.dislodged))
     if all(
@@ -340,6 +343,7 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
         )
         for u in units
     ) and not state.ownership.keys() - map.supply_centers:
+        standing.update(units)
         return  # the common case: nothing to report, so no messages are built
     problems = []
     for u in units:

@@ -249,6 +249,13 @@ class MapData:
         return {}
 
     @cached_property
+    def standing_units(self) -> set[Unit]:
+        """Units ``engine.validation.check_state`` has found standing where they may on this
+        map (a power of the map, an army on land, a fleet on a coast it has): at most every
+        power's every unit on every spot, so it needs no bound."""
+        return set()
+
+    @cached_property
     def convoy_answers(self) -> dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]]:
         """``engine.position.Position``'s convoy answers on this map, by question and the
         provinces the fleets stand in (bounded there)."""
