@@ -13,6 +13,9 @@ What is timed, per phase, as a server does it from stored data:
   ``state_to_dict`` of the resulting state;
 * the menus of all seven powers of each movement position, as one request
   (``legal_menus``) and power by power (``legal_orders`` x7; Convoy alone);
+* the floor: Convoy's steps with the rules left out (``time_floor_phase``), so the table
+  says how much of a phase is rules and how much any engine with these inputs and outputs
+  must spend in this interpreter anyway;
 * pydip 0.1.8 and MILA ``diplomacy`` 1.1.2 (the optional ``bench`` extra), when
   installed: see ``bench/peers.py`` (pydip: its object building + ``resolve_turn``;
   MILA: one reused ``Game``, load the position + ``set_orders`` + ``process()``).
@@ -45,7 +48,7 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
 import engine  # noqa: E402
 from bench.peers import Peer, mila_peer, pydip_peer  # noqa: E402
 from bench.random_play import PlayedPhase, play_game  # noqa: E402
-from engine import MapData, Order, PhaseType  # noqa: E402
+from engine import MapData, Order, OrderResult, PhaseType, Resolution, ResultCode  # noqa: E402
 
 MAX_PHASES_PER_GAME = 80  # 40 years at most: long enough for mid- and end-game boards
 WARMUP_PHASES = 200
@@ -129,6 +132,38 @@ def time_convoy_phase(game_map: MapData, phase: Stored, rules: str) -> Timing:
     return Timing(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)
 
 
+@dataclass(frozen=True)
+class Floor:
+    """A phase as the floor row needs it: the stored phase and the position it led to."""
+
+    phase: Stored
+    successor: engine.GameState
+
+
+def time_floor_phase(game_map: MapData, floor: Floor) -> Timing:
+    """Convoy's five steps with the rules left out: what the values a phase must make cost
+    to make alone. Load and store as they are (there are no rules in them); parse every
+    text with its answer already known (the Convoy row has just read them); no legality
+    check; for "adjudicate", one result per order and the position it led to, built from
+    the units and centres that came of it. Whatever any engine with these inputs and
+    outputs does, it does at least this in this interpreter."""
+    clock = time.perf_counter_ns
+    t0 = clock()
+    state = engine.state_from_dict(floor.phase.state)
+    t1 = clock()
+    parsed = [engine.parse_order(text, power=power, state=state, map=game_map)
+              for power, texts in floor.phase.texts.items() for text in texts]
+    t2 = clock()
+    after = floor.successor
+    Resolution(tuple([OrderResult(order, ResultCode.OK) for order in parsed]))
+    successor = engine.GameState(after.year, after.season, after.phase_type, frozenset(list(after.units)),
+                                 after.ownership, after.dislodged, after.contested)
+    t3 = clock()
+    engine.state_to_dict(successor)
+    t4 = clock()
+    return Timing(t1 - t0, t2 - t1, 0, t3 - t2, t4 - t3)
+
+
 def time_peer_phase(peer: Peer, prepared: Any) -> Timing:
     clock = time.perf_counter_ns
     t0 = clock()
@@ -203,18 +238,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     peers = [] if args.no_peers else [p for p in (pydip_peer(game_map), mila_peer(game_map)) if p]
     data = [stored(p) for p in movement]
     prepared = [[peer.prepare(p) for p in movement] for peer in peers]
-    runs = [_convoy_run(game_map, data, args.rules)]
+    floors = [Floor(d, p.next_state) for d, p in zip(data, movement, strict=True)]
+    # The floor row right after Convoy's, so the texts it parses are the ones just read.
+    runs = [_convoy_run(game_map, data, args.rules), lambda i: time_floor_phase(game_map, floors[i])]
     runs += [_peer_run(peer, prepared[n]) for n, peer in enumerate(peers)]
     results = timed_runs(len(movement), runs)
-    names = ["Convoy", *(f"{p.name} {p.version}" for p in peers)]
+    names = ["Convoy", "floor: Convoy's values, no rules", *(f"{p.name} {p.version}" for p in peers)]
     print(f"## Movement phases, interleaved: the same {len(movement)} positions, the same run")
     print(header("engine"))
     for name, timings in zip(names, results, strict=True):
         print(row(name, timings))
     ours = median_us(t.total for t in results[0])
-    for name, timings in zip(names[1:], results[1:], strict=True):
+    for name, timings in zip(names[2:], results[2:], strict=True):
         ratio = median_us(t.total for t in timings) / ours
         print(f"\n{name} time / Convoy time, median per movement phase: {ratio:.2f}x")
+    print(floor_line(results[0], results[1], [(p.name, t) for p, t in zip(peers, results[2:], strict=True)]))
     if not peers:
         print("(pydip / MILA not installed: pip install -e '.[bench]'; Convoy alone was timed)")
     print("\n## Convoy, the menus of every power of a movement position")
@@ -229,6 +267,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(row(kind.value.lower(), timings))
     print("(per phase; the step columns are medians of each step)")
     return 0
+
+
+GOALS = {"pydip": 3, "MILA diplomacy": 20}  # issue 17: Convoy this many times faster per phase
+
+
+def floor_line(convoy: Sequence[Timing], floor: Sequence[Timing],
+               peers: Sequence[tuple[str, Sequence[Timing]]]) -> str:
+    """What the floor row says: how much of a phase is rules, and, beside each peer, what
+    a phase as many times faster as issue 17 asks would leave the rules."""
+    made = median_us(f.total for f in floor)
+    rules = median_us(c.total - f.total for c, f in zip(convoy, floor, strict=True))
+    lines = [f"\nThe floor (values made, no rules) takes {made:,.0f} µs; Convoy's rules (checking "
+             f"and adjudicating) take {rules:,.0f} µs more, median per phase."]
+    for name, timings in peers:
+        goal = GOALS.get(name)
+        if goal is not None:
+            share = median_us(t.total for t in timings) / goal
+            lines.append(f"{goal}x faster than {name} is {share:,.0f} µs a phase, "
+                         f"which leaves the rules {share - made:,.0f} µs.")
+    return "\n".join(lines)
 
 
 def legal_orders_row(game_map: MapData, states: Sequence[engine.GameState]) -> str:
