@@ -274,18 +274,18 @@ GOALS = {"pydip": 3, "MILA diplomacy": 20}  # issue 17: Convoy this many times f
 
 def floor_line(convoy: Sequence[Timing], floor: Sequence[Timing],
                peers: Sequence[tuple[str, Sequence[Timing]]]) -> str:
-    """What the floor row says: how much of a phase is rules, and, beside each peer, what
-    a phase as many times faster as issue 17 asks would leave the rules."""
+    """What the floor row says: how much of a phase is more than making its values, and,
+    beside each peer, what a phase as many times faster as issue 17 asks would leave it."""
     made = median_us(f.total for f in floor)
-    rules = median_us(c.total - f.total for c, f in zip(convoy, floor, strict=True))
-    lines = [f"\nThe floor (values made, no rules) takes {made:,.0f} µs; Convoy's rules (checking "
-             f"and adjudicating) take {rules:,.0f} µs more, median per phase."]
+    rest = median_us(c.total - f.total for c, f in zip(convoy, floor, strict=True))
+    lines = [f"\nThe floor (values made, no rules) takes {made:,.0f} µs; the rest of Convoy's phase "
+             f"(checking, adjudicating, reading texts not met before) {rest:,.0f} µs, median per phase."]
     for name, timings in peers:
         goal = GOALS.get(name)
         if goal is not None:
             share = median_us(t.total for t in timings) / goal
             lines.append(f"{goal}x faster than {name} is {share:,.0f} µs a phase, "
-                         f"which leaves the rules {share - made:,.0f} µs.")
+                         f"which leaves the rest {share - made:,.0f} µs.")
     return "\n".join(lines)
 
 
