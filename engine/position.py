@@ -19,29 +19,45 @@ from engine.values import shared
 
 
 class Position:
-    __slots__ = ("state", "map", "units", "fleets")
+    __slots__ = ("state", "map", "units", "fleets", "_reach", "_landings", "_links")
 
     def __init__(self, state: GameState, game_map: MapData) -> None:
         self.state = state
         self.map = game_map
         self.units: dict[str, Unit] = state.units_by_province
         self.fleets: frozenset[str] = state.fleet_provinces  # the convoy graph of this position
+        # This request's answers by army province (and destination): a menu asks the same
+        # question hundreds of times, and a str key is found faster than the map's memo key.
+        self._reach: dict[str, frozenset[str]] = {}
+        self._landings: dict[str, frozenset[str]] = {}
+        self._links: dict[tuple[str, str], frozenset[str]] = {}
 
     def convoy_reach(self, src: str) -> frozenset[str]:
         """The fleets a convoy of an army in ``src`` could pass through."""
-        return self._answer(("reach", src), self.fleets, convoys.reach, self.map, src, self.fleets)
+        known = self._reach.get(src)
+        if known is None:
+            known = self._reach[src] = self._answer(
+                ("reach", src), self.fleets, convoys.reach, self.map, src, self.fleets)
+        return known
 
     def convoy_destinations(self, src: str) -> frozenset[str]:
-        reached = self.convoy_reach(src)
-        return self._answer(("landings", src), reached, convoys.landings, self.map, src, reached)
+        known = self._landings.get(src)
+        if known is None:
+            reached = self.convoy_reach(src)
+            known = self._landings[src] = self._answer(
+                ("landings", src), reached, convoys.landings, self.map, src, reached)
+        return known
 
     def convoy_possible(self, src: str, dest: str) -> bool:
         return dest in self.convoy_destinations(src)
 
     def necessary_links(self, src: str, dest: str) -> frozenset[str]:
-        reached = self.convoy_reach(src)
-        return self._answer(("links", src, dest), reached,
-                            convoys.necessary_links, self.map, src, dest, reached)
+        known = self._links.get((src, dest))
+        if known is None:
+            reached = self.convoy_reach(src)
+            known = self._links[src, dest] = self._answer(
+                ("links", src, dest), reached, convoys.necessary_links, self.map, src, dest, reached)
+        return known
 
     def _answer(
         self, question: tuple[str, ...], fleets: frozenset[str], work: Callable[..., frozenset[str]],
