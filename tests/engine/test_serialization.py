@@ -51,6 +51,8 @@ from engine.types import (
     Unit,
     UnitKind,
     Waive,
+    shared_unit,
+    unit_order,
 )
 from tests.engine.strategies import orders, resolutions, states
 
@@ -128,6 +130,35 @@ def test_state_shape() -> None:
         "status": "ACTIVE",
         "winner": None,
     }
+
+
+@st.composite
+def _any_units(draw: st.DrawFn) -> Unit:
+    """A unit anywhere a value allows: province ids from a small alphabet, so that one id is
+    often the start of another (``AB`` and ``ABA``) and coasts meet longer ids."""
+    province = draw(st.text("AB1", min_size=1, max_size=3))
+    coast = draw(st.sampled_from((None, "NC", "SC")))
+    kind = F if coast is not None else draw(st.sampled_from((A, F)))
+    return Unit(kind, draw(st.sampled_from(("FRANCE", "ITALY"))), Location(province, coast))
+
+
+@given(st.lists(_any_units(), max_size=12))
+def test_stored_units_are_in_unit_order(units: list[Unit]) -> None:
+    """data-model seed §2 (units sorted): ``Unit.row``, the stored strings, sorts exactly as the
+    units do (kind, power, province, the bare province before its coasts), so ``state_to_dict``
+    sorts the rows themselves."""
+    assert sorted(units, key=unit_order) == sorted(units)
+    distinct = {u.province: u for u in units}.values()  # one unit a province, as a state has
+    stored = state_to_dict(GameState(1901, Season.SPRING, PhaseType.MOVEMENT, units=frozenset(distinct)))
+    assert [Unit(A if d["kind"] == "A" else F, d["power"], location_from_str(d["location"]))
+            for d in stored["units"]] == sorted(distinct)
+
+
+def test_shared_units_are_one_value() -> None:
+    """A unit made twice through ``shared_unit`` is one object, equal to the constructor's."""
+    first = shared_unit(F, "ENGLAND", L("NTH"))
+    assert shared_unit(F, "ENGLAND", L("NTH")) is first
+    assert first == Unit(F, "ENGLAND", L("NTH")) and first.row == ("F", "ENGLAND", "NTH")
 
 
 def test_resolution_shape() -> None:
