@@ -46,6 +46,7 @@ from engine.types import (
     Unit,
     UnitKind,
     shared_unit,
+    unit_order,
 )
 from engine.values import shared
 
@@ -147,9 +148,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "year": state.year,
         "season": str(state.season),
         "phase_type": str(state.phase_type),
-        # A unit's row is its stored form and sorts as the unit does (``Unit.row``).
-        "units": [{"kind": k, "power": p, "location": loc}
-                  for k, p, loc in sorted([u.row for u in state.units])],
+        "units": [_unit_to_dict(u) for u in sorted(state.units, key=unit_order)],
         "ownership": dict(state.ownership),
         "dislodged": [_dislodged_to_dict(d) for d in state.dislodged],
         "contested": sorted(state.contested),
