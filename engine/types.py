@@ -183,7 +183,7 @@ class Unit:
     _hash: int = field(init=False, repr=False, compare=False)
     # (kind letter, power, location text): the stored form's three strings, made once.
     # They sort as the unit does (a coast's "/" sorts before any letter or digit), so the
-    # stored units are sorted and written without a call per unit.
+    # stored units are sorted in C (``unit_order``) and written without building strings.
     row: tuple[str, str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
