@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install fuzz load web web-test web-deploy bytecode
+.PHONY: run test lint typecheck unit bench clean install fuzz load web web-test web-deploy bytecode artifacts sam
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -21,13 +21,37 @@ $(TOOLS_STAMP): requirements-tools.txt
 	$(TOOLS)/bin/pip install --quiet -r requirements-tools.txt
 	touch $(TOOLS_STAMP)
 
-install: $(STAMP) $(TOOLS_STAMP) bytecode
+# The SAM CLI, in a third virtualenv (requirements-sam.txt says why): .venv-sam/bin/sam
+SAM_VENV := .venv-sam
+SAM_STAMP := $(SAM_VENV)/.installed
+
+$(SAM_STAMP): requirements-sam.txt
+	test -x $(SAM_VENV)/bin/pip || $(PY) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install --quiet -r requirements-sam.txt
+	touch $(SAM_STAMP)
+
+sam: $(SAM_STAMP)
+
+install: $(STAMP) $(TOOLS_STAMP) $(SAM_STAMP) bytecode
+
+# The Lambda artifacts (issue 27, deploy/build_artifacts.py says how and why). `sam build` runs
+# `make build-<LogicalId>` here with ARTIFACTS_DIR set (template.yaml: BuildMethod makefile;
+# samconfig.toml: build_in_source): the product modules each handler reaches plus its pinned
+# runtime wheels for python3.12 on arm64, nothing else. `make artifacts` builds all six for this
+# machine's CPU into build/lambda/ (what the deploy rehearsal in `make test` runs).
+LAMBDA_FUNCTIONS := ApiFunction DeadlineFunction DeadlineSweepFunction RelayFunction NotifierFunction TelegramFunction
+$(addprefix build-,$(LAMBDA_FUNCTIONS)): build-%: $(STAMP)
+	test -n "$(ARTIFACTS_DIR)" || { echo "ARTIFACTS_DIR is not set (sam build sets it)"; exit 2; }
+	$(BIN)/python deploy/build_artifacts.py build $* --out "$(ARTIFACTS_DIR)"
+
+artifacts: $(STAMP)
+	$(BIN)/python -c "from deploy.rehearsal import built_artifacts; [print(p) for p in built_artifacts().values()]"
 
 # Our packages compiled to bytecode. An import writes none where PYTHONDONTWRITEBYTECODE is
 # set (this machine's default), so without this every process of `make run` (each API
 # worker) and `make test` (each test worker) would compile every module it imports anew; a
 # cold start then reads bytecode, as bench/cold_start.py measures it. Quick when nothing changed.
-PACKAGES := engine functions infra local_stack render backgammon daide_bridge bench
+PACKAGES := engine functions infra local_stack render backgammon daide_bridge bench deploy
 bytecode: $(STAMP)
 	$(BIN)/python -m compileall -q $(PACKAGES) > /dev/null
 
@@ -73,7 +97,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(TOOLS_STAMP) bytecode
+unit: $(STAMP) $(TOOLS_STAMP) bytecode artifacts
 	@test -x /usr/bin/chromium || echo "*** /usr/bin/chromium is not installed: the browser tests (tests/web) will be SKIPPED (apt-get install chromium chromium-driver)"
 	$(BIN)/pytest -n 2
 
@@ -94,4 +118,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) $(SAM_VENV) .pytest_cache .mypy_cache .ruff_cache build .aws-sam

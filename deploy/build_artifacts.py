@@ -147,7 +147,11 @@ def _imports(path: Path, module: str) -> Iterator[tuple[str, bool]]:
                    for stmt in node.body for n in ast.walk(stmt)}
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        # a lazy facade names its modules as strings (engine/__init__.py's EXPORTS, importlib):
+        # a string that is the dotted name of one of our modules counts as an import of it
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _dotted(node.value):
+            yield node.value, False
+        elif isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, id(node) in typing_only
         elif isinstance(node, ast.ImportFrom):
@@ -159,6 +163,11 @@ def _imports(path: Path, module: str) -> Iterator[tuple[str, bool]]:
             yield base, id(node) in typing_only
             for alias in node.names:  # `from pkg import module`
                 yield f"{base}.{alias.name}", id(node) in typing_only
+
+
+def _dotted(text: str) -> bool:
+    return "." in text and text.split(".")[0] in PRODUCT and module_path(text) is not None \
+        if re.fullmatch(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+", text) else False
 
 
 def _is_type_checking(test: ast.expr) -> bool:

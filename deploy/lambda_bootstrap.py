@@ -1,0 +1,123 @@
+"""Play the Lambda Python runtime for one built artifact: import its handler with only the artifact
+and the standard library on ``sys.path``, run the SnapStart hooks, then answer invocations.
+
+Run as ``python3.12 -I -S deploy/lambda_bootstrap.py ARTIFACT MODULE FUNCTION`` (``-I -S``: no
+site-packages, no PYTHONPATH, no script directory: nothing of this machine's but the standard
+library). The driver (deploy/rehearsal.py) writes one JSON event a line to stdin; each answer is
+one JSON line on the protocol stream (the process's original stdout). What the function itself
+prints (its logs, as Lambda sends them to CloudWatch) goes to stderr.
+
+This file is not part of any artifact, as Lambda's own bootstrap is not. What it does like the
+runtime: ``/var/task`` first on the path; ``_X_AMZN_TRACE_ID`` set per invocation; a context with
+the runtime's attributes; the ``snapshot_restore_py`` hooks (the runtime's module, stood in for
+here) run before the snapshot (at the end of init) and after the restore (before the first
+invocation), as SnapStart does. Timings of each step are reported for bench/cold_start.py.
+"""
+
+import json
+import os
+import sys
+import sysconfig
+import time
+import traceback
+import types
+import uuid
+
+_started = time.perf_counter()
+
+
+class Context:
+    """The attributes of Lambda's context object that handlers read."""
+
+    def __init__(self, function_name: str, timeout_ms: int) -> None:
+        self.function_name = function_name
+        self.function_version = os.environ.get("AWS_LAMBDA_FUNCTION_VERSION", "1")
+        self.invoked_function_arn = f"arn:aws:lambda:us-east-1:123456789012:function:{function_name}:live"
+        self.memory_limit_in_mb = int(os.environ.get("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512"))
+        self.aws_request_id = str(uuid.uuid4())
+        self.log_group_name = f"/aws/lambda/{function_name}"
+        self.log_stream_name = "rehearsal"
+        self._deadline = time.monotonic() + timeout_ms / 1000
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def _snapshot_module() -> types.ModuleType:
+    """A stand-in for the runtime's ``snapshot_restore_py``: hooks are kept to be run in order."""
+    module = types.ModuleType("snapshot_restore_py")
+    module.before = []  # type: ignore[attr-defined]
+    module.after = []  # type: ignore[attr-defined]
+
+    def register_before_snapshot(hook, *args, **kwargs):  # type: ignore[no-untyped-def]
+        module.before.append((hook, args, kwargs))  # type: ignore[attr-defined]
+        return hook
+
+    def register_after_restore(hook, *args, **kwargs):  # type: ignore[no-untyped-def]
+        module.after.append((hook, args, kwargs))  # type: ignore[attr-defined]
+        return hook
+
+    module.register_before_snapshot = register_before_snapshot  # type: ignore[attr-defined]
+    module.register_after_restore = register_after_restore  # type: ignore[attr-defined]
+    return module
+
+
+def main() -> None:
+    artifact, module_name, function_name = sys.argv[1:4]
+    protocol = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # the function's own prints and logs go where Lambda's would: not the protocol
+    sys.stdout = os.fdopen(1, "w", buffering=1)
+    sys.path[:0] = [artifact]
+    snapshot = _snapshot_module()
+    sys.modules["snapshot_restore_py"] = snapshot
+    timeout_ms = int(os.environ.get("REHEARSAL_TIMEOUT_MS", "15000"))
+
+    def say(answer: dict) -> None:  # type: ignore[type-arg]
+        protocol.write(json.dumps(answer, default=str) + "\n")
+
+    try:
+        imported = time.perf_counter()
+        module = __import__(module_name, fromlist=["_"])
+        handler = getattr(module, function_name)
+        imported_ms = (time.perf_counter() - imported) * 1000
+        primed = time.perf_counter()
+        for hook, args, kwargs in snapshot.before:  # type: ignore[attr-defined]
+            hook(*args, **kwargs)
+        primed_ms = (time.perf_counter() - primed) * 1000
+    except BaseException as exc:  # noqa: BLE001 - reported to the driver, which fails the test
+        say({"init_error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
+        return
+    foreign = sorted(name for name, m in list(sys.modules.items())
+                     if getattr(m, "__file__", None) and not _within(m.__file__, artifact)
+                     and not _stdlib(m.__file__))
+    say({"ready": True, "import_ms": imported_ms, "prime_ms": primed_ms,
+         "init_ms": (time.perf_counter() - _started) * 1000, "foreign_modules": foreign,
+         "snapshot_hooks": len(snapshot.before), "restore_hooks": len(snapshot.after)})  # type: ignore[attr-defined]
+    restored = False
+    for line in sys.stdin:
+        event = json.loads(line)
+        began = time.perf_counter()
+        if not restored:
+            for hook, args, kwargs in snapshot.after:  # type: ignore[attr-defined]
+                hook(*args, **kwargs)
+            restored = True
+        os.environ["_X_AMZN_TRACE_ID"] = f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]};Sampled=0"
+        invoked = time.perf_counter()
+        try:
+            result = handler(event, Context(os.environ.get("AWS_LAMBDA_FUNCTION_NAME", function_name), timeout_ms))
+            say({"result": result, "ms": (time.perf_counter() - invoked) * 1000,
+                 "restore_ms": (invoked - began) * 1000})
+        except BaseException as exc:  # noqa: BLE001 - Lambda reports an unhandled error the same way
+            say({"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
+
+
+def _within(path: str, folder: str) -> bool:
+    return os.path.abspath(path).startswith(os.path.abspath(folder) + os.sep)
+
+
+def _stdlib(path: str) -> bool:
+    return any(_within(path, sysconfig.get_paths()[key]) for key in ("stdlib", "platstdlib"))
+
+
+if __name__ == "__main__":
+    main()

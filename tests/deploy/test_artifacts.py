@@ -1,0 +1,55 @@
+"""The Lambda artifacts hold the product and its runtime dependencies, nothing else (issue 27 item 1)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+from deploy import build_artifacts
+from deploy.build_artifacts import FUNCTIONS, LOCK, ROOT
+from deploy.rehearsal import built_artifacts
+from local_stack.template import load_template
+
+NEVER_SHIPPED = ("tests", "docs", "web", "bench", "local_stack", "daide_bridge", "deploy", ".venv", "node_modules")
+
+
+def test_the_function_table_is_the_templates() -> None:
+    template = load_template()
+    functions = {name: r["Properties"]["Handler"] for name, r in template["Resources"].items()
+                 if r["Type"] == "AWS::Serverless::Function"}
+    assert {name: handler.rpartition(".")[0] for name, handler in functions.items()} == FUNCTIONS
+    runtime = template["Globals"]["Function"]
+    assert (runtime["Runtime"], runtime["Architectures"]) == ("python3.12", ["arm64"])
+    assert build_artifacts.SHIPPED == build_artifacts.Target("3.12", "aarch64")
+
+
+def test_the_lock_pins_every_runtime_dependency_as_pyproject_does() -> None:
+    pins = dict(line.split("==") for line in LOCK.read_text().splitlines() if line and not line.startswith("#"))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for requirement in project["dependencies"]:
+        name, version = re.match(r"([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==(\S+)", requirement).groups()  # type: ignore[union-attr]
+        assert pins.get(build_artifacts.normalize(name)) == version, requirement
+    dev = project["optional-dependencies"]["dev"] + project["optional-dependencies"]["bench"]
+    for requirement in dev:  # no test or bench tool ships
+        assert build_artifacts.normalize(re.split(r"[\[=]", requirement)[0]) not in pins, requirement
+
+
+def test_artifacts_hold_no_tests_docs_web_bench_or_virtualenvs() -> None:
+    for function, artifact in built_artifacts().items():
+        top = {p.name for p in artifact.iterdir()}
+        assert not top & set(NEVER_SHIPPED), (function, sorted(top & set(NEVER_SHIPPED)))
+        assert {"functions", "infra", "engine"} <= top, function
+        assert not any(p.suffix in (".ts", ".tsx", ".md") for p in (artifact / "functions").rglob("*"))
+
+
+def test_only_the_api_ships_what_only_it_needs() -> None:
+    api, relay = build_artifacts.closure(FUNCTIONS["ApiFunction"]), build_artifacts.closure(FUNCTIONS["RelayFunction"])
+    assert "functions.api.handler" in api.modules and "functions.api.handler" not in relay.modules
+    assert "pydantic" in api.third_party
+
+
+def test_a_product_import_that_is_no_runtime_dependency_fails_the_build() -> None:
+    import pytest
+
+    with pytest.raises(SystemExit, match="not a runtime dependency"):
+        build_artifacts.requirements_for({"hypothesis"})

@@ -1,0 +1,105 @@
+"""The deploy rehearsal (issue 27 items 2 and 3): each function from its built artifact, alone in a
+fresh interpreter, against moto over HTTP with the event shapes AWS sends, and each AWS call it
+makes held to its policy in template.yaml (deploy/rehearsal.py says how).
+
+One rehearsal per test session (module fixture): about half a minute once the artifacts exist.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deploy import rehearsal
+from deploy.rehearsal import Call, Grant, Report, check
+
+# Grants kept although the rehearsal does not take the path that uses them, each with that path.
+# The test fails if one of these becomes used (then it belongs in no list) or if a grant not
+# listed here is unused (then remove it from template.yaml, or rehearse the path that needs it).
+KEPT_UNREHEARSED: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    return rehearsal.rehearse(tmp_path_factory.mktemp("rehearsal"))
+
+
+def _log(report: Report, function: str) -> str:
+    assert report.logs is not None
+    path = Path(report.logs) / f"{function}.log"
+    return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
+
+def test_every_function_initialises_from_its_artifact_alone(report: Report) -> None:
+    for function, ready in report.ready.items():
+        assert "init_error" not in ready, f"{function}: {ready.get('init_error')}\n{ready.get('traceback')}"
+        assert ready["foreign_modules"] == [], f"{function} imported from outside its artifact"
+
+
+def test_every_step_succeeds(report: Report) -> None:
+    failed = [f"{s.function} / {s.name}: {s.detail}\n{s.answer.get('traceback', '')}" for s in report.steps
+              if not s.ok]
+    assert not failed, "\n".join(failed) + "\n" + _log(report, "ApiFunction")
+
+
+def test_every_function_was_rehearsed(report: Report) -> None:
+    assert {s.function for s in report.steps if s.ok} >= set(rehearsal.FUNCTIONS)
+
+
+def test_no_call_is_outside_its_policy(report: Report) -> None:
+    denied = [f"{c.function}: {c.action} on {c.resource}" for c in report.findings.denied]
+    assert not denied, "calls the template's policies do not allow:\n" + "\n".join(denied)
+
+
+def test_no_grant_is_unused(report: Report) -> None:
+    unused = set(report.findings.unused)
+    assert unused - set(KEPT_UNREHEARSED) == set(), "grants nothing calls:\n" + "\n".join(sorted(unused))
+    assert set(KEPT_UNREHEARSED) <= unused, "now rehearsed, drop from KEPT_UNREHEARSED: " + \
+        ", ".join(sorted(set(KEPT_UNREHEARSED) - unused))
+
+
+def test_unsigned_calls_are_only_the_public_cognito_operations(report: Report) -> None:
+    """SignUp, ConfirmSignUp and InitiateAuth take no credentials (no IAM); the JWKS is public."""
+    public = {"AWSCognitoIdentityProviderService.SignUp", "AWSCognitoIdentityProviderService.ConfirmSignUp",
+              "AWSCognitoIdentityProviderService.InitiateAuth"}
+    assert {u for u in report.unsigned if not u.endswith("/.well-known/jwks.json")} <= public
+
+
+# --- the checker itself, on made-up calls and grants ------------------------------------------
+
+
+def _grant(action: str, resource: str, sid: str = "S") -> Grant:
+    return Grant("ApiFunction", sid, action, resource)
+
+
+def test_the_checker_denies_a_call_no_grant_allows() -> None:
+    table = "arn:aws:dynamodb:us-east-1:123456789012:table/games"
+    findings = check([Call("ApiFunction", "dynamodb:Query", table + "/index/by_due")],
+                     [_grant("dynamodb:Query", table + "/index/by_kind")])
+    assert findings.denied == [Call("ApiFunction", "dynamodb:Query", table + "/index/by_due")]
+
+
+def test_the_checker_matches_wildcards_and_reports_unused_actions_and_resources() -> None:
+    group = "arn:aws:scheduler:us-east-1:123456789012:schedule/deadlines/*"
+    findings = check([Call("ApiFunction", "scheduler:CreateSchedule", group[:-1] + "g1-S1901M")],
+                     [_grant("scheduler:CreateSchedule", group), _grant("scheduler:DeleteSchedule", group),
+                      _grant("scheduler:CreateSchedule", "arn:aws:scheduler:us-east-1:123456789012:schedule/x/*")])
+    assert findings.denied == []
+    assert findings.unused == ["ApiFunction [S]: scheduler:DeleteSchedule is never called",
+                               "ApiFunction [S]: arn:aws:scheduler:us-east-1:123456789012:schedule/x/* is never touched"]
+
+
+def test_a_call_of_another_function_does_not_use_a_grant() -> None:
+    findings = check([Call("RelayFunction", "sqs:SendMessage", "arn:aws:sqs:us-east-1:1:q")],
+                     [_grant("sqs:SendMessage", "arn:aws:sqs:us-east-1:1:q")])
+    assert findings.denied and findings.unused
+
+
+def test_transactions_need_each_items_own_action() -> None:
+    body = {"TransactItems": [{"Put": {"TableName": "games"}}, {"ConditionCheck": {"TableName": "games"}}]}
+    calls = rehearsal.iam_calls("ApiFunction", "dynamodb",
+                                {"x-amz-target": "DynamoDB_20120810.TransactWriteItems",
+                                 "content-type": "application/x-amz-json-1.0"},
+                                "POST", "/", __import__("json").dumps(body).encode())
+    assert [c.action for c in calls] == ["dynamodb:PutItem", "dynamodb:ConditionCheckItem"]
