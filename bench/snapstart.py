@@ -1,0 +1,100 @@
+"""SnapStart figures from the built artifacts (issue 27 item 5), printed by bench/cold_start.py.
+
+Each run is a fresh interpreter holding only a function's artifact (deploy/lambda_bootstrap.py,
+as in the deploy rehearsal), against moto over HTTP:
+
+- ``init``: interpreter start to ready — the handler's import plus its priming (the
+  ``before_snapshot`` hooks). On Lambda this happens once per published version, when the
+  snapshot is taken; it is reported, not a goal;
+- ``restore``: the ``after_restore`` hooks (reseeding, renewing connections), run before the
+  first request, as SnapStart runs them in each restored environment;
+- ``first``: the first request after that — what a player waits for beyond Lambda's own restore.
+
+The goals (issue 27): a player's view's first request ≤ 25 ms, an order submission's ≤ 40 ms
+(median of 5 fresh interpreters). Figures are this machine and moto, not AWS: DynamoDB on AWS
+answers in a few ms, moto on loopback in about one.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from deploy import rehearsal
+from deploy.rehearsal import FunctionProcess, http_event
+
+GOALS_MS = {"api: a player's view": 25.0, "api: an order submission": 40.0}
+
+
+def _start(function: str, artifacts: dict[str, Path], env: dict[str, str], interpreter: str,
+           logs: Path) -> FunctionProcess:
+    return FunctionProcess(function, artifacts[function], env, interpreter, logs / f"{function}.log")
+
+
+def measure(runs: int = 5) -> dict[str, list[dict[str, float]]]:
+    """{case: [{"init", "import", "prime", "restore", "first"} per fresh interpreter]} in ms."""
+    from local_stack.template import load_template
+
+    artifacts = rehearsal.built_artifacts()
+    target = rehearsal.build_artifacts.host_target()
+    interpreter = rehearsal.build_artifacts.target_interpreter(target.python) or "python3"
+    logs = Path(tempfile.mkdtemp(prefix="snapstart-"))
+    template = load_template()
+    figures: dict[str, list[dict[str, float]]] = {}
+    with rehearsal._stack(logs) as (running, _, env):
+        names, parameters = rehearsal._resources(template, running, env)
+        local = {"AWS_ENDPOINT_URL": running.endpoint, "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
+                 "TELEGRAM_API_BASE": "http://127.0.0.1:9", "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1"}
+
+        def env_of(function: str) -> dict[str, str]:
+            return rehearsal.function_env(function, template, names, parameters, local)
+
+        setup = _start("ApiFunction", artifacts, env_of("ApiFunction"), interpreter, logs)
+        game = _body(setup.invoke(http_event("POST", "/games", {"variant": "classical"})))["game_id"]
+        token = _body(setup.invoke(http_event("POST", f"/games/{game}/join", {"power": "FRANCE"})))["token"]
+        setup.close()
+        cases: dict[str, tuple[str, dict[str, Any]]] = {
+            "api: a player's view": ("ApiFunction", http_event("GET", f"/games/{game}", token=token)),
+            "api: an order submission": ("ApiFunction", http_event(
+                "POST", f"/games/{game}/orders", {"orders": ["A PAR H"], "phase": "S1901M"}, token)),
+            "deadline: a late firing": ("DeadlineFunction", {"game_id": game, "phase": "F1950M"}),
+            "relay: an empty batch": ("RelayFunction", {"Records": []}),
+            "notifier: an empty batch": ("NotifierFunction", {"Records": []}),
+        }
+        for case, (function, event) in cases.items():
+            samples = []
+            for _ in range(runs):
+                process = _start(function, artifacts, env_of(function), interpreter, logs)
+                ready = process.ready
+                answer = process.invoke(event)
+                process.close()
+                if "error" in answer or "init_error" in ready:
+                    raise RuntimeError(f"{case}: {answer.get('error') or ready.get('init_error')} (logs: {logs})")
+                samples.append({"init": ready["init_ms"], "import": ready["import_ms"], "prime": ready["prime_ms"],
+                                "restore": answer["restore_ms"], "first": answer["ms"]})
+            figures[case] = samples
+    return figures
+
+
+def _body(answer: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    body: dict[str, Any] = json.loads(answer["result"]["body"])
+    return body
+
+
+def table(figures: dict[str, list[dict[str, float]]]) -> str:
+    runs = max((len(s) for s in figures.values()), default=0)
+    lines = [f"SnapStart, from the built artifacts (fresh interpreters, median of {runs}; against moto):",
+             f"| {'case':<26} | {'init ms':>7} | {'of it import':>12} | {'priming':>7} | {'restore':>7} | "
+             f"{'first request ms':>16} | {'goal':>5} |",
+             f"|{'-' * 28}|{'-' * 9}|{'-' * 14}|{'-' * 9}|{'-' * 9}|{'-' * 18}|{'-' * 7}|"]
+    for case, samples in figures.items():
+        median = {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+        goal = GOALS_MS.get(case)
+        lines.append(f"| {case:<26} | {median['init']:>7.0f} | {median['import']:>12.0f} | {median['prime']:>7.0f} | "
+                     f"{median['restore']:>7.1f} | {median['first']:>16.1f} | "
+                     f"{'' if goal is None else ('≤' + format(goal, '.0f')):>5} |")
+    return "\n".join(lines)
