@@ -5,7 +5,8 @@ Only three kinds of path are the client's: ``/`` (and ``/index.html``), ``/asset
 the client can never shadow a route: the client's own screens live after ``#`` (hash routes,
 ``/#/games/<id>``), which never reaches a server. Files are read from the build directory
 only (no ``..``, no symlinks out of it); hashed assets may be cached for a year, the page
-itself is always revalidated so a new build shows up on reload.
+itself is always revalidated so a new build shows up on reload. Every file carries the
+security headers CloudFront adds on AWS (``local_stack/security_headers.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import mimetypes
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from local_stack.security_headers import security_headers
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_BUILD = ROOT / "web" / "dist"
@@ -43,6 +46,7 @@ def with_client(api: WsgiApp, build: Path | None = DEFAULT_BUILD) -> WsgiApp:
     """``api`` with the client's files served in front of it, if the client has been built."""
     if build is None or not (build / "index.html").is_file():
         return api
+    headers = security_headers()  # CloudFront's WebSecurityHeaders: the CSP, HSTS, nosniff...
 
     def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         found = None
@@ -54,7 +58,7 @@ def with_client(api: WsgiApp, build: Path | None = DEFAULT_BUILD) -> WsgiApp:
         kind = _TYPES.get(found.suffix) or mimetypes.guess_type(found.name)[0] or "application/octet-stream"
         cache = "public, max-age=31536000, immutable" if "/assets/" in found.as_posix() else "no-cache"
         start_response("200 OK", [("Content-Type", kind), ("Content-Length", str(len(data))),
-                                  ("Cache-Control", cache), ("X-Content-Type-Options", "nosniff")])
+                                  ("Cache-Control", cache), *headers.items()])
         return [b"" if environ["REQUEST_METHOD"] == "HEAD" else data]
 
     return app

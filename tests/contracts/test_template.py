@@ -103,8 +103,10 @@ def test_schedule_group_and_a_role_scheduler_assumes_to_invoke_only_the_deadline
     assert [s["Action"] for s in statements] == ["lambda:InvokeFunction", "sqs:SendMessage"]
     assert statements[1]["Resource"] == {"Fn::GetAtt": ["FailedWorkQueue", "Arn"]}
     deadline = _by_handler()["functions.deadline.handler.handler"]
-    # the role's resource and the env var both name the deadline function by its fixed name
-    assert "-deadline" in str(statements[0]["Resource"]) and "-deadline" in str(deadline["FunctionName"])
+    # the role's resource and the env var both name the deadline function by its fixed name,
+    # qualified with the SnapStart alias (an unqualified ARN would invoke $LATEST)
+    assert statements[0]["Resource"]["Fn::Sub"].endswith(":function:${AWS::StackName}-deadline:live")
+    assert deadline["FunctionName"] == {"Fn::Sub": "${AWS::StackName}-deadline"}
     env = template["Globals"]["Function"]["Environment"]["Variables"]
     assert env["SCHEDULER_GROUP"] == {"Ref": "DeadlineScheduleGroup"}
     assert env["SCHEDULER_ROLE_ARN"] == {"Fn::GetAtt": ["SchedulerRole", "Arn"]}
@@ -275,3 +277,107 @@ def test_every_alarm_has_a_runbook_in_operations_md() -> None:
         assert f"| `{name}` |" in text, f"{name} has no row in docs/operations.md"
         linked = re.search(r"docs/operations\.md#([a-z0-9-]+)", str(alarm["AlarmDescription"]))
         assert linked and linked.group(1) in anchors, name
+
+
+# --- deployment (issue 27; docs/deploy.md) ---------------------------------------------------
+
+
+def test_issue27_every_function_runs_snapstart_behind_the_live_alias() -> None:
+    """SnapStart applies to published versions only: the alias is what every caller invokes
+    (tests/contracts/test_stack_in_moto.py checks SAM's wiring of it)."""
+    function = load_template()["Globals"]["Function"]
+    assert function["AutoPublishAlias"] == "live"
+    assert function["SnapStart"] == {"ApplyOn": "PublishedVersions"}
+    assert (function["Runtime"], function["Architectures"]) == ("python3.12", ["arm64"])
+    for name, props in _functions().items():
+        assert not {"AutoPublishAlias", "SnapStart", "Runtime", "AutoPublishCodeSha256"} & set(props), name
+
+
+def test_issue27_every_function_is_built_by_the_makefile_from_the_repository_root() -> None:
+    resources = load_template()["Resources"]
+    for name, props in _functions().items():
+        assert props["CodeUri"] == ".", name
+        assert resources[name]["Metadata"]["BuildMethod"] == "makefile", name
+
+
+def test_issue27_samconfig_builds_in_source_and_deploys_with_a_confirmed_change_set() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "samconfig.toml").read_text())["default"]
+    assert config["build"]["parameters"] == {"build_in_source": True, "cached": False}
+    deploy = config["deploy"]["parameters"]
+    assert deploy == {"stack_name": "convoy", "capabilities": "CAPABILITY_IAM",
+                      "confirm_changeset": True, "resolve_s3": True}
+    assert "global" not in config  # the region is the operator's (docs/deploy.md)
+
+
+def _statements(function: str) -> list[dict[str, object]]:
+    props = load_template()["Resources"][function]["Properties"]
+    return [s for policy in props["Policies"] for s in policy["Statement"]]
+
+
+def test_issue27_the_sweeper_may_query_the_index_it_queries() -> None:
+    (table,) = [s for s in _statements("DeadlineSweepFunction") if s["Sid"] == "GameTableReadWrite"]
+    assert "dynamodb:Query" in table["Action"]  # type: ignore[operator]
+    assert {"Fn::Sub": "${GameTable.Arn}/index/by_due"} in table["Resource"]  # type: ignore[operator]
+    # the same grants as the deadline function's, by Sid, plus the index
+    assert [s["Sid"] for s in _statements("DeadlineSweepFunction")] == [
+        s["Sid"] for s in _statements("DeadlineFunction")]
+
+
+def test_issue27_notices_link_to_the_players_origin_not_execute_api() -> None:
+    notifier = _by_handler()["functions.notifier.handler.handler"]
+    url = notifier["Environment"]["Variables"]["CONVOY_PUBLIC_URL"]  # type: ignore[index]
+    assert url == {"Fn::Sub": "https://${WebDistribution.DomainName}"}
+
+
+def test_issue27_alarms_publish_through_a_key_cloudwatch_may_use() -> None:
+    template = load_template()
+    topic = resources_of(template, "AWS::SNS::Topic")["AlarmTopic"]
+    assert topic["KmsMasterKeyId"] == {"Ref": "AlarmTopicKey"}  # not alias/aws/sns
+    key = resources_of(template, "AWS::KMS::Key")["AlarmTopicKey"]
+    assert key["EnableKeyRotation"] is True
+    statements = {s["Sid"]: s for s in key["KeyPolicy"]["Statement"]}
+    admin = statements["AccountAdministersTheKey"]
+    assert admin["Principal"] == {"AWS": {"Fn::Sub": "arn:${AWS::Partition}:iam::${AWS::AccountId}:root"}}
+    cloudwatch = statements["CloudWatchAlarmsPublish"]
+    assert cloudwatch["Principal"] == {"Service": "cloudwatch.amazonaws.com"}
+    assert cloudwatch["Action"] == ["kms:Decrypt", "kms:GenerateDataKey*"]
+    assert cloudwatch["Condition"] == {"StringEquals": {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}}
+
+
+STATEFUL = ("GameTable", "IdempotencyTable", "UserPool", "OutboxQueue", "OutboxDeadLetterQueue",
+            "FailedWorkQueue", "WebBucket")
+
+
+def test_issue27_resources_that_hold_data_survive_a_delete_or_a_replacement() -> None:
+    resources = load_template()["Resources"]
+    for name in STATEFUL:
+        assert resources[name].get("DeletionPolicy") == "Retain", name
+        assert resources[name].get("UpdateReplacePolicy") == "Retain", name
+    # every table and queue holds data; log groups deliberately do not stay (template comment)
+    for name, resource in resources.items():
+        if resource["Type"] in ("AWS::DynamoDB::Table", "AWS::SQS::Queue", "AWS::Cognito::UserPool"):
+            assert name in STATEFUL, name
+        if resource["Type"] == "AWS::Logs::LogGroup":
+            assert "DeletionPolicy" not in resource, name
+
+
+def test_issue27_the_api_deploys_as_a_canary_that_its_errors_alarm_rolls_back() -> None:
+    api = _by_handler()["functions.api.handler.lambda_handler"]
+    assert api["DeploymentPreference"] == {
+        "Type": "Canary10Percent5Minutes", "Alarms": [{"Ref": "ApiFunctionErrorsAlarm"}]}
+    alarm = resources_of(load_template(), "AWS::CloudWatch::Alarm")["ApiFunctionErrorsAlarm"]
+    assert alarm["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": "ApiFunction"}}]
+
+
+def test_issue27_cognito_mails_through_ses_only_when_an_identity_is_named() -> None:
+    template = load_template()
+    assert template["Parameters"]["CognitoEmailSource"]["Default"] == ""
+    assert template["Conditions"]["SendsMailThroughSes"] == {
+        "Fn::Not": [{"Fn::Equals": [{"Ref": "CognitoEmailSource"}, ""]}]}
+    condition, ses, default = resources_of(template, "AWS::Cognito::UserPool")["UserPool"][
+        "EmailConfiguration"]["Fn::If"]
+    assert condition == "SendsMailThroughSes"
+    assert ses["EmailSendingAccount"] == "DEVELOPER" and ses["SourceArn"] == {"Ref": "CognitoEmailSource"}
+    assert default == {"EmailSendingAccount": "COGNITO_DEFAULT"}

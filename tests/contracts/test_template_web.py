@@ -49,3 +49,16 @@ def test_the_client_is_the_default_and_only_over_https() -> None:
     assert config["DefaultRootObject"] == "index.html"
     every = [config["DefaultCacheBehavior"], *config["CacheBehaviors"]]
     assert all(b["ViewerProtocolPolicy"] != "allow-all" for b in every)
+
+
+def test_the_client_files_get_our_security_headers_policy_and_the_api_none() -> None:
+    """issue 27: our own policy (the managed SecurityHeadersPolicy has no CSP); its contents are
+    checked with the local stack's copy in tests/local_stack/test_security_headers.py."""
+    config = _distribution()
+    assert config["DefaultCacheBehavior"]["ResponseHeadersPolicyId"] == {"Ref": "WebSecurityHeaders"}
+    assert all("ResponseHeadersPolicyId" not in b for b in config["CacheBehaviors"])
+    policies = resources_of(load_template(), "AWS::CloudFront::ResponseHeadersPolicy")
+    assert list(policies) == ["WebSecurityHeaders"]
+    # policy names are unique per account: the stack's name keeps two stacks apart
+    name = policies["WebSecurityHeaders"]["ResponseHeadersPolicyConfig"]["Name"]
+    assert "${AWS::StackName}" in name["Fn::Sub"]
