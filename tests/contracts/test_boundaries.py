@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge")
+PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge",
+            "deploy")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram")
 PURE = ("engine", "backgammon", "render")  # rules and drawing: no I/O (their own purity tests)
@@ -33,16 +34,22 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "errors": (("functions.errors",), ()),
     "schemas": (("functions.schemas",), ()),
     "observability": (("functions.observability",), ()),
+    # SnapStart's hooks (issue 27): registered by the handlers, logging a failed warm-up
+    "snapstart": (("functions.snapstart",), ("functions.observability",)),
     "infra": (("infra",), (*PURE, "functions.ports")),
     "usecases": (("functions.usecases",), (*PURE, "functions.ports", "functions.errors")),
     "adapters": (("functions.adapters",),
                  (*PURE, "functions.ports", "functions.errors", "functions.usecases")),
     "handlers": (HANDLERS, (*PURE, "functions.ports", "functions.errors", "functions.usecases",
-                            "functions.schemas", "functions.observability", "functions.wiring")),
+                            "functions.schemas", "functions.observability", "functions.snapstart",
+                            "functions.wiring")),
     "wiring": (("functions.wiring",), (*PURE, "functions.ports", "functions.errors", "infra",
                                        "functions.adapters", "functions.usecases")),
     "local_stack": (("local_stack",), (*PURE, "functions", "infra")),
-    "bench": (("bench",), (*PURE, "functions", "infra", "local_stack")),
+    # the build and the deploy rehearsal (issue 27): they read the product's source and run it
+    # against the local stack's emulator
+    "deploy": (("deploy",), (*PURE, "functions", "infra", "local_stack")),
+    "bench": (("bench",), (*PURE, "functions", "infra", "local_stack", "deploy")),
     # the DAIDE bridge (issue 19) talks to Convoy over HTTP only: it may read the engine's map
     # data and nothing else of ours; its protocol modules import only the standard library
     "daide_bridge": (("daide_bridge",), ("engine",)),
