@@ -3,6 +3,8 @@
 ``except aws_errors.ClientError:`` looks the name up only when an exception reaches that
 clause, so importing an adapter imports no AWS library (infra/aws_clients.py builds the
 boto3 clients on first use too). The classes are botocore's own, raised by those clients.
+``ParamValidationError`` is the one ``BotoCoreError`` that is not "no answer": botocore
+refused our request before sending it (a bug here, not a busy service).
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from botocore.exceptions import BotoCoreError, ClientError  # noqa: F401 - the lazy names
+    from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError  # noqa: F401 - lazy
 
-NAMES = ("BotoCoreError", "ClientError")
+NAMES = ("BotoCoreError", "ClientError", "ParamValidationError")
 
 
 def __getattr__(name: str) -> Any:
