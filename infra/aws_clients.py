@@ -7,7 +7,8 @@ signing, endpoints, retries, errors and new service features are its job, not ou
 One ``boto3.session.Session`` per process, made on the first ``client()`` call: a
 session is not safe to share between threads while it builds clients, so building is
 serialised by a lock; the clients themselves are thread-safe and shared. Every client
-uses botocore's "standard" retry mode with 3 attempts. Region: ``AWS_REGION``, else
+uses botocore's "standard" retry mode with ``max_attempts`` 3 (in a client's config that
+counts retries: up to 4 attempts in all). Region: ``AWS_REGION``, else
 ``AWS_DEFAULT_REGION``, else us-east-1. boto3 itself honours ``AWS_ENDPOINT_URL`` (and
 ``AWS_ENDPOINT_URL_<SERVICE>``), which the local stack and the tests point at moto.
 
