@@ -1,13 +1,21 @@
-"""AWS clients, created lazily on first use and cached per process.
+"""AWS clients: boto3 low-level clients, built on first use and cached per process.
 
-DynamoDB's, SSM's and SQS's are Convoy's own small clients (``infra/dynamodb/client.py``,
-``infra/ssm.py``, ``infra/sqs.py`` over ``infra/aws_json.py``: the JSON protocol, SigV4, botocore's retry
-mode and errors, without botocore's client machinery, which was most of a cold start);
-the others are botocore clients.
+Every AWS call Convoy makes goes through a client from here (DynamoDB, DynamoDB Streams,
+SQS, SSM, EventBridge Scheduler, Cognito): boto3/botocore is the SDK AWS maintains, so
+signing, endpoints, retries, errors and new service features are its job, not ours.
 
-Importing this module never builds a client (cold starts stay cheap and tests can
-point ``AWS_ENDPOINT_URL`` at an emulator before the first call). ``reset()``
-drops the cache, e.g. after the local stack changes the endpoint.
+One ``boto3.session.Session`` per process, made on the first ``client()`` call: a
+session is not safe to share between threads while it builds clients, so building is
+serialised by a lock; the clients themselves are thread-safe and shared. Every client
+uses botocore's "standard" retry mode with ``max_attempts`` 3 (in a client's config that
+counts retries: up to 4 attempts in all). Region: ``AWS_REGION``, else
+``AWS_DEFAULT_REGION``, else us-east-1. boto3 itself honours ``AWS_ENDPOINT_URL`` (and
+``AWS_ENDPOINT_URL_<SERVICE>``), which the local stack and the tests point at moto.
+
+Importing this module imports no AWS library and builds nothing, so tests can set the
+endpoint before the first call; ``reset()`` drops the session and the clients, e.g.
+after the local stack changes the endpoint. ``prime()`` builds clients ahead of the
+first request (a SnapStart snapshot then holds them).
 """
 
 from __future__ import annotations
@@ -16,52 +24,41 @@ import os
 import threading
 from typing import Any
 
+SERVICES = ("dynamodb", "dynamodbstreams", "sqs", "ssm", "scheduler", "cognito-idp")
+RETRIES: dict[str, Any] = {"mode": "standard", "max_attempts": 3}
+
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
-_session: list[Any] = []  # the one botocore session (its loaders cache the service models)
+_sessions: list[Any] = []  # at most one boto3 session: its loaders cache the service models
 
 
-def _region() -> str:
+def region() -> str:
+    """The region every client is built for."""
     return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
 
 
 def client(service: str) -> Any:
-    """The cached client for ``service`` (``"dynamodb"``, ``"ssm"``, ``"sqs"``, ``"scheduler"``).
-
-    ``"dynamodb"`` is ``infra.dynamodb.client.DynamoDBClient``, ``"ssm"``
-    ``infra.ssm.SSMClient`` (the secrets' one ``GetParameters``), ``"sqs"``
-    ``infra.sqs.SQSClient`` (the relay's outlet); the others are built with
-    botocore directly, not boto3: boto3 adds nothing to a low-level client but its import
-    (with s3transfer) costs tens of ms of a cold start. ``AWS_ENDPOINT_URL`` (the local
-    stack) is honoured by both.
-    """
+    """The process's boto3 client for ``service`` (a botocore service name: ``"dynamodb"``,
+    ``"sqs"``, ``"ssm"``, ``"scheduler"``, ``"cognito-idp"``, ``"dynamodbstreams"``)."""
     found = _clients.get(service)
     if found is not None:
         return found
     with _lock:
         found = _clients.get(service)
-        if found is None and service == "dynamodb":
-            from infra.dynamodb.client import DynamoDBClient
-
-            found = _clients[service] = DynamoDBClient(_region())
-        if found is None and service == "ssm":
-            from infra.ssm import SSMClient
-
-            found = _clients[service] = SSMClient(_region())
-        if found is None and service == "sqs":
-            from infra.sqs import SQSClient
-
-            found = _clients[service] = SQSClient(_region())
         if found is None:
-            from botocore.config import Config
-            from botocore.session import get_session
-
-            if not _session:
-                _session.append(get_session())
-            config = Config(retries={"max_attempts": 3, "mode": "standard"})
-            found = _session[0].create_client(service, region_name=_region(), config=config)
-            _clients[service] = found
+            found = _clients[service] = _build(service)
         return found
+
+
+def _build(service: str) -> Any:
+    """A new client on the process's session (call with ``_lock`` held)."""
+    from botocore.config import Config
+
+    if not _sessions:
+        import boto3.session
+
+        _sessions.append(boto3.session.Session(region_name=region()))
+    return _sessions[0].client(service, config=Config(retries=RETRIES))
 
 
 def dynamodb() -> Any:
@@ -72,8 +69,14 @@ def sqs() -> Any:
     return client("sqs")
 
 
+def prime(services: tuple[str, ...] = SERVICES) -> None:
+    """Build the clients of ``services`` now rather than on the first request that needs one."""
+    for service in services:
+        client(service)
+
+
 def reset() -> None:
     """Forget every cached client and the session (the next call reads the environment again)."""
     with _lock:
         _clients.clear()
-        _session.clear()
+        _sessions.clear()

@@ -1,10 +1,10 @@
-"""botocore's exception classes, imported the first time one is needed (issue 9 item 6).
+"""botocore's exception classes, imported the first time one is needed.
 
 ``except aws_errors.ClientError:`` looks the name up only when an exception reaches that
-clause, so a request that meets no AWS error never imports botocore (its package
-``__init__`` and vendored exceptions were ~44 M instructions of every function's first
-request). The classes are botocore's own: Convoy's small JSON-protocol clients raise them
-(infra/aws_json.py), and so do boto3 clients (the tests').
+clause, so importing an adapter imports no AWS library (infra/aws_clients.py builds the
+boto3 clients on first use too). The classes are botocore's own, raised by those clients.
+``ParamValidationError`` is the one ``BotoCoreError`` that is not "no answer": botocore
+refused our request before sending it (a bug here, not a busy service).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from botocore.exceptions import BotoCoreError, ClientError  # noqa: F401 - the lazy names
+    from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError  # noqa: F401 - lazy
 
-NAMES = ("BotoCoreError", "ClientError")
+NAMES = ("BotoCoreError", "ClientError", "ParamValidationError")
 
 
 def __getattr__(name: str) -> Any:

@@ -1,18 +1,15 @@
 """Secrets from SSM Parameter Store (SecureString), read once per process (issue 11, item 5).
 
 On AWS no secret sits in a function's environment: the environment names the parameter
-(``*_PARAMETER``) and the value is fetched with decryption, in one signed ``GetParameters``
-call for every secret the function needs (``infra/ssm.py``, over Convoy's small JSON-protocol
-client), on first use (the first request or batch, never at import: the API's cold import
-stays cheap), cached here for ``CACHE_SECONDS`` and kept for the life of the container by
-the composition root (functions/wiring.py).
-
-Why not Powertools' parameters utility, which issue 11 item 5 named (issue 9 item 6): its
-SSM provider builds a boto3 client, and importing boto3 and building that client was
-~200 ms of *every* function's first request. The utility's caching is the part Convoy used,
-and it is kept here: values cached per parameter name with a maximum age, cleared by
-``clear_cache()``. A rotated parameter therefore reaches a container at its next cold start;
-docs/operations.md says how to force one.
+(``*_PARAMETER``) and the value is read with decryption through Powertools' parameters
+utility (``SSMProvider.get_parameters_by_name``: one ``GetParameters`` call for up to ten
+names, every secret the function needs) over the process's boto3 SSM client
+(infra/aws_clients.py), on first use (the first request or batch, never at import), cached
+by the provider for ``CACHE_SECONDS`` and kept for the life of the container by the
+composition root (functions/wiring.py). The utility's cache is why it is used: values per
+parameter name with a maximum age, dropped by ``clear_cache()``. A rotated parameter
+therefore reaches a container at its next cold start; docs/operations.md says how to
+force one.
 
 | setting                   | parameter name from           | plain fallback (local, tests) |
 |---------------------------|-------------------------------|-------------------------------|
@@ -32,7 +29,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -42,8 +38,7 @@ PARAMETER_VARIABLES = {
     "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET_PARAMETER",
 }
 MIN_OPERATOR_TOKEN_LENGTH = 32
-CACHE_SECONDS = 24 * 3600  # a value's maximum age here; the composition root keeps the values anyway
-BATCH = 10  # GetParameters takes at most 10 names a call
+CACHE_SECONDS = 24 * 3600  # a value's maximum age in the provider; the composition root keeps it anyway
 
 S = TypeVar("S")
 Fetch = Callable[[list[str]], Mapping[str, str]]
@@ -63,50 +58,50 @@ def parameter_names(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return {field: e[var] for field, var in PARAMETER_VARIABLES.items() if e.get(var)}
 
 
-_cache: dict[str, tuple[str, float]] = {}  # name -> (value, fetched at, monotonic)
-_cache_lock = threading.Lock()
+_providers: list[Any] = []  # at most one SSMProvider: it holds the cache
+_provider_lock = threading.Lock()
 
 
 def clear_cache() -> None:
     """Forget every cached value (tests; the next read asks SSM again)."""
-    with _cache_lock:
-        _cache.clear()
+    with _provider_lock:
+        _providers.clear()
 
 
-def fetch_parameters(names: list[str], *, max_age: float = CACHE_SECONDS,
-                     clock: Callable[[], float] = time.monotonic) -> Mapping[str, str]:
-    """SecureString values by name: from the cache while younger than ``max_age``, else in one
-    ``GetParameters`` call (``WithDecryption``) over the process's SSM client (infra/aws_clients.py)."""
-    now = clock()
-    with _cache_lock:
-        fresh = {name: hit[0] for name in names if (hit := _cache.get(name)) and now - hit[1] < max_age}
-    missing = sorted(set(names) - set(fresh))
-    if missing:
-        read = _read(missing)
-        with _cache_lock:
-            _cache.update({name: (value, now) for name, value in read.items()})
-        fresh.update(read)
-    return fresh
+def _provider() -> Any:
+    """The process's SSMProvider, over the current SSM client: a new client (aws_clients.reset(),
+    e.g. another endpoint) gets a new provider, so values never outlive the endpoint they came from."""
+    from aws_lambda_powertools.utilities.parameters import SSMProvider
 
-
-def _read(names: list[str]) -> dict[str, str]:
     from infra import aws_clients
 
     ssm = aws_clients.client("ssm")
-    found: dict[str, str] = {}
-    invalid: list[str] = []
+    with _provider_lock:
+        if not _providers or _providers[0].client is not ssm:
+            _providers[:] = [SSMProvider(boto3_client=ssm)]
+        return _providers[0]
+
+
+def fetch_parameters(names: list[str], *, max_age: int = CACHE_SECONDS) -> Mapping[str, str]:
+    """SecureString values by name: cached ones younger than ``max_age``, the others decrypted
+    in ``GetParameters`` calls of up to ten names. Raises SecretUnavailable, naming parameters,
+    never values."""
     try:
-        for at in range(0, len(names), BATCH):
-            answer = ssm.get_parameters(Names=names[at:at + BATCH], WithDecryption=True)
-            found.update({p["Name"]: str(p["Value"]) for p in answer.get("Parameters", [])})
-            invalid += answer.get("InvalidParameters", [])
-    except Exception as exc:  # ClientError, BotoCoreError: the message names no value
-        raise SecretUnavailable(f"could not read SSM parameters {', '.join(names)}: "
-                                f"{type(exc).__name__}") from exc
-    if invalid or set(names) - set(found):
-        absent = sorted(set(invalid) | (set(names) - set(found)))
-        raise SecretUnavailable(f"could not read SSM parameters {', '.join(absent)}: not found")
-    return found
+        found = _provider().get_parameters_by_name(
+            parameters={name: {} for name in names}, decrypt=True, max_age=max_age)
+    except Exception as exc:  # GetParameterError, ClientError, BotoCoreError: no value in them
+        raise SecretUnavailable(f"could not read SSM parameters {', '.join(sorted(names))}: "
+                                f"{_reason(exc)}") from exc
+    absent = sorted(set(names) - set(found))  # the provider skips names a KMS or 5xx error lost
+    if absent:
+        raise SecretUnavailable(f"could not read SSM parameters {', '.join(absent)}: not returned")
+    return {name: str(found[name]) for name in names}
+
+
+def _reason(exc: Exception) -> str:
+    """The exception's class, and AWS's error code when there is one (neither holds a value)."""
+    code = getattr(exc, "response", {}).get("Error", {}).get("Code")
+    return f"{type(exc).__name__} {code}" if code else type(exc).__name__
 
 
 def with_secrets(settings: S, env: Mapping[str, str] | None = None, fetch: Fetch = fetch_parameters) -> S:

@@ -29,8 +29,9 @@ Item = dict[str, Any]
 def serialize(value: Any) -> dict[str, Any]:
     """One value in DynamoDB's wire format (what boto3's TypeSerializer writes for our types).
 
-    Our own, so the game store needs no ``boto3`` import (it pulls in s3transfer: tens of
-    ms of a cold start). Records hold JSON-compatible values only: no floats, no sets.
+    Our own rather than boto3's TypeSerializer/TypeDeserializer: those read every number
+    back as ``Decimal``, and the records want ``int``. Records hold JSON-compatible values
+    only: no floats, no sets.
     """
     if value is None:
         return {"NULL": True}

@@ -56,6 +56,8 @@ class DynamoRateCounter:
             if is_retryable(exc):
                 raise StorageUnavailable(f"update_item: {exc}") from exc
             raise StorageError(f"update_item failed: {exc}") from exc
+        except aws_errors.ParamValidationError as exc:  # refused before sending: our bug, not a busy table
+            raise StorageError(f"update_item failed: {exc}") from exc
         except aws_errors.BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
             raise StorageUnavailable(f"update_item: {exc}") from exc
         return True

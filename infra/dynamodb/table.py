@@ -39,6 +39,8 @@ class TableAdapter:
             if is_retryable(exc):
                 raise StorageUnavailable(f"{operation}: {exc}") from exc
             raise StorageError(f"{operation} failed: {exc}") from exc
+        except aws_errors.ParamValidationError as exc:  # refused before sending: our bug, not a busy table
+            raise StorageError(f"{operation} failed: {exc}") from exc
         except aws_errors.BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
             raise StorageUnavailable(f"{operation}: {exc}") from exc
         return response

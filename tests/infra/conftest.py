@@ -29,21 +29,6 @@ def aws() -> Iterator[dict[str, str]]:
             os.environ[key] = value
 
 
-@pytest.fixture(scope="session")
-def moto_endpoint() -> Iterator[str]:
-    """moto's server over real HTTP (what the local stack runs), for clients mock_aws cannot
-    intercept: Convoy's own DynamoDB client (infra/dynamodb/client.py) sends plain HTTP."""
-    from moto.server import ThreadedMotoServer
-
-    from local_stack.emulator import free_port
-
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    yield f"http://127.0.0.1:{port}"
-    server.stop()
-
-
 @pytest.fixture
 def dynamo_store(aws: dict[str, str]) -> DynamoGameStore:
     return DynamoGameStore(aws["GAME_TABLE"], client=boto3.client("dynamodb", region_name="us-east-1"))

@@ -2,35 +2,27 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
-from unittest import mock
+from typing import Any
 
-import boto3
 import pytest
 
 from bench.capacity import estimated_write_units, item_size, meter
+from infra import aws_clients
 from infra.dynamodb import items
-from infra.dynamodb.client import DynamoDBClient
 from infra.dynamodb.game_store import DynamoGameStore
-from local_stack.template import create_resources
 from tests.infra.test_game_store import _record
 
 
 @pytest.fixture
-def served(moto_endpoint: str) -> Iterator[tuple[DynamoDBClient, str]]:
-    """The stack's DynamoDB client on moto's server, and a fresh game table there."""
-    with mock.patch.dict(os.environ, {"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"}):
-        reference = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=moto_endpoint)
-        sqs = boto3.client("sqs", region_name="us-east-1", endpoint_url=moto_endpoint)
-        table = f"games-{uuid.uuid4().hex[:8]}"
-        with mock.patch.dict("local_stack.template.LOCAL_NAMES", {"GameTable": ("GAME_TABLE", table)}):
-            create_resources(reference, sqs)
-        yield DynamoDBClient("us-east-1", moto_endpoint), table
+def served(aws: dict[str, str]) -> Iterator[tuple[Any, str]]:
+    """The stack's own DynamoDB client (infra/aws_clients.py) on moto, and its game table."""
+    aws_clients.reset()
+    yield aws_clients.dynamodb(), aws["GAME_TABLE"]
+    aws_clients.reset()
 
 
-def test_reads_and_writes_on_the_game_table_are_counted(served: tuple[DynamoDBClient, str]) -> None:
+def test_reads_and_writes_on_the_game_table_are_counted(served: tuple[Any, str]) -> None:
     # Given a store whose client carries the meter
     client, table = served
     units = meter(client, table)
@@ -44,7 +36,7 @@ def test_reads_and_writes_on_the_game_table_are_counted(served: tuple[DynamoDBCl
     assert units.read() > written
 
 
-def test_other_tables_are_not_counted(served: tuple[DynamoDBClient, str]) -> None:
+def test_other_tables_are_not_counted(served: tuple[Any, str]) -> None:
     client, table = served
     units = meter(client, "another-table")
     DynamoGameStore(table, client=client).create(_record())

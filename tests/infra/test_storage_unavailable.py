@@ -56,6 +56,20 @@ def test_a_refused_request_stays_a_storage_error() -> None:
     assert not isinstance(raised.value, StorageUnavailable)
 
 
+def test_a_request_botocore_refuses_to_send_is_a_storage_error_not_unavailable() -> None:
+    # botocore validates parameters before sending (ParamValidationError, a BotoCoreError):
+    # that is a bug in the request, not a table that did not answer
+    import boto3
+
+    from infra.dynamodb.table import TableAdapter
+
+    client = boto3.client("dynamodb", region_name="us-east-1", aws_access_key_id="k",
+                          aws_secret_access_key="s", endpoint_url="http://dynamodb.invalid")
+    with pytest.raises(StorageError) as raised:
+        TableAdapter("games", client=client)._call("get_item", TableName="games", Key={"pk": {"S": 5}})
+    assert not isinstance(raised.value, StorageUnavailable)
+
+
 def test_the_api_answers_503_storage_unavailable() -> None:
     # Given the API wired to a store that cannot be reached
     wiring.override(wiring.Services(

@@ -1,10 +1,12 @@
-"""Secrets from SSM Parameter Store SecureStrings, read once, lazily (issue 11, item 5), under moto."""
+"""Secrets from SSM Parameter Store SecureStrings, read once, lazily (issue 11, item 5), under moto:
+through Powertools' parameters utility over the process's boto3 SSM client (infra/secrets.py)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,51 +24,35 @@ VARIABLES = ("CONVOY_OPERATOR_TOKEN", "CONVOY_OPERATOR_TOKEN_PARAMETER", "TELEGR
              "TELEGRAM_WEBHOOK_SECRET_PARAMETER", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
 
 
-@pytest.fixture(scope="module")
-def moto_server() -> Iterator[str]:
-    """moto's server over real HTTP: the functions read SSM through Convoy's own small client
-    (infra/ssm.py), plain HTTP that moto's in-process mock cannot intercept."""
-    from moto.server import ThreadedMotoServer
-
-    from local_stack.emulator import free_port
-
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    yield f"http://127.0.0.1:{port}"
-    server.stop()
-
-
 @pytest.fixture
-def ssm(moto_server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    import requests
-
+def ssm(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """moto's SSM in-process (tests/security/conftest.py), a fresh composition root, SSM
+    client and secrets cache."""
     from infra import aws_clients, secrets
 
     for name in (*VARIABLES, "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL_SSM"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_server)
-    requests.post(f"{moto_server}/moto-api/reset", timeout=10).raise_for_status()
     wiring.reset()
     aws_clients.reset()
     secrets.clear_cache()  # values are kept per process: one test's must not leak
-    yield boto3.client("ssm", region_name="us-east-1", endpoint_url=moto_server)
+    yield boto3.client("ssm", region_name="us-east-1")
     secrets.clear_cache()
     aws_clients.reset()
     wiring.reset()
 
 
-def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The names of every GetParameters call the functions' SSM client sends."""
+def _count_reads() -> list[list[str]]:
+    """The names of every GetParameters call sent on the functions' own SSM client
+    (infra/aws_clients.py), seen through botocore's event system."""
     from infra import aws_clients
 
     calls: list[list[str]] = []
-    aws_clients.client("ssm").add_hooks(
-        before=lambda operation, params: calls.append(list(params["Names"]))
-        if operation == "GetParameters" else None)
+
+    def seen(params: dict[str, Any], **_: Any) -> None:
+        assert params.get("WithDecryption") is True
+        calls.append(list(params["Names"]))
+
+    aws_clients.client("ssm").meta.events.register("provide-client-params.ssm.GetParameters", seen)
     return calls
 
 
@@ -79,7 +65,7 @@ def test_the_operator_token_comes_from_its_securestring_once(
     monkeypatch.setenv("CONVOY_OPERATOR_TOKEN_PARAMETER", "/convoy/operator-token")
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN_PARAMETER", "/convoy/telegram-bot-token")
     monkeypatch.setenv("CONVOY_OPERATOR_TOKEN", "a-stale-plain-token-that-must-not-win-0000")
-    calls = _count_reads(monkeypatch)
+    calls = _count_reads()
 
     # When the settings are asked for, again and again
     first = wiring.settings()
@@ -91,38 +77,38 @@ def test_the_operator_token_comes_from_its_securestring_once(
     assert calls == [["/convoy/operator-token", "/convoy/telegram-bot-token"]]
 
 
-def test_values_are_cached_until_their_maximum_age(ssm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the parameters utility's caching, kept (infra/secrets.py): a rebuilt composition root
-    # reads the cache; a value older than max_age is read again, so a rotation reaches it
+def test_values_are_cached_until_their_maximum_age(ssm: Any) -> None:
+    # Powertools' cache (infra/secrets.py): a rebuilt composition root reads the cache; a
+    # value older than max_age is read again, so a rotation reaches it
     from infra.secrets import fetch_parameters
 
     ssm.put_parameter(Name="/convoy/operator-token", Value=TOKEN, Type="SecureString")
-    calls = _count_reads(monkeypatch)
-    now = [1000.0]
-    assert fetch_parameters(["/convoy/operator-token"], max_age=60, clock=lambda: now[0]) == {
-        "/convoy/operator-token": TOKEN}
+    calls = _count_reads()
+    assert fetch_parameters(["/convoy/operator-token"], max_age=2) == {"/convoy/operator-token": TOKEN}
     ssm.put_parameter(Name="/convoy/operator-token", Value=TOKEN + "-rotated", Type="SecureString",
                       Overwrite=True)
-    now[0] += 59
-    assert fetch_parameters(["/convoy/operator-token"], max_age=60, clock=lambda: now[0]) == {
-        "/convoy/operator-token": TOKEN}
-    now[0] += 2
-    assert fetch_parameters(["/convoy/operator-token"], max_age=60, clock=lambda: now[0]) == {
+    assert fetch_parameters(["/convoy/operator-token"], max_age=2) == {"/convoy/operator-token": TOKEN}
+    time.sleep(2.1)
+    assert fetch_parameters(["/convoy/operator-token"], max_age=2) == {
         "/convoy/operator-token": TOKEN + "-rotated"}
     assert len(calls) == 2
 
 
-def test_no_boto3_client_is_built_to_read_them(ssm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    # issue 9 item 6: the read is one signed GetParameters call, never a boto3/botocore client
-    ssm.put_parameter(Name="/convoy/operator-token", Value=TOKEN, Type="SecureString")
-    monkeypatch.setenv("CONVOY_OPERATOR_TOKEN_PARAMETER", "/convoy/operator-token")
-    probe = ("import sys; from functions import wiring; "
-             "print(wiring.settings().operator_token == sys.argv[1]); "
-             "print(sorted(m for m in sys.modules if m in ('boto3', 'botocore.client', 'botocore.session')"
-             " or 'parameters' in m))")
-    out = subprocess.run([sys.executable, "-c", probe, TOKEN], cwd=ROOT, capture_output=True, text=True,
-                         env=dict(os.environ), check=True)
-    assert out.stdout.split("\n")[:2] == ["True", "[]"]
+@pytest.mark.parametrize("code", ["AccessDeniedException", "InvalidKeyId", "InternalServerError"])
+def test_an_ssm_refusal_stops_the_function_without_naming_a_value(ssm: Any, code: str) -> None:
+    # Powertools raises some refusals and returns nothing for others (InvalidKeyId, 5xx):
+    # either way the function must not start without its secret
+    from botocore.stub import Stubber
+
+    from infra import aws_clients
+    from infra.secrets import fetch_parameters
+
+    with Stubber(aws_clients.client("ssm")) as stub:
+        stub.add_client_error("get_parameters", service_error_code=code, service_message=TOKEN,
+                              http_status_code=400)
+        with pytest.raises(SecretUnavailable) as failed:
+            fetch_parameters(["/convoy/operator-token"])
+    assert "/convoy/operator-token" in str(failed.value) and TOKEN not in str(failed.value)
 
 
 def test_a_missing_parameter_stops_the_function_without_naming_a_value(ssm: Any) -> None:
