@@ -80,21 +80,24 @@ def _tables(params: dict[str, Any]) -> set[str]:
 
 def meter(client: Any, table: str) -> CapacityMeter:
     """Count the capacity ``client``'s calls on ``table`` consume, from now on (``client`` is
-    the stack's ``infra.dynamodb.client.DynamoDBClient``; its hooks see every call)."""
+    the stack's boto3 DynamoDB client, infra/aws_clients.py; botocore's events see every call)."""
     found = CapacityMeter()
 
-    def ask(operation: str, params: dict[str, Any]) -> None:
+    def ask(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
         # Only operations that take the parameter (DescribeTable, used by the stream relay, does not)
-        if table in _tables(params) and operation in CONSUMED_CAPACITY_OPERATIONS:
+        if table in _tables(params) and model.name in CONSUMED_CAPACITY_OPERATIONS:
             params["ReturnConsumedCapacity"] = "TOTAL"
+            context["capacity_params"] = params
 
-    def count(operation: str, params: dict[str, Any], answer: dict[str, Any]) -> None:
-        if params.get("ReturnConsumedCapacity") != "TOTAL" or table not in _tables(params):
+    def count(parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+        params = context.get("capacity_params")
+        if params is None:
             return
-        consumed = answer.get("ConsumedCapacity")
-        if not consumed and operation in WRITES and not answer.get("Error"):
-            consumed = {"CapacityUnits": estimated_write_units(WRITES[operation], params)}
+        consumed = parsed.get("ConsumedCapacity")
+        if not consumed and model.name in WRITES and not parsed.get("Error"):
+            consumed = {"CapacityUnits": estimated_write_units(WRITES[model.name], params)}
         found.add(consumed)
 
-    client.add_hooks(before=ask, after=count)
+    client.meta.events.register("before-parameter-build.dynamodb", ask)
+    client.meta.events.register("after-call.dynamodb", count)
     return found

@@ -87,7 +87,7 @@ def main() -> None:
     except BaseException as exc:  # noqa: BLE001 - reported to the driver, which fails the test
         say({"init_error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
         return
-    foreign = sorted(name for name, m in list(sys.modules.items())
+    foreign = sorted(name for name, m in list(sys.modules.items()) if name != "__main__"
                      if getattr(m, "__file__", None) and not _within(m.__file__, artifact)
                      and not _stdlib(m.__file__))
     say({"ready": True, "import_ms": imported_ms, "prime_ms": primed_ms,
