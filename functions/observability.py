@@ -86,7 +86,10 @@ class Logger(PowertoolsLogger):
         def invoke(event: Any, context: Any) -> Any:
             if clear_state:
                 self.thread_safe_clear_keys()
-            self.thread_safe_append_keys(cold_start=self._take_cold_start(), **_context_keys(context))
+            cold = self._take_cold_start()
+            if self.sampling_rate and not cold:  # as Powertools: each invocation is sampled anew
+                self.refresh_sample_rate_calculation()
+            self.thread_safe_append_keys(cold_start=cold, **_context_keys(context))
             if correlation_id_path:
                 self.set_correlation_id(_correlation_id(event, correlation_id_path))
             try:
