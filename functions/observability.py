@@ -1,134 +1,154 @@
-"""Structured logging: one JSON line per record, with the request's correlation id.
+"""Observability: Powertools' Logger, Metrics and Tracer, set up once for Convoy (issue 27).
 
-Our own small layer over the standard ``logging`` module rather than Powertools'
-Logger, whose package import cost ~25 ms of every cold start (issue 9): the same fields
-CloudWatch Logs Insights queries use (``level``, ``message``, ``timestamp``, ``service``,
-``cold_start``, ``function_request_id``, ``correlation_id``, and whatever ``extra=`` a
-call adds). The level comes from ``POWERTOOLS_LOG_LEVEL`` (template.yaml) or ``LOG_LEVEL``.
+Every function logs through ``get_logger()``: Powertools' structured JSON (``level``,
+``location``, ``message``, ``timestamp`` in UTC RFC 3339, ``service``, ``cold_start``,
+``function_name``, ``function_memory_size``, ``function_request_id``, ``correlation_id``,
+``xray_trace_id`` and whatever ``extra=`` a call adds),
+service ``POWERTOOLS_SERVICE_NAME`` or ``convoy``, level ``POWERTOOLS_LOG_LEVEL``.
+
+What is ours, and why:
+
+- ``Logger.inject_lambda_context`` puts the invocation's keys in Powertools' *thread-safe*
+  keys (one set per thread) instead of the formatter's shared ones: the local stack serves
+  invocations on several threads of one process, and Powertools' own decorator (structure_logs,
+  set_correlation_id) would let one request's ids leak onto another's lines. It also takes
+  any context (the local stack and the tests pass None or a partial one) and never logs the
+  event, whatever ``POWERTOOLS_LOGGER_LOG_EVENT`` says: events carry tokens and passwords.
+- Lines go to whatever ``sys.stdout`` is when they are written (Lambda's, or a test's capture).
+
+``get_metrics()`` is Powertools' EMF Metrics (namespace Convoy, dimension service=convoy:
+template.yaml's alarms read exactly that). ``get_tracer()`` is Powertools' Tracer; outside
+Lambda (no ``LAMBDA_TASK_ROOT``: the local stack, the tests) or with
+``POWERTOOLS_TRACE_DISABLED=true`` it is a no-op that patches nothing and sends nothing. On
+Lambda (``Tracing: Active``) it patches botocore and boto3 only, never ``http.client``:
+webhook URLs carry their receivers' tokens in the path, and a trace must not hold them.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import logging
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
+from aws_lambda_powertools import Logger as PowertoolsLogger
+from aws_lambda_powertools import Metrics, Tracer
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities import jmespath_utils
+
 SERVICE = "convoy"
-API_GATEWAY_HTTP = "requestContext.requestId"  # where an HTTP API event carries its request id
-_STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+NAMESPACE = "Convoy"
+API_GATEWAY_HTTP = correlation_paths.API_GATEWAY_HTTP  # "requestContext.requestId"
+TRACED_MODULES = ("botocore",)  # boto3 clients are botocore clients: patching it covers both
+
+Handler = Callable[[Any, Any], Any]
 
 
-class _JsonFormatter(logging.Formatter):
-    def __init__(self, logger: Logger) -> None:
-        super().__init__()
-        self._logger = logger
+class _CurrentStdout:
+    """A stream that writes to whatever ``sys.stdout`` is at the time of writing."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
-            "level": record.levelname,
-            "location": f"{record.funcName}:{record.lineno}",
-            "message": record.getMessage(),
-            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-            + f".{int(record.msecs):03d}Z",
-            "service": self._logger.service,
-            **self._logger.context(),
-        }
-        line.update({k: v for k, v in vars(record).items() if k not in _STANDARD})
-        if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
+    def write(self, text: str) -> int:
+        return sys.stdout.write(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
 
 
-class _Stdout(logging.StreamHandler):  # type: ignore[type-arg]
-    """Writes to whatever ``sys.stdout`` is at the time (Lambda's, or a test's capture)."""
+class Logger(PowertoolsLogger):
+    """Powertools' Logger whose Lambda decorator keeps each invocation's keys to its thread."""
 
-    def emit(self, record: logging.LogRecord) -> None:
-        self.stream = sys.stdout
-        super().emit(record)
+    def __init__(self, service: str | None = None, **options: Any) -> None:
+        options.setdefault("stream", _CurrentStdout())
+        super().__init__(service=service or _service(), utc=True, use_rfc3339=True, **options)
+        self._first_invocation = threading.Lock()
+        self._cold = os.environ.get("AWS_LAMBDA_INITIALIZATION_TYPE") != "provisioned-concurrency"
 
+    def inject_lambda_context(  # type: ignore[override]
+        self,
+        lambda_handler: Handler | None = None,
+        log_event: bool | None = None,
+        correlation_id_path: str | None = None,
+        clear_state: bool = True,
+    ) -> Any:
+        """Decorate a Lambda handler: each line it logs names the invocation (and its request).
 
-class Logger:
-    """A service logger; ``inject_lambda_context`` adds the invocation's keys to every line."""
+        As Powertools' decorator, usable bare or with arguments, but ``log_event`` is ignored
+        (the event is never logged) and ``clear_state`` defaults to True, as it always did
+        here: with it, this thread's keys are dropped before and after the invocation."""
+        if lambda_handler is None:
+            return functools.partial(self.inject_lambda_context, correlation_id_path=correlation_id_path,
+                                     clear_state=clear_state)
+        handler = lambda_handler
 
-    def __init__(self, service: str = SERVICE) -> None:
-        self.service = os.environ.get("POWERTOOLS_SERVICE_NAME") or service
-        self._log = logging.getLogger(f"convoy.{service}")
-        self._log.propagate = False
-        if not self._log.handlers:
-            handler = _Stdout()
-            handler.setFormatter(_JsonFormatter(self))
-            self._log.addHandler(handler)
-        level = os.environ.get("POWERTOOLS_LOG_LEVEL") or os.environ.get("LOG_LEVEL") or "INFO"
-        self._log.setLevel(level.upper())
-        self._local = threading.local()  # the local stack serves invocations on several threads
-        self._cold = True
+        @functools.wraps(handler)
+        def invoke(event: Any, context: Any) -> Any:
+            if clear_state:
+                self.thread_safe_clear_keys()
+            cold = self._take_cold_start()
+            if self.sampling_rate and not cold:  # as Powertools: each invocation is sampled anew
+                self.refresh_sample_rate_calculation()
+            self.thread_safe_append_keys(cold_start=cold, **_context_keys(context))
+            if correlation_id_path:
+                self.set_correlation_id(_correlation_id(event, correlation_id_path))
+            try:
+                return handler(event, context)
+            finally:
+                if clear_state:
+                    self.thread_safe_clear_keys()
 
-    @property
-    def log_level(self) -> int:
-        return self._log.level
+        return invoke
 
-    def setLevel(self, level: int | str) -> None:  # noqa: N802 - the logging (and Powertools) name
-        self._log.setLevel(level.upper() if isinstance(level, str) else level)
+    def set_correlation_id(self, value: str | None) -> None:
+        """This thread's correlation id (Powertools keeps it among the shared keys)."""
+        self.thread_safe_append_keys(correlation_id=value)
 
-    def context(self) -> dict[str, Any]:
-        return dict(getattr(self._local, "keys", {}))
+    def get_correlation_id(self) -> str | None:
+        value = self.thread_safe_get_current_keys().get("correlation_id")
+        return None if value is None else str(value)
 
-    def debug(self, message: str, **kwargs: Any) -> None:
-        self._log.debug(message, **kwargs)
-
-    def info(self, message: str, **kwargs: Any) -> None:
-        self._log.info(message, **kwargs)
-
-    def warning(self, message: str, **kwargs: Any) -> None:
-        self._log.warning(message, **kwargs)
-
-    def error(self, message: str, **kwargs: Any) -> None:
-        self._log.error(message, **kwargs)
-
-    def exception(self, message: str, **kwargs: Any) -> None:
-        self._log.exception(message, **kwargs)
-
-    def inject_lambda_context(
-        self, correlation_id_path: str | None = None, clear_state: bool = True
-    ) -> Callable[[Callable[[Any, Any], Any]], Callable[[Any, Any], Any]]:
-        """Decorate a Lambda handler: each line of the invocation names it (and its request)."""
-
-        def decorate(handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-            @functools.wraps(handler)
-            def invoke(event: Any, context: Any) -> Any:
-                keys: dict[str, Any] = {} if clear_state else self.context()
-                keys.update(
-                    cold_start=self._cold,
-                    function_name=getattr(context, "function_name", None),
-                    function_request_id=getattr(context, "aws_request_id", None),
-                )
-                self._cold = False
-                if correlation_id_path:
-                    keys["correlation_id"] = _dig(event, correlation_id_path)
-                self._local.keys = keys
-                try:
-                    return handler(event, context)
-                finally:
-                    if clear_state:
-                        self._local.keys = {}
-
-            return invoke
-
-        return decorate
+    def _take_cold_start(self) -> bool:
+        """True for this logger's first invocation only (a Lambda process serves one function)."""
+        with self._first_invocation:
+            cold, self._cold = self._cold, False
+        return cold
 
 
-def _dig(event: Any, path: str) -> Any:
-    found = event
-    for part in path.split("."):
-        found = found.get(part) if isinstance(found, dict) else None
-    return found
+def _service() -> str:
+    return os.environ.get("POWERTOOLS_SERVICE_NAME") or SERVICE
+
+
+def _context_keys(context: Any) -> dict[str, Any]:
+    """Powertools' context fields, from whatever context there is (None locally), but not
+    ``function_arn``: it only adds the account id to the function's name, and a log line
+    needs neither that nor one more long number to mistake for a code or a token."""
+    return {
+        "function_name": getattr(context, "function_name", None),
+        "function_memory_size": getattr(context, "memory_limit_in_mb", None),
+        "function_request_id": getattr(context, "aws_request_id", None),
+    }
+
+
+def _correlation_id(event: Any, path: str) -> str | None:
+    if not isinstance(event, dict):
+        return None
+    found = jmespath_utils.query(data=event, envelope=path)
+    return None if found is None else str(found)
 
 
 def get_logger() -> Logger:
-    return Logger(service=SERVICE)
+    """The service's logger (all instances share one stdlib logger and its handler)."""
+    return Logger(service=_service())
+
+
+@functools.cache
+def get_metrics() -> Metrics:
+    """The service's EMF metrics; a handler decorated with ``log_metrics`` flushes them."""
+    return Metrics(namespace=NAMESPACE, service=SERVICE)
+
+
+@functools.cache
+def get_tracer() -> Tracer:
+    """The service's tracer: a no-op outside Lambda (see the module docstring)."""
+    return Tracer(service=SERVICE, patch_modules=TRACED_MODULES)

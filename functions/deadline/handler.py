@@ -13,16 +13,26 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
+
+from functions.observability import get_logger, get_metrics, get_tracer
 from functions.usecases.deadlines import fire_deadline, fire_reminder, sweep
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
+logger = get_logger()
+tracer = get_tracer()
+metrics = get_metrics()
 
 
 def make_handlers(
     dependencies: Callable[[], Any], now: Callable[[], datetime] = lambda: datetime.now(UTC)
 ) -> tuple[LambdaHandler, LambdaHandler]:
-    """(deadline handler, sweep handler) over `dependencies()` -> .games and .scheduler."""
+    """(deadline handler, sweep handler) over `dependencies()` -> .games and .scheduler.
 
+    The sweep handler flushes the shared Metrics (``log_metrics``) when it returns."""
+
+    @logger.inject_lambda_context(clear_state=True)
+    @tracer.capture_lambda_handler
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         game_id, phase = event.get("game_id"), event.get("phase")
         if not isinstance(game_id, str) or not isinstance(phase, str) or not game_id or not phase:
@@ -37,6 +47,9 @@ def make_handlers(
         outcome = fire_deadline(game_id, phase, now=now(), games=deps.games, scheduler=deps.scheduler)
         return {"game_id": game_id, "phase": phase, "outcome": str(outcome)}
 
+    @logger.inject_lambda_context(clear_state=True)
+    @tracer.capture_lambda_handler
+    @metrics.log_metrics
     def sweep_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         deps = dependencies()
         report = sweep(now=now(), games=deps.games, scheduler=deps.scheduler)
@@ -50,16 +63,10 @@ def make_handlers(
 
 
 def publish_overdue_games(count: int) -> None:
-    """The OverdueGames metric (EMF on stdout, read by CloudWatch): games past their deadline
-    that no schedule processed. template.yaml's OverdueGamesAlarm watches it.
-
-    Imported here, not at module import: only the sweep path publishes, and the deadline
-    path's cold start should not pay for Powertools Metrics."""
-    from aws_lambda_powertools.metrics import Metrics, MetricUnit
-
-    metrics = Metrics(namespace="Convoy", service="convoy")
+    """The OverdueGames metric: games past their deadline that no schedule processed, zero
+    included. template.yaml's OverdueGamesAlarm watches it (namespace Convoy, dimension
+    service=convoy); the sweep handler's ``log_metrics`` writes it out (EMF, on stdout)."""
     metrics.add_metric(name="OverdueGames", unit=MetricUnit.Count, value=count)
-    metrics.flush_metrics(raise_on_empty_metrics=False)
 
 
 def _default_dependencies() -> Any:

@@ -14,6 +14,13 @@ delivery_budget.py, issue 11). What the batch answers, per record:
 
 Notices that a target was parked are queued the same way. Failures are logged at
 WARNING with the target's type and host only (URLs may hold tokens).
+
+Powertools' batch utility (``BatchProcessor``, ``EventType.SQS``,
+``process_partial_response``) runs the record handler on each message and answers the
+failed ones. One thing it cannot do record by record: the deferred messages and the
+notices go back to the queue together, in one ``send_messages`` after the last record
+(one SQS call, not one per message), and a deferred message is a failure only if that
+send refuses it. Those ids are appended to the utility's answer, after its own, as before.
 """
 
 from __future__ import annotations
@@ -22,13 +29,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from functions.observability import get_logger
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
+from functions.observability import get_logger, get_tracer
 from functions.ports import MessageQueue, OutboxMessage
 from functions.usecases.delivery_budget import Budget
 from functions.usecases.notifications import NotificationFailed, deliver
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
+tracer = get_tracer()
+
+
+class NotDelivered(Exception):
+    """SQS must redeliver this message (a receive is used up; the DLQ takes it in the end).
+
+    Its text names the message id only: the batch utility logs it (at DEBUG)."""
 
 
 def make_handler(
@@ -38,34 +55,51 @@ def make_handler(
     .public_url (the base of the map links in notices), .health (target parking) and .queue
     (where deferred messages and notices go back); built lazily. ``clock`` is the budget's."""
 
+    @logger.inject_lambda_context(clear_state=True)
+    @tracer.capture_lambda_handler
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        deps = dependencies()
-        budget = Budget.from_context(context, clock=clock)
-        failed: list[str] = []
-        deferred: dict[str, OutboxMessage] = {}
-        notices: list[OutboxMessage] = []
-        for record in event.get("Records", []):
-            record_id = str(record.get("messageId", ""))
-            try:
-                message = OutboxMessage.from_json(str(record.get("body", "")))
-            except (ValueError, TypeError) as exc:
-                logger.warning("unreadable notification message", extra={"message_id": record_id,
-                                                                         "error": type(exc).__name__})
-                failed.append(record_id)
-                continue
-            if not budget.can_start():
-                deferred[record_id] = message
-                continue
-            outcome = _deliver_one(deps, message, budget)
-            notices += outcome.notices
-            if outcome.failed:
-                failed.append(record_id)
-            elif outcome.deferred:
-                deferred[record_id] = message
-        failed += _send_back(getattr(deps, "queue", None), deferred, notices)
-        return {"batchItemFailures": [{"itemIdentifier": record_id} for record_id in failed]}
+        batch = _Batch(dependencies(), Budget.from_context(context, clock=clock))
+        if not event.get("Records"):  # the utility refuses an empty batch; nothing to answer
+            return {"batchItemFailures": []}
+        processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+        answer = process_partial_response(event=event, record_handler=batch.handle, processor=processor,
+                                          context=context)
+        unsent = _send_back(getattr(batch.deps, "queue", None), batch.deferred, batch.notices)
+        return {"batchItemFailures": [*answer["batchItemFailures"], *({"itemIdentifier": record_id}
+                                                                     for record_id in unsent)]}
 
     return handler
+
+
+class _Batch:
+    """One invocation's deliveries: the record handler the batch utility calls for each
+    message, and what is left to queue once they are all done (deferred messages, notices)."""
+
+    def __init__(self, deps: Any, budget: Budget) -> None:
+        self.deps, self.budget = deps, budget
+        self.deferred: dict[str, OutboxMessage] = {}
+        self.notices: list[OutboxMessage] = []
+
+    def handle(self, record: SQSRecord) -> str:
+        """Deliver one message: "delivered" or "deferred", or raise `NotDelivered`."""
+        record_id = str(record.get("messageId", ""))
+        try:
+            message = OutboxMessage.from_json(str(record.get("body", "")))
+        except (ValueError, TypeError) as exc:
+            logger.warning("unreadable notification message", extra={"message_id": record_id,
+                                                                     "error": type(exc).__name__})
+            raise NotDelivered(f"message {record_id} is not an outbox message") from None
+        if not self.budget.can_start():
+            self.deferred[record_id] = message
+            return "deferred"
+        outcome = _deliver_one(self.deps, message, self.budget)
+        self.notices += outcome.notices
+        if outcome.failed:
+            raise NotDelivered(f"message {record_id} did not reach every target")
+        if outcome.deferred:
+            self.deferred[record_id] = message
+            return "deferred"
+        return "delivered"
 
 
 class _Result:

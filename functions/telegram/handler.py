@@ -16,9 +16,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from functions.observability import API_GATEWAY_HTTP, get_logger, get_tracer
 from functions.usecases.telegram_bot import handle_update
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
+logger = get_logger()
+tracer = get_tracer()
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 
 
@@ -36,8 +39,12 @@ def secret_matches(expected: str, presented: str | None) -> bool:
 def make_handler(
     dependencies: Callable[[], Any], now: Callable[[], datetime] = lambda: datetime.now(UTC)
 ) -> LambdaHandler:
-    """A handler over `dependencies()` -> .secret, .store, .games, .outbox."""
+    """A handler over `dependencies()` -> .secret, .store, .games, .outbox.
 
+    Its log lines carry the API Gateway request id as ``correlation_id``."""
+
+    @logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
+    @tracer.capture_lambda_handler
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         deps = dependencies()
         headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}

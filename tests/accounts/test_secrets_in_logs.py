@@ -20,7 +20,7 @@ def test_account_secrets_and_the_operator_token_never_reach_the_logs(
     buffer = io.StringIO()
     stream = logging.StreamHandler(buffer)
     logging.getLogger().addHandler(stream)
-    ours = handler.logger._log
+    ours = logging.getLogger(handler.logger.service)  # the stdlib logger behind Powertools' Logger
     ours.addHandler(stream)
     previous = ours.level
     ours.setLevel(logging.DEBUG)

@@ -226,3 +226,6 @@ def test_the_sweeper_publishes_how_many_games_were_overdue(capsys: pytest.Captur
     (metric,) = lines[0]["_aws"]["CloudWatchMetrics"][0]["Metrics"]
     assert metric == {"Name": "OverdueGames", "Unit": "Count"}
     assert lines[0]["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Convoy"
+    # template.yaml's OverdueGamesAlarm reads exactly this dimension
+    assert lines[0]["_aws"]["CloudWatchMetrics"][0]["Dimensions"] == [["service"]]
+    assert all(line["service"] == "convoy" for line in lines)

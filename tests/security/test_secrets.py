@@ -25,7 +25,7 @@ def test_tokens_and_passwords_never_appear_in_the_logs_of_a_full_game(
     buffer = io.StringIO()
     stream = logging.StreamHandler(buffer)
     logging.getLogger().addHandler(stream)
-    ours = handler.logger._log  # functions/observability.py: the stdlib logger behind ours
+    ours = logging.getLogger(handler.logger.service)  # the stdlib logger behind Powertools' Logger
     ours.addHandler(stream)
     previous_level = ours.level
     ours.setLevel(logging.DEBUG)
@@ -170,7 +170,7 @@ def test_no_log_call_in_functions_is_handed_a_record_body_or_secret() -> None:
 def _captured_logs(capsys: pytest.CaptureFixture[str], run: object) -> str:
     from functions.observability import get_logger
 
-    ours = get_logger()._log
+    ours = logging.getLogger(get_logger().service)  # the stdlib logger behind Powertools' Logger
     previous = ours.level
     ours.setLevel(logging.DEBUG)
     try:
@@ -205,7 +205,7 @@ def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFi
     logged = _captured_logs(capsys, lambda: make_handler(lambda: Queue())({"Records": [broken]}, None))
 
     # Then the log says which record, and nothing of what it holds
-    assert "unreadable outbox record skipped" in logged and '"sequence_number": "1"' in logged
+    assert "unreadable outbox record skipped" in logged and '"sequence_number":"1"' in logged
     for secret in ("webhook-secret-abc", "url-token-123", "private-reply-text", "BOGUS"):
         assert secret not in logged
 
