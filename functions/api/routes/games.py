@@ -98,7 +98,7 @@ def get_game(game_id: str) -> schemas.GameView | schemas.BackgammonView:
     game = load(store, game_id)
     actor = actor_for(game, request.bearer(), found.settings.operator_token)
     # the view builder's dict, validated against its kind's model on the way out
-    return press.with_unread(kind_of(game).view(game, actor), found.press_store, game, actor)  # type: ignore[return-value]
+    return press.with_unread(kind_of(game).view(game, actor), found.press_store, game, actor)
 
 
 @router.get("/variants", tags=["games"], summary="Variants and rulebooks")

@@ -8,6 +8,7 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from functions import wiring
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
@@ -16,7 +17,8 @@ from functions.usecases import press
 
 router = Router()
 request = RequestHelpers(router)
-SENT = {**answers(status=201, description="Sent"), 429: {"description": "RATE_LIMITED (Retry-After header)"}}
+SENT: dict[int, OpenAPIResponse] = {**answers(status=201, description="Sent"),
+                                    429: {"description": "RATE_LIMITED (Retry-After header)"}}
 
 
 def _chats() -> Any:
