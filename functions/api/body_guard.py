@@ -18,7 +18,9 @@ of at most 120 characters, or a game's settings) is a few kilobytes. So, in this
   ours nests more than four; Python's parser would otherwise raise RecursionError).
 
 A body that passes is handed on as plain text (``isBase64Encoded`` false) with
-``content-type: application/json``, so the routes see one shape. Syntax errors in
+``content-type: application/json``, so the routes see one shape; an empty body is handed
+on as ``{}``, so a route whose body model has no required field (``process_turn`` without a
+phase) may be called without one, as it always could. Syntax errors in
 the JSON are left to the routes' validation (422 ``VALIDATION_ERROR``), which names
 the position.
 """
@@ -97,6 +99,7 @@ def refuse(event: dict[str, Any]) -> dict[str, Any] | None:
     if raw is None:
         return _refusal(400, "INVALID_ENCODING", "the body is marked base64 but is not")
     if not raw:
+        event["body"], event["isBase64Encoded"] = "{}", False
         return None
     limit = _limit(event)
     if len(raw) > limit:

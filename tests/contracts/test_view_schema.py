@@ -1,8 +1,9 @@
 """Every view ``GET /games/{id}`` answers is exactly what its model documents.
 
-The view route returns the one view builder's dict as it is (functions/api/handler.py
-``get_game``), so that a player's view needs no pydantic at run time (issue 9 item 6). This
-test is what holds the two together instead: seeded random games played through the API,
+The view route returns the one view builder's dict (functions/api/routes/games.py
+``get_game``), which the resolver validates against the route's return annotation and
+serializes through the model; what the client gets must still be the builder's dict
+unchanged. This test is what holds the two together: seeded random games played through the API,
 each view of every phase type, for every kind of caller (player, observer, creator,
 operator) with press unread, and a finished game, must validate against its kind's model
 (``VIEW_MODELS``) *and* come out of the model unchanged — so no key the model does not name
