@@ -34,6 +34,10 @@ import pytest
 from local_stack.security_headers import security_headers
 from local_stack.template import load_template
 
+# One translation and one moto stack serve every test here: under `pytest -n --dist loadgroup`
+# they stay on one worker (with the default `--dist load` each worker may build its own).
+pytestmark = pytest.mark.xdist_group(name="stack_in_moto")
+
 REGION = "us-east-1"
 STACK = "convoy"
 # What `sam deploy` puts in CodeUri after uploading `sam build`'s output; in moto the object
