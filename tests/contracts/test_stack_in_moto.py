@@ -34,6 +34,10 @@ import pytest
 from local_stack.security_headers import security_headers
 from local_stack.template import load_template
 
+# One translation and one moto stack serve every test here: under `pytest -n --dist loadgroup`
+# they stay on one worker (with the default `--dist load` each worker may build its own).
+pytestmark = pytest.mark.xdist_group(name="stack_in_moto")
+
 REGION = "us-east-1"
 STACK = "convoy"
 # What `sam deploy` puts in CodeUri after uploading `sam build`'s output; in moto the object
@@ -156,8 +160,8 @@ def test_every_caller_invokes_the_alias_never_latest(translated: dict[str, Any])
             assert any(f'"{a}"' in text or "${" + a + "}" in text for a in aliases), (name, target)
             assert not any(f'"{f}"' in text or "${" + f + "}" in text or "${" + f + ".Arn}" in text
                            for f in functions), (name, target)
-    # 5 API routes + the Telegram route, 2 event source mappings, the sweep schedule, 1 HTTP API
-    # body with 6 integrations
+    # API Gateway's 6 permissions (5 API routes, the Telegram one), 2 event source mappings,
+    # the sweep schedule, the HTTP API body's 6 integrations
     assert seen == 6 + 2 + 1 + 6
     for name, config in _of_type(translated, "AWS::Lambda::EventInvokeConfig").items():
         assert config["Properties"]["Qualifier"] == "live", name  # the async retries/DLQ of the alias

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.system
 # Registered before any page script runs (Playwright injects it outside the page's CSP).
 _RECORD_VIOLATIONS = """
 window.__csp = [];
-document.addEventListener('securitypolicyviolation', (e) =>
-  window.__csp.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline') + ' ' + e.sourceFile + ':' + e.lineNumber));
+document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(
+  e.violatedDirective + ' ' + (e.blockedURI || 'inline') + ' ' + e.sourceFile + ':' + e.lineNumber));
 """
 
 
