@@ -46,8 +46,10 @@ def main() -> None:
         build_artifacts.build(logical_id, out, target)
         count, unzipped, zipped = sizes(out)
         _, requirements = build_artifacts.plan(logical_id)
-        print(f"| {logical_id:<22} | {count:>6} | {unzipped / 1e6:>11.1f} | {zipped / 1e6:>9.1f} | "
-              f"{', '.join(r.split('==')[0] for r in requirements)} |")
+        print(
+            f"| {logical_id:<22} | {count:>6} | {unzipped / 1e6:>11.1f} | {zipped / 1e6:>9.1f} | "
+            f"{', '.join(r.split('==')[0] for r in requirements)} |"
+        )
     os.sys.stdout.flush()
 
 

@@ -28,8 +28,9 @@ from deploy.rehearsal import FunctionProcess, http_event
 GOALS_MS = {"api: a player's view": 25.0, "api: an order submission": 40.0}
 
 
-def _start(function: str, artifacts: dict[str, Path], env: dict[str, str], interpreter: str,
-           logs: Path) -> FunctionProcess:
+def _start(
+    function: str, artifacts: dict[str, Path], env: dict[str, str], interpreter: str, logs: Path
+) -> FunctionProcess:
     return FunctionProcess(function, artifacts[function], env, interpreter, logs / f"{function}.log")
 
 
@@ -45,8 +46,12 @@ def measure(runs: int = 5) -> dict[str, list[dict[str, float]]]:
     figures: dict[str, list[dict[str, float]]] = {}
     with rehearsal._stack(logs) as (running, _, env):
         names, parameters = rehearsal._resources(template, running, env)
-        local = {"AWS_ENDPOINT_URL": running.endpoint, "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
-                 "TELEGRAM_API_BASE": "http://127.0.0.1:9", "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1"}
+        local = {
+            "AWS_ENDPOINT_URL": running.endpoint,
+            "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
+            "TELEGRAM_API_BASE": "http://127.0.0.1:9",
+            "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
+        }
 
         def env_of(function: str) -> dict[str, str]:
             return rehearsal.function_env(function, template, names, parameters, local)
@@ -57,8 +62,12 @@ def measure(runs: int = 5) -> dict[str, list[dict[str, float]]]:
         setup.close()
         cases: dict[str, tuple[str, dict[str, Any]]] = {
             "api: a player's view": ("ApiFunction", http_event("GET", f"/games/{game}", token=token)),
-            "api: an order submission": ("ApiFunction", http_event(
-                "POST", f"/games/{game}/orders", {"orders": ["A PAR H"], "phase": "S1901M"}, token)),
+            "api: an order submission": (
+                "ApiFunction",
+                http_event(
+                    "POST", f"/games/{game}/orders", {"orders": ["A PAR H"], "phase": "S1901M"}, token
+                ),
+            ),
             "deadline: a late firing": ("DeadlineFunction", {"game_id": game, "phase": "F1950M"}),
             "relay: an empty batch": ("RelayFunction", {"Records": []}),
             "notifier: an empty batch": ("NotifierFunction", {"Records": []}),
@@ -71,9 +80,18 @@ def measure(runs: int = 5) -> dict[str, list[dict[str, float]]]:
                 answer = process.invoke(event)
                 process.close()
                 if "error" in answer or "init_error" in ready:
-                    raise RuntimeError(f"{case}: {answer.get('error') or ready.get('init_error')} (logs: {logs})")
-                samples.append({"init": ready["init_ms"], "import": ready["import_ms"], "prime": ready["prime_ms"],
-                                "restore": answer["restore_ms"], "first": answer["ms"]})
+                    raise RuntimeError(
+                        f"{case}: {answer.get('error') or ready.get('init_error')} (logs: {logs})"
+                    )
+                samples.append(
+                    {
+                        "init": ready["init_ms"],
+                        "import": ready["import_ms"],
+                        "prime": ready["prime_ms"],
+                        "restore": answer["restore_ms"],
+                        "first": answer["ms"],
+                    }
+                )
             figures[case] = samples
     return figures
 
@@ -87,14 +105,18 @@ def _body(answer: dict[str, Any]) -> dict[str, Any]:
 
 def table(figures: dict[str, list[dict[str, float]]]) -> str:
     runs = max((len(s) for s in figures.values()), default=0)
-    lines = [f"SnapStart, from the built artifacts (fresh interpreters, median of {runs}; against moto):",
-             f"| {'case':<26} | {'init ms':>7} | {'of it import':>12} | {'priming':>7} | {'restore':>7} | "
-             f"{'first request ms':>16} | {'goal':>5} |",
-             f"|{'-' * 28}|{'-' * 9}|{'-' * 14}|{'-' * 9}|{'-' * 9}|{'-' * 18}|{'-' * 7}|"]
+    lines = [
+        f"SnapStart, from the built artifacts (fresh interpreters, median of {runs}; against moto):",
+        f"| {'case':<26} | {'init ms':>7} | {'of it import':>12} | {'priming':>7} | {'restore':>7} | "
+        f"{'first request ms':>16} | {'goal':>5} |",
+        f"|{'-' * 28}|{'-' * 9}|{'-' * 14}|{'-' * 9}|{'-' * 9}|{'-' * 18}|{'-' * 7}|",
+    ]
     for case, samples in figures.items():
         median = {key: statistics.median(s[key] for s in samples) for key in samples[0]}
         goal = GOALS_MS.get(case)
-        lines.append(f"| {case:<26} | {median['init']:>7.0f} | {median['import']:>12.0f} | {median['prime']:>7.0f} | "
-                     f"{median['restore']:>7.1f} | {median['first']:>16.1f} | "
-                     f"{'' if goal is None else ('≤' + format(goal, '.0f')):>5} |")
+        lines.append(
+            f"| {case:<26} | {median['init']:>7.0f} | {median['import']:>12.0f} | {median['prime']:>7.0f} | "
+            f"{median['restore']:>7.1f} | {median['first']:>16.1f} | "
+            f"{'' if goal is None else ('≤' + format(goal, '.0f')):>5} |"
+        )
     return "\n".join(lines)

@@ -24,7 +24,7 @@ Commands::
 
     python deploy/build_artifacts.py lock                       # re-resolve requirements-lambda.txt
     python deploy/build_artifacts.py build ApiFunction --out DIR  # what `sam build` runs (arm64, 3.12)
-    python deploy/build_artifacts.py build ApiFunction --out DIR --host  # this machine's CPU, for the rehearsal
+    python deploy/build_artifacts.py build ApiFunction --out DIR --host  # this CPU: the rehearsal's
     python deploy/build_artifacts.py plan                       # what each function ships
 
 The deploy rehearsal (tests/deploy/) builds with ``--host``: the same modules and the same pinned
@@ -117,8 +117,13 @@ def target_interpreter(version: str) -> str | None:
     candidates += sorted(str(p) for p in pyenv_root.glob(f"versions/{version}*/bin/python{version}"))
     for candidate in filter(None, candidates):
         try:
-            said = subprocess.run([candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                                  capture_output=True, text=True, timeout=30, check=False)
+            said = subprocess.run(
+                [candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+            )
         except OSError:
             continue
         if said.returncode == 0 and said.stdout.strip() == version:
@@ -143,8 +148,13 @@ def module_path(module: str) -> Path | None:
 def _imports(path: Path, module: str) -> Iterator[tuple[str, bool]]:
     """(imported module, only for type checkers) for every import in ``path``, relative ones resolved."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node.test)
-                   for stmt in node.body for n in ast.walk(stmt)}
+    typing_only = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and _is_type_checking(node.test)
+        for stmt in node.body
+        for n in ast.walk(stmt)
+    }
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(tree):
         # a lazy facade names its modules as strings (engine/__init__.py's EXPORTS, importlib):
@@ -166,13 +176,17 @@ def _imports(path: Path, module: str) -> Iterator[tuple[str, bool]]:
 
 
 def _dotted(text: str) -> bool:
-    return "." in text and text.split(".")[0] in PRODUCT and module_path(text) is not None \
-        if re.fullmatch(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+", text) else False
+    return (
+        "." in text and text.split(".")[0] in PRODUCT and module_path(text) is not None
+        if re.fullmatch(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+", text)
+        else False
+    )
 
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 @dataclass(frozen=True)
@@ -238,8 +252,10 @@ def requirements_for(modules: Iterable[str]) -> list[str]:
         dists = [normalize(d) for d in providers.get(module, [])]
         chosen = [d for d in dists if d in declared]
         if not chosen:
-            raise SystemExit(f"the product imports {module!r} (from {dists or 'no installed distribution'}), "
-                             "which is not a runtime dependency in pyproject.toml")
+            raise SystemExit(
+                f"the product imports {module!r} (from {dists or 'no installed distribution'}), "
+                "which is not a runtime dependency in pyproject.toml"
+            )
         lines.update(declared[d] for d in chosen)
     return sorted(lines)
 
@@ -277,8 +293,20 @@ def build(logical_id: str, out: Path, target: Target) -> None:
     out.mkdir(parents=True)
     if requirements:
         house = wheelhouse(target)
-        _pip("install", "--quiet", "--no-index", "--find-links", str(house), "--target", str(out),
-             "--no-compile", *target.pip_options(), "-c", str(LOCK), *requirements)
+        _pip(
+            "install",
+            "--quiet",
+            "--no-index",
+            "--find-links",
+            str(house),
+            "--target",
+            str(out),
+            "--no-compile",
+            *target.pip_options(),
+            "-c",
+            str(LOCK),
+            *requirements,
+        )
         shutil.rmtree(out / "bin", ignore_errors=True)  # console scripts: nothing on Lambda runs them
     for module in sorted(found.modules):
         source = module_path(module)
@@ -302,8 +330,11 @@ def compile_bytecode(out: Path, target: Target) -> bool:
     if interpreter is None:
         print(f"note: no Python {target.python} here; {out.name} ships without bytecode", file=sys.stderr)
         return False
-    subprocess.run([interpreter, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash",
-                    str(out)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [interpreter, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash", str(out)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     return True
 
 
@@ -311,12 +342,26 @@ def lock(target: Target = SHIPPED) -> None:
     """Resolve pyproject.toml's runtime dependencies for ``target`` and pin the closure in LOCK."""
     report = ROOT / "build" / "lock-report.json"
     report.parent.mkdir(parents=True, exist_ok=True)
-    _pip("install", "--quiet", "--dry-run", "--ignore-installed", "--target", str(ROOT / "build" / "lock-target"),
-         *target.pip_options(), "--report", str(report), *runtime_requirements().values())
+    _pip(
+        "install",
+        "--quiet",
+        "--dry-run",
+        "--ignore-installed",
+        "--target",
+        str(ROOT / "build" / "lock-target"),
+        *target.pip_options(),
+        "--report",
+        str(report),
+        *runtime_requirements().values(),
+    )
     resolved = json.loads(report.read_text())["install"]
-    pins = sorted(f"{normalize(item['metadata']['name'])}=={item['metadata']['version']}" for item in resolved)
-    header = ("# The Lambda artifacts' runtime dependencies, resolved for python3.12 on arm64 and pinned:\n"
-              "# generated from pyproject.toml by `python deploy/build_artifacts.py lock`; do not edit.\n")
+    pins = sorted(
+        f"{normalize(item['metadata']['name'])}=={item['metadata']['version']}" for item in resolved
+    )
+    header = (
+        "# The Lambda artifacts' runtime dependencies, resolved for python3.12 on arm64 and pinned:\n"
+        "# generated from pyproject.toml by `python deploy/build_artifacts.py lock`; do not edit.\n"
+    )
     LOCK.write_text(header + "\n".join(pins) + "\n")
 
 
@@ -335,7 +380,9 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "plan":
         for logical_id in FUNCTIONS:
             found, requirements = plan(logical_id)
-            print(f"{logical_id}: {len(found.modules)} modules; {', '.join(requirements) or 'no dependencies'}")
+            print(
+                f"{logical_id}: {len(found.modules)} modules; {', '.join(requirements) or 'no dependencies'}"
+            )
     else:
         build(args.function, args.out, host_target() if args.host else SHIPPED)
 

@@ -87,12 +87,23 @@ def main() -> None:
     except BaseException as exc:  # noqa: BLE001 - reported to the driver, which fails the test
         say({"init_error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
         return
-    foreign = sorted(name for name, m in list(sys.modules.items()) if name != "__main__"
-                     if getattr(m, "__file__", None) and not _within(m.__file__, artifact)
-                     and not _stdlib(m.__file__))
-    say({"ready": True, "import_ms": imported_ms, "prime_ms": primed_ms,
-         "init_ms": (time.perf_counter() - _started) * 1000, "foreign_modules": foreign,
-         "snapshot_hooks": len(snapshot.before), "restore_hooks": len(snapshot.after)})  # type: ignore[attr-defined]
+    foreign = sorted(
+        name
+        for name, m in list(sys.modules.items())
+        if name != "__main__"
+        if getattr(m, "__file__", None) and not _within(m.__file__, artifact) and not _stdlib(m.__file__)
+    )
+    say(
+        {
+            "ready": True,
+            "import_ms": imported_ms,
+            "prime_ms": primed_ms,
+            "init_ms": (time.perf_counter() - _started) * 1000,
+            "foreign_modules": foreign,
+            "snapshot_hooks": len(snapshot.before),
+            "restore_hooks": len(snapshot.after),
+        }
+    )  # type: ignore[attr-defined]
     restored = False
     for line in sys.stdin:
         event = json.loads(line)
@@ -104,9 +115,16 @@ def main() -> None:
         os.environ["_X_AMZN_TRACE_ID"] = f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]};Sampled=0"
         invoked = time.perf_counter()
         try:
-            result = handler(event, Context(os.environ.get("AWS_LAMBDA_FUNCTION_NAME", function_name), timeout_ms))
-            say({"result": result, "ms": (time.perf_counter() - invoked) * 1000,
-                 "restore_ms": (invoked - began) * 1000})
+            result = handler(
+                event, Context(os.environ.get("AWS_LAMBDA_FUNCTION_NAME", function_name), timeout_ms)
+            )
+            say(
+                {
+                    "result": result,
+                    "ms": (time.perf_counter() - invoked) * 1000,
+                    "restore_ms": (invoked - began) * 1000,
+                }
+            )
         except BaseException as exc:  # noqa: BLE001 - Lambda reports an unhandled error the same way
             say({"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
 

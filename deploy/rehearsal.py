@@ -19,7 +19,6 @@ What runs where:
 
 from __future__ import annotations
 
-import base64
 import fnmatch
 import io
 import json
@@ -55,7 +54,12 @@ HANDLERS: dict[str, str] = {
 }
 # Settings a deployed function does not have, because on AWS the default is right; each points a
 # function at something on this machine instead of the internet.
-LOCAL_OVERRIDES = ("AWS_ENDPOINT_URL", "COGNITO_JWKS_URL", "TELEGRAM_API_BASE", "CONVOY_ALLOW_LOOPBACK_WEBHOOKS")
+LOCAL_OVERRIDES = (
+    "AWS_ENDPOINT_URL",
+    "COGNITO_JWKS_URL",
+    "TELEGRAM_API_BASE",
+    "CONVOY_ALLOW_LOOPBACK_WEBHOOKS",
+)
 OPERATOR_TOKEN = "rehearsal-operator-token-" + "x" * 16
 TELEGRAM_SECRET = "rehearsal-telegram-webhook-secret"
 TELEGRAM_BOT_TOKEN = "123456:rehearsal-bot-token"
@@ -71,7 +75,9 @@ def _sources_stamp() -> str:
     digest = hashlib.sha256()
     files = [build_artifacts.LOCK, ROOT / "pyproject.toml", Path(build_artifacts.__file__)]
     for package in build_artifacts.PRODUCT:
-        files += sorted(p for p in (ROOT / package).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        files += sorted(
+            p for p in (ROOT / package).rglob("*") if p.is_file() and "__pycache__" not in p.parts
+        )
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
@@ -116,8 +122,9 @@ def _credential(headers: dict[str, str]) -> tuple[str, str] | None:
     return (found.group(1), found.group(2)) if found else None
 
 
-def iam_calls(function: str, service: str, headers: dict[str, str], method: str, path: str,
-              body: bytes) -> list[Call]:
+def iam_calls(
+    function: str, service: str, headers: dict[str, str], method: str, path: str, body: bytes
+) -> list[Call]:
     """The IAM (action, resource) pairs one request needs (the documented mapping for what we call)."""
     target = headers.get("x-amz-target", "")
     operation = target.rpartition(".")[2]
@@ -130,20 +137,34 @@ def iam_calls(function: str, service: str, headers: dict[str, str], method: str,
     if service == "dynamodb":
         return [Call(function, f"dynamodb:{a}", r) for a, r in _dynamodb(operation, data)]
     if service == "sqs":
-        return [Call(function, f"sqs:{_SQS_BATCH.get(operation, operation)}", _queue_arn(data.get("QueueUrl", "")))]
+        return [
+            Call(
+                function, f"sqs:{_SQS_BATCH.get(operation, operation)}", _queue_arn(data.get("QueueUrl", ""))
+            )
+        ]
     if service == "ssm":
         names = data.get("Names") or [data.get("Name", "")]
-        return [Call(function, f"ssm:{operation}", f"arn:aws:ssm:{REGION}:{ACCOUNT}:parameter{n}") for n in names]
+        return [
+            Call(function, f"ssm:{operation}", f"arn:aws:ssm:{REGION}:{ACCOUNT}:parameter{n}") for n in names
+        ]
     if service == "scheduler":
         return _scheduler(function, method, path, body)
     if service == "cognito-idp":
-        return [Call(function, f"cognito-idp:{operation}", f"arn:aws:cognito-idp:{REGION}:{ACCOUNT}:userpool/"
-                     + str(data.get("UserPoolId", "*")))]
+        return [
+            Call(
+                function,
+                f"cognito-idp:{operation}",
+                f"arn:aws:cognito-idp:{REGION}:{ACCOUNT}:userpool/" + str(data.get("UserPoolId", "*")),
+            )
+        ]
     return [Call(function, f"{service}:{operation or method + ' ' + path}", "*")]
 
 
-_SQS_BATCH = {"SendMessageBatch": "SendMessage", "DeleteMessageBatch": "DeleteMessage",
-              "ChangeMessageVisibilityBatch": "ChangeMessageVisibility"}
+_SQS_BATCH = {
+    "SendMessageBatch": "SendMessage",
+    "DeleteMessageBatch": "DeleteMessage",
+    "ChangeMessageVisibilityBatch": "ChangeMessageVisibility",
+}
 
 
 def _table_arn(table: str, index: str | None = None) -> str:
@@ -153,10 +174,17 @@ def _table_arn(table: str, index: str | None = None) -> str:
 
 def _dynamodb(operation: str, data: dict[str, Any]) -> list[tuple[str, str]]:
     if operation == "TransactWriteItems":  # IAM checks each item's own action
-        kinds = {"Put": "PutItem", "Update": "UpdateItem", "Delete": "DeleteItem",
-                 "ConditionCheck": "ConditionCheckItem"}
-        return [(kinds[k], _table_arn(v["TableName"])) for item in data.get("TransactItems", [])
-                for k, v in item.items()]
+        kinds = {
+            "Put": "PutItem",
+            "Update": "UpdateItem",
+            "Delete": "DeleteItem",
+            "ConditionCheck": "ConditionCheckItem",
+        }
+        return [
+            (kinds[k], _table_arn(v["TableName"]))
+            for item in data.get("TransactItems", [])
+            for k, v in item.items()
+        ]
     if operation == "TransactGetItems":
         return [("GetItem", _table_arn(i["Get"]["TableName"])) for i in data.get("TransactItems", [])]
     if operation in ("BatchGetItem", "BatchWriteItem"):
@@ -175,12 +203,25 @@ def _scheduler(function: str, method: str, path: str, body: bytes) -> list[Call]
     if parts == ["schedules"]:
         return [Call(function, "scheduler:ListSchedules", "*")]
     if parts[:1] == ["schedule-groups"]:
-        action = {"POST": "CreateScheduleGroup", "GET": "GetScheduleGroup", "DELETE": "DeleteScheduleGroup"}[method]
-        return [Call(function, f"scheduler:{action}", f"arn:aws:scheduler:{REGION}:{ACCOUNT}:schedule-group/{parts[1]}")]
+        action = {"POST": "CreateScheduleGroup", "GET": "GetScheduleGroup", "DELETE": "DeleteScheduleGroup"}[
+            method
+        ]
+        return [
+            Call(
+                function,
+                f"scheduler:{action}",
+                f"arn:aws:scheduler:{REGION}:{ACCOUNT}:schedule-group/{parts[1]}",
+            )
+        ]
     data = json.loads(body) if body else {}
     group = data.get("GroupName") or (query.get("groupName") or ["default"])[0]
     arn = f"arn:aws:scheduler:{REGION}:{ACCOUNT}:schedule/{group}/{parts[1]}"
-    action = {"POST": "CreateSchedule", "PUT": "UpdateSchedule", "GET": "GetSchedule", "DELETE": "DeleteSchedule"}
+    action = {
+        "POST": "CreateSchedule",
+        "PUT": "UpdateSchedule",
+        "GET": "GetSchedule",
+        "DELETE": "DeleteSchedule",
+    }
     calls = [Call(function, f"scheduler:{action[method]}", arn)]
     role = (data.get("Target") or {}).get("RoleArn")
     if role:  # handing a role to Scheduler is itself an IAM action of the caller
@@ -204,7 +245,9 @@ class Recorder:
         headers = {k[5:].replace("_", "-").lower(): v for k, v in environ.items() if k.startswith("HTTP_")}
         headers["content-type"] = environ.get("CONTENT_TYPE", "")
         signed = _credential(headers)
-        path = environ.get("PATH_INFO", "/") + ("?" + environ["QUERY_STRING"] if environ.get("QUERY_STRING") else "")
+        path = environ.get("PATH_INFO", "/") + (
+            "?" + environ["QUERY_STRING"] if environ.get("QUERY_STRING") else ""
+        )
         if signed and signed[0] in FUNCTIONS:
             found = iam_calls(signed[0], signed[1], headers, environ["REQUEST_METHOD"], path, body)
             with self._lock:
@@ -228,11 +271,16 @@ class Grant:
     resource: str
 
     def allows(self, call: Call) -> bool:
-        return (call.function == self.function and fnmatch.fnmatchcase(call.action.lower(), self.action.lower())
-                and fnmatch.fnmatchcase(call.resource, self.resource))
+        return (
+            call.function == self.function
+            and fnmatch.fnmatchcase(call.action.lower(), self.action.lower())
+            and fnmatch.fnmatchcase(call.resource, self.resource)
+        )
 
 
-def grants(template: dict[str, Any], names: dict[str, dict[str, str]], parameters: dict[str, str]) -> list[Grant]:
+def grants(
+    template: dict[str, Any], names: dict[str, dict[str, str]], parameters: dict[str, str]
+) -> list[Grant]:
     """Every Allow of every function's inline ``Policies`` statements, intrinsics resolved against
     ``names`` ({logical id: {"Ref": ..., "Arn": ..., attribute: ...}}) and template ``parameters``.
 
@@ -246,19 +294,36 @@ def grants(template: dict[str, Any], names: dict[str, dict[str, str]], parameter
             for statement in policy.get("Statement", []) if isinstance(policy, dict) else []:
                 if statement.get("Effect") != "Allow":
                     continue
-                actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
-                resources = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
+                actions = (
+                    statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+                )
+                resources = (
+                    statement["Resource"]
+                    if isinstance(statement["Resource"], list)
+                    else [statement["Resource"]]
+                )
                 for action in actions:
                     for resource in resources:
-                        found.append(Grant(logical_id, statement.get("Sid", "?"), action,
-                                           resolve(resource, names, parameters)))
+                        found.append(
+                            Grant(
+                                logical_id,
+                                statement.get("Sid", "?"),
+                                action,
+                                resolve(resource, names, parameters),
+                            )
+                        )
     return found
 
 
 def resolve(value: Any, names: dict[str, dict[str, str]], parameters: dict[str, str]) -> str:
     """A CloudFormation string (Ref, GetAtt, Sub) as this rehearsal's ARNs and names."""
-    pseudo = {"AWS::Partition": "aws", "AWS::Region": REGION, "AWS::AccountId": ACCOUNT,
-              "AWS::StackName": "convoy", "AWS::URLSuffix": "amazonaws.com"}
+    pseudo = {
+        "AWS::Partition": "aws",
+        "AWS::Region": REGION,
+        "AWS::AccountId": ACCOUNT,
+        "AWS::StackName": "convoy",
+        "AWS::URLSuffix": "amazonaws.com",
+    }
     if isinstance(value, str):
         return value
     if "Ref" in value:
@@ -317,14 +382,27 @@ def check(calls: list[Call], granted: list[Grant]) -> Findings:
 class FunctionProcess:
     """One function's warm container: a fresh interpreter with only its artifact, answering events."""
 
-    def __init__(self, logical_id: str, artifact: Path, env: dict[str, str], interpreter: str,
-                 log: Path) -> None:
+    def __init__(
+        self, logical_id: str, artifact: Path, env: dict[str, str], interpreter: str, log: Path
+    ) -> None:
         self.logical_id = logical_id
         self._log = open(log, "ab")  # noqa: SIM115 - closed in close()
         self._process = subprocess.Popen(
-            [interpreter, "-I", "-S", str(BOOTSTRAP), str(artifact),
-             build_artifacts.FUNCTIONS[logical_id], HANDLERS[logical_id]],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=env, text=True, cwd=artifact,
+            [
+                interpreter,
+                "-I",
+                "-S",
+                str(BOOTSTRAP),
+                str(artifact),
+                build_artifacts.FUNCTIONS[logical_id],
+                HANDLERS[logical_id],
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            env=env,
+            text=True,
+            cwd=artifact,
         )
         self.ready = self._read()
 
@@ -352,24 +430,39 @@ class FunctionProcess:
         self._log.close()
 
 
-def function_env(logical_id: str, template: dict[str, Any], names: dict[str, dict[str, str]],
-                 parameters: dict[str, str], local: dict[str, str]) -> dict[str, str]:
+def function_env(
+    logical_id: str,
+    template: dict[str, Any],
+    names: dict[str, dict[str, str]],
+    parameters: dict[str, str],
+    local: dict[str, str],
+) -> dict[str, str]:
     """The environment Lambda gives ``logical_id``: the template's variables (Globals and its own,
     resolved to this rehearsal's names), the runtime's own, and ``local`` (LOCAL_OVERRIDES)."""
     variables = dict(template["Globals"]["Function"]["Environment"]["Variables"])
     own = template["Resources"][logical_id]["Properties"]
     variables.update((own.get("Environment") or {}).get("Variables") or {})
     env = {key: resolve(value, names, parameters) for key, value in variables.items()}
-    env.update({
-        "AWS_LAMBDA_FUNCTION_NAME": f"convoy-{logical_id}", "AWS_LAMBDA_FUNCTION_VERSION": "1",
-        "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(own.get("MemorySize", 512)),
-        "AWS_EXECUTION_ENV": "AWS_Lambda_python3.12", "AWS_REGION": REGION, "AWS_DEFAULT_REGION": REGION,
-        "AWS_ACCESS_KEY_ID": logical_id, "AWS_SECRET_ACCESS_KEY": "rehearsal", "AWS_SESSION_TOKEN": "rehearsal",
-        "LAMBDA_TASK_ROOT": "/var/task", "TZ": ":UTC", "LANG": "en_US.UTF-8", "PATH": "/usr/bin:/bin",
-        # no X-Ray daemon here: the tracer's segments would go to a UDP port nobody reads
-        "POWERTOOLS_TRACE_DISABLED": "true",
-        "REHEARSAL_TIMEOUT_MS": str(int(own.get("Timeout", 15)) * 1000),
-    })
+    env.update(
+        {
+            "AWS_LAMBDA_FUNCTION_NAME": f"convoy-{logical_id}",
+            "AWS_LAMBDA_FUNCTION_VERSION": "1",
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(own.get("MemorySize", 512)),
+            "AWS_EXECUTION_ENV": "AWS_Lambda_python3.12",
+            "AWS_REGION": REGION,
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_ACCESS_KEY_ID": logical_id,
+            "AWS_SECRET_ACCESS_KEY": "rehearsal",
+            "AWS_SESSION_TOKEN": "rehearsal",
+            "LAMBDA_TASK_ROOT": "/var/task",
+            "TZ": ":UTC",
+            "LANG": "en_US.UTF-8",
+            "PATH": "/usr/bin:/bin",
+            # no X-Ray daemon here: the tracer's segments would go to a UDP port nobody reads
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "REHEARSAL_TIMEOUT_MS": str(int(own.get("Timeout", 15)) * 1000),
+        }
+    )
     env.update(local)
     return env
 
@@ -432,13 +525,17 @@ class Report:
     logs: Path | None = None
 
 
-def http_event(method: str, path: str, body: Any = None, token: str | None = None,
-               headers: dict[str, str] | None = None) -> dict[str, Any]:
+def http_event(
+    method: str, path: str, body: Any = None, token: str | None = None, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
     """An API Gateway HTTP API (payload 2.0) event, as the HTTP API sends it to a Lambda."""
     from local_stack.http_adapter import to_event
 
-    sent = {"host": "abc123.execute-api.us-east-1.amazonaws.com", "user-agent": "rehearsal/1.0",
-            **(headers or {})}
+    sent = {
+        "host": "abc123.execute-api.us-east-1.amazonaws.com",
+        "user-agent": "rehearsal/1.0",
+        **(headers or {}),
+    }
     if body is not None:
         sent["content-type"] = "application/json"
     if token:
@@ -481,8 +578,9 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
     from local_stack.template import load_template
 
     artifacts = built_artifacts(target)
-    interpreter = build_artifacts.target_interpreter((target or build_artifacts.host_target()).python) \
-        or sys.executable
+    interpreter = (
+        build_artifacts.target_interpreter((target or build_artifacts.host_target()).python) or sys.executable
+    )
     log_dir = log_dir or Path(tempfile.mkdtemp(prefix="rehearsal-"))
     log_dir.mkdir(parents=True, exist_ok=True)
     template = load_template()
@@ -492,14 +590,22 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
 
         names, parameters = _resources(template, running, env)
         webhook, telegram = Receiver(failures=1), Receiver()
-        local = {"AWS_ENDPOINT_URL": running.endpoint, "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
-                 "TELEGRAM_API_BASE": telegram.url, "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1"}
+        local = {
+            "AWS_ENDPOINT_URL": running.endpoint,
+            "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
+            "TELEGRAM_API_BASE": telegram.url,
+            "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
+        }
         processes: dict[str, FunctionProcess] = {}
         try:
             for logical_id, artifact in artifacts.items():
-                process = FunctionProcess(logical_id, artifact,
-                                          function_env(logical_id, template, names, parameters, local),
-                                          interpreter, log_dir / f"{logical_id}.log")
+                process = FunctionProcess(
+                    logical_id,
+                    artifact,
+                    function_env(logical_id, template, names, parameters, local),
+                    interpreter,
+                    log_dir / f"{logical_id}.log",
+                )
                 processes[logical_id] = process
                 report.ready[logical_id] = process.ready
             if all("ready" in r for r in report.ready.values()):
@@ -515,8 +621,9 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
     return report
 
 
-def _resources(template: dict[str, Any], running: Any, env: dict[str, str]
-               ) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+def _resources(
+    template: dict[str, Any], running: Any, env: dict[str, str]
+) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
     """The names and ARNs of moto's resources by logical id, and the template's parameters; the
     secrets are stored under the template's default parameter names, as an operator creates them."""
     from infra import aws_clients
@@ -530,9 +637,12 @@ def _resources(template: dict[str, Any], running: Any, env: dict[str, str]
     }
     for logical_id, url in resources.items():
         if url.startswith("http") and f"/{ACCOUNT}/" in url:  # the queues (not the JWKS URL)
-            arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-            key = {"OUTBOX_QUEUE_URL": "OutboxQueue", "OUTBOX_DLQ_URL": "OutboxDeadLetterQueue"}.get(logical_id,
-                                                                                                    logical_id)
+            arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
+                "QueueArn"
+            ]
+            key = {"OUTBOX_QUEUE_URL": "OutboxQueue", "OUTBOX_DLQ_URL": "OutboxDeadLetterQueue"}.get(
+                logical_id, logical_id
+            )
             names[key] = {"Ref": url, "Arn": arn, "QueueName": arn.rsplit(":", 1)[1]}
     group = "convoy-deadlines"
     aws_clients.client("scheduler").create_schedule_group(Name=group)
@@ -544,9 +654,11 @@ def _resources(template: dict[str, Any], running: Any, env: dict[str, str]
     names["WebDistribution"] = {"Ref": "E2REHEARSAL", "DomainName": "d111111abcdef8.cloudfront.net"}
     parameters = {name: str(spec.get("Default", "")) for name, spec in template["Parameters"].items()}
     ssm = aws_clients.client("ssm")
-    for parameter, value in (("OperatorTokenParameter", OPERATOR_TOKEN),
-                             ("TelegramBotTokenParameter", TELEGRAM_BOT_TOKEN),
-                             ("TelegramWebhookSecretParameter", TELEGRAM_SECRET)):
+    for parameter, value in (
+        ("OperatorTokenParameter", OPERATOR_TOKEN),
+        ("TelegramBotTokenParameter", TELEGRAM_BOT_TOKEN),
+        ("TelegramWebhookSecretParameter", TELEGRAM_SECRET),
+    ):
         ssm.put_parameter(Name=parameters[parameter], Value=value, Type="SecureString", Overwrite=True)
     return names, parameters
 
@@ -556,16 +668,28 @@ class Scenario:
     the API, a deadline and the sweeper, its notices relayed and delivered, an account, the sandbox,
     press, a PNG map, the chat bot."""
 
-    def __init__(self, processes: dict[str, FunctionProcess], report: Report, running: Any,
-                 aws: Any, names: dict[str, dict[str, str]], webhook: Receiver) -> None:
+    def __init__(
+        self,
+        processes: dict[str, FunctionProcess],
+        report: Report,
+        running: Any,
+        aws: Any,
+        names: dict[str, dict[str, str]],
+        webhook: Receiver,
+    ) -> None:
         self.p, self.report, self.running, self.aws, self.names = processes, report, running, aws, names
         self.webhook = webhook
         self.games: dict[str, str] = {}
         self.tokens: dict[str, str] = {}
         self.link = ""
 
-    def step(self, function: str, name: str, event: dict[str, Any],
-             expect: Callable[[Any], bool] = lambda result: True) -> Any:
+    def step(
+        self,
+        function: str,
+        name: str,
+        event: dict[str, Any],
+        expect: Callable[[Any], bool] = lambda result: True,
+    ) -> Any:
         answer = self.p[function].invoke(event)
         result = answer.get("result")
         ok = "error" not in answer and expect(result)
@@ -573,10 +697,22 @@ class Scenario:
         self.report.steps.append(Step(function, name, answer, ok, detail))
         return result
 
-    def api(self, name: str, method: str, path: str, body: Any = None, token: str | None = None,
-            status: int = 200, headers: dict[str, str] | None = None) -> Any:
-        result = self.step("ApiFunction", name, http_event(method, path, body, token, headers),
-                           lambda r: isinstance(r, dict) and r.get("statusCode") == status)
+    def api(
+        self,
+        name: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        status: int = 200,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        result = self.step(
+            "ApiFunction",
+            name,
+            http_event(method, path, body, token, headers),
+            lambda r: isinstance(r, dict) and r.get("statusCode") == status,
+        )
         if not isinstance(result, dict) or result.get("isBase64Encoded") or not result.get("body"):
             return result
         try:
@@ -587,20 +723,32 @@ class Scenario:
     def run(self) -> None:
         """Each part in turn; a part that cannot go on (an answer without what the next call needs)
         is one failed step, and the parts after it still run."""
-        for part in (self.play_a_turn, self.accounts_and_sandbox, self.deadline_and_sweep,
-                     self.relay_and_notify, self.telegram):
+        for part in (
+            self.play_a_turn,
+            self.accounts_and_sandbox,
+            self.deadline_and_sweep,
+            self.relay_and_notify,
+            self.telegram,
+        ):
             try:
                 part()
             except (KeyError, TypeError, OSError, ValueError) as exc:
-                self.report.steps.append(Step("-", f"{part.__name__} stopped", {}, False,
-                                              f"{type(exc).__name__}: {exc}"))
+                self.report.steps.append(
+                    Step("-", f"{part.__name__} stopped", {}, False, f"{type(exc).__name__}: {exc}")
+                )
 
     def seated_game(self, label: str, **settings: Any) -> tuple[str, str, dict[str, str]]:
         """A classical game with all seven seats taken: (game id, creator's token, tokens by power)."""
-        created = self.api(f"{label}: create", "POST", "/games", {"variant": "classical", **settings}, status=201)
+        created = self.api(
+            f"{label}: create", "POST", "/games", {"variant": "classical", **settings}, status=201
+        )
         game, creator = created["game_id"], created["token"]
-        tokens = {power: self.api(f"{label}: join {power}", "POST", f"/games/{game}/join", {"power": power})["token"]
-                  for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
+        tokens = {
+            power: self.api(f"{label}: join {power}", "POST", f"/games/{game}/join", {"power": power})[
+                "token"
+            ]
+            for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+        }
         return game, creator, tokens
 
     def play_a_turn(self) -> None:
@@ -608,42 +756,84 @@ class Scenario:
         # two-second phases: the deadlines below are due by the time the deadline function fires
         fast = {"phase_seconds": {"MOVEMENT": 2, "RETREAT": 2, "ADJUSTMENT": 2}}
         game, creator, tokens = self.seated_game(
-            "a timed game with a webhook", **fast,
-            notify=[{"type": "webhook", "url": self.webhook.url + "/hook"}])
+            "a timed game with a webhook",
+            **fast,
+            notify=[{"type": "webhook", "url": self.webhook.url + "/hook"}],
+        )
         self.games = {"played": game, "deadline": self.seated_game("a second timed game", **fast)[0]}
         self.tokens = tokens
         key = {"idempotency-key": str(uuid.uuid4())}
         orders = {"orders": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"], "phase": "S1901M"}
-        self.api("orders for a stale phase (the key is released)", "POST", f"/games/{game}/orders",
-                 {**orders, "phase": "F1901M"}, tokens["FRANCE"], status=409, headers=key)
+        self.api(
+            "orders for a stale phase (the key is released)",
+            "POST",
+            f"/games/{game}/orders",
+            {**orders, "phase": "F1901M"},
+            tokens["FRANCE"],
+            status=409,
+            headers=key,
+        )
         for attempt in ("submit orders", "submit orders again (same Idempotency-Key)"):
             self.api(attempt, "POST", f"/games/{game}/orders", orders, tokens["FRANCE"], headers=key)
-        self.api("send press", "POST", f"/games/{game}/messages", {"to": ["ENGLAND"], "text": "Channel?"},
-                 tokens["FRANCE"], status=201)
+        self.api(
+            "send press",
+            "POST",
+            f"/games/{game}/messages",
+            {"to": ["ENGLAND"], "text": "Channel?"},
+            tokens["FRANCE"],
+            status=201,
+        )
         self.api("read press", "GET", f"/games/{game}/messages", token=tokens["ENGLAND"])
         self.api("a player's view", "GET", f"/games/{game}", token=tokens["FRANCE"])
         self.api("orders status", "GET", f"/games/{game}/orders_status")
-        self.api("the operator may not process another phase", "POST", f"/games/{game}/process_turn",
-                 {"phase": "F1901M"}, OPERATOR_TOKEN, status=409)
+        self.api(
+            "the operator may not process another phase",
+            "POST",
+            f"/games/{game}/process_turn",
+            {"phase": "F1901M"},
+            OPERATOR_TOKEN,
+            status=409,
+        )
         time.sleep(2.1)  # the two-second deadline passes: now the creator may process the turn
-        self.api("the creator processes the turn", "POST", f"/games/{game}/process_turn", {"phase": "S1901M"},
-                 creator)
+        self.api(
+            "the creator processes the turn",
+            "POST",
+            f"/games/{game}/process_turn",
+            {"phase": "S1901M"},
+            creator,
+        )
         self.api("last resolution", "GET", f"/games/{game}/last_resolution")
         self.api("history", "GET", f"/games/{game}/history")
         self.api("events", "GET", f"/games/{game}/events?after=0")
         self.api("the board as PNG", "GET", f"/games/{game}/map/resolution?format=png&width=600")
         self.api("the game list", "GET", "/games")
-        self.link = self.api("a Telegram link code", "POST", f"/games/{game}/telegram/link_code",
-                             token=tokens["GERMANY"])["code"]
-        private = self.api("create a private game", "POST", "/games",
-                           {"private": True, "join_password": "swordfish"}, status=201)
-        self.api("a wrong join password", "POST", f"/games/{private['game_id']}/join",
-                 {"password": "guess"}, status=403)
+        self.link = self.api(
+            "a Telegram link code", "POST", f"/games/{game}/telegram/link_code", token=tokens["GERMANY"]
+        )["code"]
+        private = self.api(
+            "create a private game",
+            "POST",
+            "/games",
+            {"private": True, "join_password": "swordfish"},
+            status=201,
+        )
+        self.api(
+            "a wrong join password",
+            "POST",
+            f"/games/{private['game_id']}/join",
+            {"password": "guess"},
+            status=403,
+        )
 
     def accounts_and_sandbox(self) -> None:
         email = "ada@example.com"
-        self.api("sign up", "POST", "/auth/signup",
-                 {"email": email, "password": "Convoy-2026", "display_name": "Ada"}, status=201)
+        self.api(
+            "sign up",
+            "POST",
+            "/auth/signup",
+            {"email": email, "password": "Convoy-2026", "display_name": "Ada"},
+            status=201,
+        )
         code = json.loads((self.running.mailbox.directory / f"{email}.json").read_text())["code"]
         self.api("confirm", "POST", "/auth/confirm", {"email": email, "code": code})
         signed = self.api("sign in", "POST", "/auth/signin", {"email": email, "password": "Convoy-2026"})
@@ -651,21 +841,37 @@ class Scenario:
         self.api("who am I", "GET", "/me", token=id_token)
         self.api("a game by an account", "POST", "/games", {"name": "Friday"}, id_token, status=201)
         self.api("my games", "GET", "/me/games", token=id_token)
-        self.api("the sandbox", "POST", "/adjudicate", {
-            "compact": "France:APar,FBre|Par,Bre Germany:AMun|Mun",
-            "orders": {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}})
+        self.api(
+            "the sandbox",
+            "POST",
+            "/adjudicate",
+            {
+                "compact": "France:APar,FBre|Par,Bre Germany:AMun|Mun",
+                "orders": {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]},
+            },
+        )
 
     def deadline_and_sweep(self) -> None:
         time.sleep(2.5)  # both games' two-second deadlines pass
         # EventBridge Scheduler's target input, as the schedule was created with it
-        done = self.step("DeadlineFunction", "a due deadline fires", {"game_id": self.games["deadline"],
-                                                                        "phase": "S1901M"},
-                         lambda r: isinstance(r, dict) and r.get("outcome") not in (None, "INVALID_EVENT"))
-        self.step("DeadlineFunction", "a repeated firing is a no-op", {"game_id": self.games["deadline"],
-                                                                        "phase": "S1901M"},
-                  lambda r: isinstance(r, dict) and r.get("outcome") != (done or {}).get("outcome"))
-        self.step("DeadlineSweepFunction", "the sweep finds the overdue game (rate schedule input)", {},
-                  lambda r: isinstance(r, dict) and self.games["played"] in r.get("outcomes", {}))
+        done = self.step(
+            "DeadlineFunction",
+            "a due deadline fires",
+            {"game_id": self.games["deadline"], "phase": "S1901M"},
+            lambda r: isinstance(r, dict) and r.get("outcome") not in (None, "INVALID_EVENT"),
+        )
+        self.step(
+            "DeadlineFunction",
+            "a repeated firing is a no-op",
+            {"game_id": self.games["deadline"], "phase": "S1901M"},
+            lambda r: isinstance(r, dict) and r.get("outcome") != (done or {}).get("outcome"),
+        )
+        self.step(
+            "DeadlineSweepFunction",
+            "the sweep finds the overdue game (rate schedule input)",
+            {},
+            lambda r: isinstance(r, dict) and self.games["played"] in r.get("outcomes", {}),
+        )
 
     def relay_and_notify(self) -> None:
         from infra.queue import drain_once
@@ -675,13 +881,21 @@ class Scenario:
         batches: list[Any] = []
 
         def relay(event: dict[str, Any], context: Any) -> Any:
-            result = self.step("RelayFunction", f"a stream batch of {len(event['Records'])}", event,
-                               lambda r: isinstance(r, dict) and not r.get("batchItemFailures"))
+            result = self.step(
+                "RelayFunction",
+                f"a stream batch of {len(event['Records'])}",
+                event,
+                lambda r: isinstance(r, dict) and not r.get("batchItemFailures"),
+            )
             batches.append(result)
             return result
 
-        pump = StreamRelay(dynamodb=self.aws.dynamodb, streams=lambda: self.aws.client("dynamodbstreams"),
-                           table=table, handler=relay)
+        pump = StreamRelay(
+            dynamodb=self.aws.dynamodb,
+            streams=lambda: self.aws.client("dynamodbstreams"),
+            table=table,
+            handler=relay,
+        )
         for _ in range(20):
             if not pump():
                 break
@@ -690,8 +904,12 @@ class Scenario:
 
         def notify(event: dict[str, Any], context: Any) -> Any:
             # the webhook answers 503 once: that message is a batch item failure, retried next drain
-            return self.step("NotifierFunction", f"a queue batch of {len(event['Records'])}", event,
-                             lambda r: isinstance(r, dict) and len(r.get("batchItemFailures", [])) <= 1)
+            return self.step(
+                "NotifierFunction",
+                f"a queue batch of {len(event['Records'])}",
+                event,
+                lambda r: isinstance(r, dict) and len(r.get("batchItemFailures", [])) <= 1,
+            )
 
         for _ in range(20):
             delivered, failed = drain_once(self.aws.sqs(), self.names["OutboxQueue"]["Ref"], notify)
@@ -700,33 +918,60 @@ class Scenario:
         time.sleep(0.2)
         paths = [path for path, _ in self.webhook.requests]
         ok = len(paths) >= 2
-        self.report.steps.append(Step("NotifierFunction", "the webhook got the game's notices after one 503", {},
-                                      ok, "" if ok else f"the webhook got {paths}"))
+        self.report.steps.append(
+            Step(
+                "NotifierFunction",
+                "the webhook got the game's notices after one 503",
+                {},
+                ok,
+                "" if ok else f"the webhook got {paths}",
+            )
+        )
 
     def telegram(self) -> None:
         def update(number: int, text: str) -> dict[str, Any]:
-            message = {"message_id": number, "date": int(time.time()), "text": text,
-                       "chat": {"id": 42, "type": "private"}, "from": {"id": 42, "is_bot": False, "first_name": "Ada"}}
-            return http_event("POST", "/webhooks/telegram", {"update_id": 1000 + number, "message": message},
-                              headers={"x-telegram-bot-api-secret-token": TELEGRAM_SECRET})
+            message = {
+                "message_id": number,
+                "date": int(time.time()),
+                "text": text,
+                "chat": {"id": 42, "type": "private"},
+                "from": {"id": 42, "is_bot": False, "first_name": "Ada"},
+            }
+            return http_event(
+                "POST",
+                "/webhooks/telegram",
+                {"update_id": 1000 + number, "message": message},
+                headers={"x-telegram-bot-api-secret-token": TELEGRAM_SECRET},
+            )
 
         def answered(r: Any) -> bool:
             return isinstance(r, dict) and r.get("statusCode") == 200
 
         self.step("TelegramFunction", "/help", update(1, "/help"), answered)
         self.step("TelegramFunction", "/link with the seat's code", update(2, f"/link {self.link}"), answered)
-        self.step("TelegramFunction", "/orders from the linked seat", update(3, "/orders A MUN H; F KIE H"), answered)
+        self.step(
+            "TelegramFunction",
+            "/orders from the linked seat",
+            update(3, "/orders A MUN H; F KIE H"),
+            answered,
+        )
         self.step("TelegramFunction", "/press to a power", update(4, "/msg ENGLAND hello"), answered)
         forged = http_event("POST", "/webhooks/telegram", {"update_id": 9}, headers={})
-        self.step("TelegramFunction", "a forged Telegram update", forged,
-                  lambda r: isinstance(r, dict) and r.get("statusCode") == 401)
+        self.step(
+            "TelegramFunction",
+            "a forged Telegram update",
+            forged,
+            lambda r: isinstance(r, dict) and r.get("statusCode") == 401,
+        )
 
 
 def main() -> int:
     report = rehearse(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
     for logical_id, ready in report.ready.items():
-        said = ready.get("init_error") or (f"init {ready['init_ms']:.0f} ms (import {ready['import_ms']:.0f}, "
-                                           f"priming {ready['prime_ms']:.0f})")
+        said = ready.get("init_error") or (
+            f"init {ready['init_ms']:.0f} ms (import {ready['import_ms']:.0f}, "
+            f"priming {ready['prime_ms']:.0f})"
+        )
         print(f"{logical_id:24} {said}")
     for step in report.steps:
         print(f"{'ok ' if step.ok else 'FAIL'} {step.function:22} {step.name} {step.detail[:300]}")

@@ -410,3 +410,17 @@ def stream_item(image: Mapping[str, Any]) -> dict[str, Any]:
     from infra.dynamodb.items import OUTBOX_PACKED, from_item
 
     return from_item(dict(image), OUTBOX_PACKED)
+
+
+def prime_clients() -> None:
+    """SnapStart priming (functions/snapstart.py): every AWS client built before the snapshot."""
+    from infra import aws_clients
+
+    aws_clients.prime()
+
+
+def renew_clients() -> None:
+    """After a SnapStart restore: the clients stay, their connections are renewed."""
+    from infra import aws_clients
+
+    aws_clients.renew()

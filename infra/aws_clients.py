@@ -80,3 +80,15 @@ def reset() -> None:
     with _lock:
         _clients.clear()
         _sessions.clear()
+
+
+def renew() -> None:
+    """Close every cached client's pooled connections, keeping the clients (SnapStart: a restored
+    environment must not reuse the sockets of the one that took the snapshot; botocore opens new
+    ones on the next request, and the service models and endpoint rules stay loaded)."""
+    with _lock:
+        clients = list(_clients.values())
+    for found in clients:
+        session = getattr(getattr(found, "_endpoint", None), "http_session", None)
+        if session is not None:
+            session.close()

@@ -123,3 +123,10 @@ def _default_queue() -> MessageQueue:
 
 
 handler = make_handler(_default_queue)
+
+
+# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
+# connections renewed after each restore; random is reseeded there too.
+from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
+
+snapstart.prime(wiring.prime_clients, renew=(wiring.renew_clients,))

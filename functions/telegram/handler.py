@@ -72,3 +72,10 @@ def _default_dependencies() -> Any:
 
 
 handler = make_handler(_default_dependencies)
+
+
+# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
+# connections renewed after each restore; random is reseeded there too.
+from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
+
+snapstart.prime(wiring.prime_clients, renew=(wiring.renew_clients,))

@@ -10,21 +10,36 @@ from deploy.build_artifacts import FUNCTIONS, LOCK, ROOT
 from deploy.rehearsal import built_artifacts
 from local_stack.template import load_template
 
-NEVER_SHIPPED = ("tests", "docs", "web", "bench", "local_stack", "daide_bridge", "deploy", ".venv", "node_modules")
+NEVER_SHIPPED = (
+    "tests",
+    "docs",
+    "web",
+    "bench",
+    "local_stack",
+    "daide_bridge",
+    "deploy",
+    ".venv",
+    "node_modules",
+)
 
 
 def test_the_function_table_is_the_templates() -> None:
     template = load_template()
-    functions = {name: r["Properties"]["Handler"] for name, r in template["Resources"].items()
-                 if r["Type"] == "AWS::Serverless::Function"}
+    functions = {
+        name: r["Properties"]["Handler"]
+        for name, r in template["Resources"].items()
+        if r["Type"] == "AWS::Serverless::Function"
+    }
     assert {name: handler.rpartition(".")[0] for name, handler in functions.items()} == FUNCTIONS
     runtime = template["Globals"]["Function"]
     assert (runtime["Runtime"], runtime["Architectures"]) == ("python3.12", ["arm64"])
-    assert build_artifacts.SHIPPED == build_artifacts.Target("3.12", "aarch64")
+    assert build_artifacts.Target("3.12", "aarch64") == build_artifacts.SHIPPED
 
 
 def test_the_lock_pins_every_runtime_dependency_as_pyproject_does() -> None:
-    pins = dict(line.split("==") for line in LOCK.read_text().splitlines() if line and not line.startswith("#"))
+    pins = dict(
+        line.split("==") for line in LOCK.read_text().splitlines() if line and not line.startswith("#")
+    )
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     for requirement in project["dependencies"]:
         name, version = re.match(r"([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==(\S+)", requirement).groups()  # type: ignore[union-attr]
@@ -43,7 +58,10 @@ def test_artifacts_hold_no_tests_docs_web_bench_or_virtualenvs() -> None:
 
 
 def test_only_the_api_ships_what_only_it_needs() -> None:
-    api, relay = build_artifacts.closure(FUNCTIONS["ApiFunction"]), build_artifacts.closure(FUNCTIONS["RelayFunction"])
+    api, relay = (
+        build_artifacts.closure(FUNCTIONS["ApiFunction"]),
+        build_artifacts.closure(FUNCTIONS["RelayFunction"]),
+    )
     assert "functions.api.handler" in api.modules and "functions.api.handler" not in relay.modules
     assert "pydantic" in api.third_party
 

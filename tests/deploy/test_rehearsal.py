@@ -18,25 +18,31 @@ from deploy.rehearsal import Call, Grant, Report, check
 # The test fails if one of these becomes used (then it belongs in no list) or if a grant not
 # listed here is unused (then remove it from template.yaml, or rehearse the path that needs it).
 KEPT_UNREHEARSED: dict[str, str] = {
-    "RelayFunction [StreamFailuresToFailedWork]: sqs:SendMessage is never called":
+    "RelayFunction [StreamFailuresToFailedWork]: sqs:SendMessage is never called": (
         "the stream event source mapping's OnFailure destination: Lambda sends a batch it gave up "
-        "on with the function's role, not the function's code",
+        "on with the function's role, not the function's code"),
     "RelayFunction [StreamFailuresToFailedWork]: arn:aws:sqs:us-east-1:123456789012:convoy-failedworkqueue "
     "is never touched": "the same grant, its resource",
-    "NotifierFunction [RequeueDeferred]: sqs:SendMessage is never called":
-        "a batch whose time budget runs out sends its undelivered messages back (functions/notifier)",
-    "NotifierFunction [RequeueDeferred]: arn:aws:sqs:us-east-1:123456789012:convoy-outbox is never touched":
-        "the same grant, its resource",
-    **{f"TelegramFunction [{sid}]: {what}": "a bot /orders that completes an auto_process game's order set "
-       "processes the turn, which schedules the next deadline and deletes the old one"
-       for sid, what in [
-           ("DeadlineSchedules", "scheduler:CreateSchedule is never called"),
-           ("DeadlineSchedules", "scheduler:DeleteSchedule is never called"),
-           ("DeadlineSchedules", "arn:aws:scheduler:us-east-1:123456789012:schedule/convoy-deadlines/* is never touched"),
-           ("FindDeadlineSchedules", "scheduler:ListSchedules is never called"),
-           ("FindDeadlineSchedules", "* is never touched"),
-           ("PassSchedulerRole", "iam:PassRole is never called"),
-           ("PassSchedulerRole", "arn:aws:iam::123456789012:role/convoy-scheduler is never touched")]},
+    "NotifierFunction [RequeueDeferred]: sqs:SendMessage is never called": (
+        "a batch whose time budget runs out sends its undelivered messages back (functions/notifier)"),
+    "NotifierFunction [RequeueDeferred]: arn:aws:sqs:us-east-1:123456789012:convoy-outbox is never touched": (
+        "the same grant, its resource"),
+    **{
+        f"TelegramFunction [{sid}]: {what}": "a bot /orders that completes an auto_process game's order set "
+        "processes the turn, which schedules the next deadline and deletes the old one"
+        for sid, what in [
+            ("DeadlineSchedules", "scheduler:CreateSchedule is never called"),
+            ("DeadlineSchedules", "scheduler:DeleteSchedule is never called"),
+            (
+                "DeadlineSchedules",
+                "arn:aws:scheduler:us-east-1:123456789012:schedule/convoy-deadlines/* is never touched",
+            ),
+            ("FindDeadlineSchedules", "scheduler:ListSchedules is never called"),
+            ("FindDeadlineSchedules", "* is never touched"),
+            ("PassSchedulerRole", "iam:PassRole is never called"),
+            ("PassSchedulerRole", "arn:aws:iam::123456789012:role/convoy-scheduler is never touched"),
+        ]
+    },
 }
 
 
@@ -58,8 +64,11 @@ def test_every_function_initialises_from_its_artifact_alone(report: Report) -> N
 
 
 def test_every_step_succeeds(report: Report) -> None:
-    failed = [f"{s.function} / {s.name}: {s.detail}\n{s.answer.get('traceback', '')}" for s in report.steps
-              if not s.ok]
+    failed = [
+        f"{s.function} / {s.name}: {s.detail}\n{s.answer.get('traceback', '')}"
+        for s in report.steps
+        if not s.ok
+    ]
     assert not failed, "\n".join(failed) + "\n" + _log(report, "ApiFunction")
 
 
@@ -75,14 +84,18 @@ def test_no_call_is_outside_its_policy(report: Report) -> None:
 def test_no_grant_is_unused(report: Report) -> None:
     unused = set(report.findings.unused)
     assert unused - set(KEPT_UNREHEARSED) == set(), "grants nothing calls:\n" + "\n".join(sorted(unused))
-    assert set(KEPT_UNREHEARSED) <= unused, "now rehearsed, drop from KEPT_UNREHEARSED: " + \
-        ", ".join(sorted(set(KEPT_UNREHEARSED) - unused))
+    assert set(KEPT_UNREHEARSED) <= unused, "now rehearsed, drop from KEPT_UNREHEARSED: " + ", ".join(
+        sorted(set(KEPT_UNREHEARSED) - unused)
+    )
 
 
 def test_unsigned_calls_are_only_the_public_cognito_operations(report: Report) -> None:
     """SignUp, ConfirmSignUp and InitiateAuth take no credentials (no IAM); the JWKS is public."""
-    public = {"AWSCognitoIdentityProviderService.SignUp", "AWSCognitoIdentityProviderService.ConfirmSignUp",
-              "AWSCognitoIdentityProviderService.InitiateAuth"}
+    public = {
+        "AWSCognitoIdentityProviderService.SignUp",
+        "AWSCognitoIdentityProviderService.ConfirmSignUp",
+        "AWSCognitoIdentityProviderService.InitiateAuth",
+    }
     assert {u for u in report.unsigned if not u.endswith("/.well-known/jwks.json")} <= public
 
 
@@ -95,31 +108,49 @@ def _grant(action: str, resource: str, sid: str = "S") -> Grant:
 
 def test_the_checker_denies_a_call_no_grant_allows() -> None:
     table = "arn:aws:dynamodb:us-east-1:123456789012:table/games"
-    findings = check([Call("ApiFunction", "dynamodb:Query", table + "/index/by_due")],
-                     [_grant("dynamodb:Query", table + "/index/by_kind")])
+    findings = check(
+        [Call("ApiFunction", "dynamodb:Query", table + "/index/by_due")],
+        [_grant("dynamodb:Query", table + "/index/by_kind")],
+    )
     assert findings.denied == [Call("ApiFunction", "dynamodb:Query", table + "/index/by_due")]
 
 
 def test_the_checker_matches_wildcards_and_reports_unused_actions_and_resources() -> None:
     group = "arn:aws:scheduler:us-east-1:123456789012:schedule/deadlines/*"
-    findings = check([Call("ApiFunction", "scheduler:CreateSchedule", group[:-1] + "g1-S1901M")],
-                     [_grant("scheduler:CreateSchedule", group), _grant("scheduler:DeleteSchedule", group),
-                      _grant("scheduler:CreateSchedule", "arn:aws:scheduler:us-east-1:123456789012:schedule/x/*")])
+    findings = check(
+        [Call("ApiFunction", "scheduler:CreateSchedule", group[:-1] + "g1-S1901M")],
+        [
+            _grant("scheduler:CreateSchedule", group),
+            _grant("scheduler:DeleteSchedule", group),
+            _grant("scheduler:CreateSchedule", "arn:aws:scheduler:us-east-1:123456789012:schedule/x/*"),
+        ],
+    )
     assert findings.denied == []
-    assert findings.unused == ["ApiFunction [S]: scheduler:DeleteSchedule is never called",
-                               "ApiFunction [S]: arn:aws:scheduler:us-east-1:123456789012:schedule/x/* is never touched"]
+    assert findings.unused == [
+        "ApiFunction [S]: scheduler:DeleteSchedule is never called",
+        "ApiFunction [S]: arn:aws:scheduler:us-east-1:123456789012:schedule/x/* is never touched",
+    ]
 
 
 def test_a_call_of_another_function_does_not_use_a_grant() -> None:
-    findings = check([Call("RelayFunction", "sqs:SendMessage", "arn:aws:sqs:us-east-1:1:q")],
-                     [_grant("sqs:SendMessage", "arn:aws:sqs:us-east-1:1:q")])
+    findings = check(
+        [Call("RelayFunction", "sqs:SendMessage", "arn:aws:sqs:us-east-1:1:q")],
+        [_grant("sqs:SendMessage", "arn:aws:sqs:us-east-1:1:q")],
+    )
     assert findings.denied and findings.unused
 
 
 def test_transactions_need_each_items_own_action() -> None:
     body = {"TransactItems": [{"Put": {"TableName": "games"}}, {"ConditionCheck": {"TableName": "games"}}]}
-    calls = rehearsal.iam_calls("ApiFunction", "dynamodb",
-                                {"x-amz-target": "DynamoDB_20120810.TransactWriteItems",
-                                 "content-type": "application/x-amz-json-1.0"},
-                                "POST", "/", __import__("json").dumps(body).encode())
+    calls = rehearsal.iam_calls(
+        "ApiFunction",
+        "dynamodb",
+        {
+            "x-amz-target": "DynamoDB_20120810.TransactWriteItems",
+            "content-type": "application/x-amz-json-1.0",
+        },
+        "POST",
+        "/",
+        __import__("json").dumps(body).encode(),
+    )
     assert [c.action for c in calls] == ["dynamodb:PutItem", "dynamodb:ConditionCheckItem"]
