@@ -90,8 +90,9 @@ def main() -> None:
     foreign = sorted(
         name
         for name, m in list(sys.modules.items())
-        if name != "__main__"
-        if getattr(m, "__file__", None) and not _within(m.__file__, artifact) and not _stdlib(m.__file__)
+        # this bootstrap itself (as __main__, and as __mp_main__ once multiprocessing is imported)
+        if getattr(m, "__file__", None) and os.path.abspath(m.__file__) != os.path.abspath(__file__)
+        and not _within(m.__file__, artifact) and not _stdlib(m.__file__)
     )
     say(
         {
