@@ -96,8 +96,22 @@ def _domain_error(error: DomainError) -> Response[Any]:
     return json_response(error.status, error.body())
 
 
+def _detail(error: dict[str, Any]) -> dict[str, Any]:
+    """One error as the API lists it: ``{loc, msg}``. Powertools' own two (a body that is
+    not JSON, locating the character; a body of another type) are said the way pydantic
+    says them for the JSON body as a whole, under ``["body"]``."""
+    kind, context = error.get("type"), error.get("ctx") or {}
+    if kind == "json_invalid":
+        where = tuple(error.get("loc", ()))[1:]
+        at = f" (character {where[0]})" if where else ""
+        return {"loc": ["body"], "msg": f"Invalid JSON: {context.get('error', 'not JSON')}{at}"}
+    if kind == "unsupported_content_type":
+        return {"loc": ["body"], "msg": "expected Content-Type: application/json"}
+    return {"loc": [str(p) for p in error.get("loc", ())], "msg": str(error.get("msg", ""))}
+
+
 def _validation_answer(errors: list[dict[str, Any]]) -> Response[Any]:
-    details = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in errors]
+    details = [_detail(e) for e in errors]
     message = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details) or "invalid request"
     return json_response(422, {"code": "VALIDATION_ERROR", "message": message, "errors": details})
 

@@ -66,6 +66,18 @@ class GameView(BaseModel):
     contested: list[str]
     players: dict[str, PlayerView]
     dummy_powers: list[str]
+    # The resolver writes a view in its model's field order: the lifecycle block stays where
+    # the view builder puts it (functions/usecases/views.py lifecycle_view), so the view's
+    # JSON is byte for byte what the builder makes.
+    seats: dict[str, SeatView] = Field(default_factory=dict)
+    open_seats: list[str] = Field(default_factory=list, description="Seats join may take.")
+    civil_disorder: list[str] = Field(default_factory=list)
+    votes: dict[str, Vote] = Field(
+        default_factory=dict, description="This phase's votes: the caller's own (secret) or all (public)."
+    )
+    result: GameResult | None = None
+    demo: bool = False
+    settings: dict[str, Any] = Field(default_factory=dict, description="The game's lifecycle settings.")
     auto_process: bool
     wait_flags: list[str]
     paused: bool = False
@@ -78,15 +90,6 @@ class GameView(BaseModel):
     orders: dict[str, list[str]] = Field(description="The caller's own pending orders only.")
     submitted: dict[str, bool] = Field(description="Powers with a decision: have they submitted?")
     legal_orders: list[str] = Field(description="Legal orders for the caller's units.")
-    seats: dict[str, SeatView] = Field(default_factory=dict)
-    open_seats: list[str] = Field(default_factory=list, description="Seats join may take.")
-    civil_disorder: list[str] = Field(default_factory=list)
-    votes: dict[str, Vote] = Field(
-        default_factory=dict, description="This phase's votes: the caller's own (secret) or all (public)."
-    )
-    result: GameResult | None = None
-    demo: bool = False
-    settings: dict[str, Any] = Field(default_factory=dict, description="The game's lifecycle settings.")
     owed: Owed = Field(description="Builds or removals the caller's power owes this phase "
                                    "(adjustment phases; zeros otherwise and for observers).")
     press: str = Field(default="full", description="The game's press rule.")

@@ -70,11 +70,14 @@ def test_a_query_parameter_out_of_range_is_a_validation_error(api: InProcessApi)
 def test_a_body_that_is_not_json_is_a_validation_error(api: InProcessApi) -> None:
     answer = api.raw("POST", "/games", b"{not json", {"content-type": "application/json"})
     assert answer.status == 422 and answer.body["code"] == "VALIDATION_ERROR"
+    assert answer.body["errors"] == [{"loc": ["body"], "msg": answer.body["errors"][0]["msg"]}]
+    assert answer.body["message"].startswith("body: Invalid JSON: ")
 
 
 def test_an_empty_body_sent_as_another_content_type_is_not_read(api: InProcessApi) -> None:
     answer = api.raw("POST", "/games", b"", {"content-type": "text/plain"})
     assert answer.status == 422 and _locations(answer.body) == [["body"]]
+    assert "Content-Type: application/json" in answer.body["message"]
 
 
 def test_unknown_paths_and_methods_go_to_not_found(api: InProcessApi) -> None:
