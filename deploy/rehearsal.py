@@ -230,12 +230,14 @@ def _scheduler(function: str, method: str, path: str, body: bytes) -> list[Call]
 
 
 class Recorder:
-    """WSGI middleware in front of moto: records each signed request's IAM calls by function."""
+    """WSGI middleware in front of moto: records each signed request's IAM calls by function, and
+    how long moto took to answer them (``served_ms``: the emulator's share of a request's time)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.calls: list[Call] = []
         self.unsigned: list[str] = []
+        self.served_ms: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
@@ -255,7 +257,13 @@ class Recorder:
         elif not signed:
             with self._lock:
                 self.unsigned.append(headers.get("x-amz-target") or path)
-        return self.app(environ, start_response)
+        began = time.perf_counter()
+        answer = list(self.app(environ, start_response))
+        if signed:
+            took = (time.perf_counter() - began) * 1000
+            with self._lock:
+                self.served_ms[signed[0]] = self.served_ms.get(signed[0], 0.0) + took
+        return answer
 
 
 # --- the policies ------------------------------------------------------------------------------

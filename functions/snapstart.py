@@ -21,8 +21,11 @@ hooks are kept in ``HOOKS`` so a test can run them in order as the runtime would
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable
 from typing import Any
+
+import engine
 
 Hook = Callable[[], Any]
 HOOKS: dict[str, list[Hook]] = {"before_snapshot": [], "after_restore": []}
@@ -59,6 +62,39 @@ def prime(*warm_ups: Hook, renew: tuple[Hook, ...] = ()) -> None:
     if runtime is not None:
         runtime.register_before_snapshot(before)
         runtime.register_after_restore(after)
+
+
+class PrimingContext:
+    """The Lambda context attributes the handlers' decorators read, for a priming invocation."""
+
+    function_name = "priming"
+    function_version = "$LATEST"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:000000000000:function:priming"
+    memory_limit_in_mb = 512
+    log_group_name = "priming"
+    log_stream_name = "priming"
+
+    def __init__(self) -> None:
+        self.aws_request_id = f"priming-{uuid.uuid4()}"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 15_000
+
+
+def warm_engine() -> None:
+    """The rules a view, a submission and a turn use, on the classical opening as the store hands
+    it back (serialized and read again): the engine's modules, the map and its memos, every
+    power's legal orders formatted, an order parsed, one adjudication."""
+    the_map = engine.load_map("classical")
+    state = engine.state_from_dict(engine.state_to_dict(engine.initial_state(the_map)))
+    engine.legal_menus(state, the_map, the_map.power_ids)
+    engine.powers_with_orders_to_give(state, the_map)
+    for power in sorted(the_map.power_ids):
+        [engine.format_order(order) for order in engine.legal_orders(state, the_map, power)]
+    order = engine.parse_order("A PAR - BUR", power="FRANCE", state=state, map=the_map)
+    game, resolution = engine.Game(map=the_map, state=state).adjudicate({"FRANCE": [order]})
+    engine.resolution_to_dict(resolution)
+    engine.state_to_dict(game.state)
 
 
 def reseed() -> None:

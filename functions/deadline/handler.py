@@ -82,4 +82,11 @@ handler, sweep_handler = make_handlers(_default_dependencies)
 # connections renewed after each restore; random is reseeded there too.
 from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
 
-snapstart.prime(wiring.prime_clients, renew=(wiring.renew_clients,))
+
+def _prime_firing() -> None:
+    """A firing for a game that does not exist (STALE: one read, nothing written)."""
+    handler({"game_id": "priming-0000000000", "phase": "S1901M"}, snapstart.PrimingContext())
+
+
+snapstart.prime(wiring.prime_clients, wiring.deadline_dependencies, snapstart.warm_engine, _prime_firing,
+                renew=(wiring.renew_clients,))

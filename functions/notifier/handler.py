@@ -160,4 +160,4 @@ handler = make_handler(_default_dependencies)
 # connections renewed after each restore; random is reseeded there too.
 from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
 
-snapstart.prime(wiring.prime_clients, renew=(wiring.renew_clients,))
+snapstart.prime(wiring.prime_clients, wiring.notifier_dependencies, renew=(wiring.renew_clients,))

@@ -129,4 +129,4 @@ handler = make_handler(_default_queue)
 # connections renewed after each restore; random is reseeded there too.
 from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
 
-snapstart.prime(wiring.prime_clients, renew=(wiring.renew_clients,))
+snapstart.prime(wiring.prime_clients, wiring.outbox_queue, renew=(wiring.renew_clients,))

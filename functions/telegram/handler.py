@@ -78,4 +78,5 @@ handler = make_handler(_default_dependencies)
 # connections renewed after each restore; random is reseeded there too.
 from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
 
-snapstart.prime(wiring.prime_clients, renew=(wiring.renew_clients,))
+snapstart.prime(wiring.prime_clients, wiring.telegram_dependencies, snapstart.warm_engine,
+                renew=(wiring.renew_clients,))

@@ -35,7 +35,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "schemas": (("functions.schemas",), ()),
     "observability": (("functions.observability",), ()),
     # SnapStart's hooks (issue 27): registered by the handlers, logging a failed warm-up
-    "snapstart": (("functions.snapstart",), ("functions.observability",)),
+    "snapstart": (("functions.snapstart",), (*PURE, "functions.observability")),
     "infra": (("infra",), (*PURE, "functions.ports")),
     "usecases": (("functions.usecases",), (*PURE, "functions.ports", "functions.errors")),
     "adapters": (("functions.adapters",),

@@ -62,3 +62,7 @@ def test_a_restore_reseeds_random_and_runs_the_renewals() -> None:
     snapstart.HOOKS["after_restore"][-1]()
     assert random.random() != snapshot_value
     assert renewed == [True]
+
+
+def test_the_engine_warm_up_runs() -> None:
+    snapstart.warm_engine()  # raises if an engine call it makes changed shape

@@ -51,16 +51,24 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
     return rehearsal.rehearse(tmp_path_factory.mktemp("rehearsal"))
 
 
-def _log(report: Report, function: str) -> str:
+def _log(report: Report, function: str, whole: bool = False) -> str:
     assert report.logs is not None
     path = Path(report.logs) / f"{function}.log"
-    return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+    text = path.read_text(errors="replace") if path.exists() else ""
+    return text if whole else text[-3000:]
 
 
 def test_every_function_initialises_from_its_artifact_alone(report: Report) -> None:
     for function, ready in report.ready.items():
         assert "init_error" not in ready, f"{function}: {ready.get('init_error')}\n{ready.get('traceback')}"
         assert ready["foreign_modules"] == [], f"{function} imported from outside its artifact"
+
+
+def test_every_priming_step_ran_before_the_snapshot(report: Report) -> None:
+    """A failed warm-up is logged, not raised (functions/snapstart.py): it must not go unseen."""
+    for function, ready in report.ready.items():
+        assert ready["snapshot_hooks"] >= 1 and ready["restore_hooks"] >= 1, function
+        assert "priming step failed" not in _log(report, function, whole=True), function
 
 
 def test_every_step_succeeds(report: Report) -> None:
