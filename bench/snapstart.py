@@ -25,8 +25,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from deploy import rehearsal
-from deploy.rehearsal import FunctionProcess, http_event
+from deploy import build_artifacts, rehearsal
+from deploy.function_process import FunctionProcess, function_env
+from deploy.scenario import http_event
 
 GOALS_MS = {"api: a player's view": 25.0, "api: an order submission": 40.0}
 
@@ -43,13 +44,13 @@ def measure(runs: int = 5) -> dict[str, list[dict[str, float]]]:
     from local_stack.template import load_template
 
     artifacts = rehearsal.built_artifacts()
-    target = rehearsal.build_artifacts.host_target()
-    interpreter = rehearsal.build_artifacts.target_interpreter(target.python) or "python3"
+    target = build_artifacts.host_target()
+    interpreter = build_artifacts.target_interpreter(target.python) or "python3"
     logs = Path(tempfile.mkdtemp(prefix="snapstart-"))
     template = load_template()
     figures: dict[str, list[dict[str, float]]] = {}
-    with rehearsal._stack(logs) as (running, recorder, env):
-        names, parameters = rehearsal._resources(template, running, env)
+    with rehearsal.moto_stack(logs) as (running, recorder, env):
+        names, parameters = rehearsal.stack_resources(template, running, env)
         local = {
             "AWS_ENDPOINT_URL": running.endpoint,
             "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
@@ -58,7 +59,7 @@ def measure(runs: int = 5) -> dict[str, list[dict[str, float]]]:
         }
 
         def env_of(function: str) -> dict[str, str]:
-            return rehearsal.function_env(function, template, names, parameters, local)
+            return function_env(function, template, names, parameters, local)
 
         setup = _start("ApiFunction", artifacts, env_of("ApiFunction"), interpreter, logs)
         game = _body(setup.invoke(http_event("POST", "/games", {"variant": "classical"})))["game_id"]

@@ -1,0 +1,123 @@
+"""A function run the way Lambda runs it, from its built artifact alone: a fresh interpreter
+(deploy/lambda_bootstrap.py) answering events, with the environment template.yaml gives it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from deploy import build_artifacts
+from deploy.build_artifacts import ROOT
+from deploy.iam_calls import REGION
+from deploy.policies import resolve
+
+BOOTSTRAP = ROOT / "deploy" / "lambda_bootstrap.py"
+# template.yaml Handler -> the attribute the runtime calls
+HANDLERS: dict[str, str] = {
+    "ApiFunction": "lambda_handler",
+    "DeadlineFunction": "handler",
+    "DeadlineSweepFunction": "sweep_handler",
+    "RelayFunction": "handler",
+    "NotifierFunction": "handler",
+    "TelegramFunction": "handler",
+}
+# Settings a deployed function does not have, because on AWS the default is right; each points a
+# function at something on this machine instead of the internet.
+LOCAL_OVERRIDES = (
+    "AWS_ENDPOINT_URL",
+    "COGNITO_JWKS_URL",
+    "TELEGRAM_API_BASE",
+    "CONVOY_ALLOW_LOOPBACK_WEBHOOKS",
+)
+
+
+class FunctionProcess:
+    """One function's warm container: a fresh interpreter with only its artifact, answering events."""
+
+    def __init__(
+        self, logical_id: str, artifact: Path, env: dict[str, str], interpreter: str, log: Path
+    ) -> None:
+        self.logical_id = logical_id
+        self._log = open(log, "ab")  # noqa: SIM115 - closed in close()
+        self._process = subprocess.Popen(
+            [
+                interpreter,
+                "-I",
+                "-S",
+                str(BOOTSTRAP),
+                str(artifact),
+                build_artifacts.FUNCTIONS[logical_id],
+                HANDLERS[logical_id],
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            env=env,
+            text=True,
+            cwd=artifact,
+        )
+        self.ready = self._read()
+
+    def _read(self) -> dict[str, Any]:
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{self.logical_id} exited ({self._process.wait()}): see {self._log.name}")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def invoke(self, event: dict[str, Any]) -> dict[str, Any]:
+        assert self._process.stdin is not None
+        self._process.stdin.write(json.dumps(event) + "\n")
+        self._process.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        if self._process.stdin:
+            self._process.stdin.close()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+        self._log.close()
+
+
+def function_env(
+    logical_id: str,
+    template: dict[str, Any],
+    names: dict[str, dict[str, str]],
+    parameters: dict[str, str],
+    local: dict[str, str],
+) -> dict[str, str]:
+    """The environment Lambda gives ``logical_id``: the template's variables (Globals and its own,
+    resolved to this rehearsal's names), the runtime's own, and ``local`` (LOCAL_OVERRIDES)."""
+    variables = dict(template["Globals"]["Function"]["Environment"]["Variables"])
+    own = template["Resources"][logical_id]["Properties"]
+    variables.update((own.get("Environment") or {}).get("Variables") or {})
+    env = {key: resolve(value, names, parameters) for key, value in variables.items()}
+    env.update(
+        {
+            "AWS_LAMBDA_FUNCTION_NAME": f"convoy-{logical_id}",
+            "AWS_LAMBDA_FUNCTION_VERSION": "1",
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(own.get("MemorySize", 512)),
+            "AWS_EXECUTION_ENV": "AWS_Lambda_python3.12",
+            "AWS_REGION": REGION,
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_ACCESS_KEY_ID": logical_id,
+            "AWS_SECRET_ACCESS_KEY": "rehearsal",
+            "AWS_SESSION_TOKEN": "rehearsal",
+            "LAMBDA_TASK_ROOT": "/var/task",
+            "TZ": ":UTC",
+            "LANG": "en_US.UTF-8",
+            "PATH": "/usr/bin:/bin",
+            # no X-Ray daemon here: the tracer's segments would go to a UDP port nobody reads
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "REHEARSAL_TIMEOUT_MS": str(int(own.get("Timeout", 15)) * 1000),
+        }
+    )
+    env.update(local)
+    return env
+
+

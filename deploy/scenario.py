@@ -1,0 +1,406 @@
+"""The rehearsal's scenario (issue 27 item 2): the calls a deployed stack gets in its first minutes,
+sent to each function as AWS sends them, and the stand-ins for the outside world (a webhook
+target, Telegram's Bot API) they reach."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from deploy.function_process import FunctionProcess
+from deploy.iam_calls import Call
+from deploy.policies import Findings
+
+OPERATOR_TOKEN = "rehearsal-operator-token-" + "x" * 16
+TELEGRAM_SECRET = "rehearsal-telegram-webhook-secret"
+TELEGRAM_BOT_TOKEN = "123456:rehearsal-bot-token"
+
+
+
+class Receiver:
+    """An HTTP server on loopback that answers 200 and keeps what it was sent (webhook, Telegram)."""
+
+    def __init__(self, failures: int = 0) -> None:
+        self.requests: list[tuple[str, bytes]] = []
+        received = self.requests
+        to_fail = [failures]  # answer 503 to this many requests first (a target that recovers)
+
+        class Handle(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                length = int(self.headers.get("content-length") or 0)
+                received.append((self.path, self.rfile.read(length)))
+                answer = b'{"ok": true, "result": {"message_id": 1}}'
+                failing = to_fail[0] > 0
+                to_fail[0] -= 1
+                self.send_response(503 if failing else 200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handle)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+# --- the rehearsal -----------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    function: str
+    name: str
+    answer: dict[str, Any]
+    ok: bool
+    detail: str = ""
+
+
+@dataclass
+class Report:
+    steps: list[Step] = field(default_factory=list)
+    ready: dict[str, dict[str, Any]] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+    findings: Findings = field(default_factory=Findings)
+    unsigned: list[str] = field(default_factory=list)
+    logs: Path | None = None
+
+
+def http_event(
+    method: str, path: str, body: Any = None, token: str | None = None, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """An API Gateway HTTP API (payload 2.0) event, as the HTTP API sends it to a Lambda."""
+    from local_stack.http_adapter import to_event
+
+    sent = {
+        "host": "abc123.execute-api.us-east-1.amazonaws.com",
+        "user-agent": "rehearsal/1.0",
+        **(headers or {}),
+    }
+    if body is not None:
+        sent["content-type"] = "application/json"
+    if token:
+        sent["authorization"] = f"Bearer {token}"
+    raw = json.dumps(body).encode() if body is not None else b""
+    event = to_event(method, path, sent, raw, "198.51.100.7")
+    route = "$default"
+    event["routeKey"] = event["requestContext"]["routeKey"] = route
+    return event
+
+
+
+class Scenario:
+    """The calls a deployed stack gets in its first minutes: a timed game played through a turn by
+    the API, a deadline and the sweeper, its notices relayed and delivered, an account, the sandbox,
+    press, a PNG map, the chat bot."""
+
+    def __init__(
+        self,
+        processes: dict[str, FunctionProcess],
+        report: Report,
+        running: Any,
+        aws: Any,
+        names: dict[str, dict[str, str]],
+        webhook: Receiver,
+    ) -> None:
+        self.p, self.report, self.running, self.aws, self.names = processes, report, running, aws, names
+        self.webhook = webhook
+        self.games: dict[str, str] = {}
+        self.tokens: dict[str, str] = {}
+        self.link = ""
+
+    def step(
+        self,
+        function: str,
+        name: str,
+        event: dict[str, Any],
+        expect: Callable[[Any], bool] = lambda result: True,
+    ) -> Any:
+        answer = self.p[function].invoke(event)
+        result = answer.get("result")
+        ok = "error" not in answer and expect(result)
+        detail = answer.get("error", "") or ("" if ok else json.dumps(result)[:600])
+        self.report.steps.append(Step(function, name, answer, ok, detail))
+        return result
+
+    def api(
+        self,
+        name: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        status: int = 200,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        result = self.step(
+            "ApiFunction",
+            name,
+            http_event(method, path, body, token, headers),
+            lambda r: isinstance(r, dict) and r.get("statusCode") == status,
+        )
+        if not isinstance(result, dict) or result.get("isBase64Encoded") or not result.get("body"):
+            return result
+        try:
+            return json.loads(result["body"])
+        except ValueError:
+            return result
+
+    def run(self) -> None:
+        """Each part in turn; a part that cannot go on (an answer without what the next call needs)
+        is one failed step, and the parts after it still run."""
+        for part in (
+            self.play_a_turn,
+            self.accounts_and_sandbox,
+            self.deadline_and_sweep,
+            self.relay_and_notify,
+            self.telegram,
+        ):
+            try:
+                part()
+            except (KeyError, TypeError, OSError, ValueError) as exc:
+                self.report.steps.append(
+                    Step("-", f"{part.__name__} stopped", {}, False, f"{type(exc).__name__}: {exc}")
+                )
+
+    def seated_game(self, label: str, **settings: Any) -> tuple[str, str, dict[str, str]]:
+        """A classical game with all seven seats taken: (game id, creator's token, tokens by power)."""
+        created = self.api(
+            f"{label}: create", "POST", "/games", {"variant": "classical", **settings}, status=201
+        )
+        game, creator = created["game_id"], created["token"]
+        tokens = {
+            power: self.api(f"{label}: join {power}", "POST", f"/games/{game}/join", {"power": power})[
+                "token"
+            ]
+            for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+        }
+        return game, creator, tokens
+
+    def play_a_turn(self) -> None:
+        self.api("list variants", "GET", "/variants")
+        # two-second phases: the deadlines below are due by the time the deadline function fires
+        fast = {"phase_seconds": {"MOVEMENT": 2, "RETREAT": 2, "ADJUSTMENT": 2}}
+        game, creator, tokens = self.seated_game(
+            "a timed game with a webhook",
+            **fast,
+            notify=[{"type": "webhook", "url": self.webhook.url + "/hook"}],
+        )
+        self.games = {"played": game, "deadline": self.seated_game("a second timed game", **fast)[0]}
+        self.tokens = tokens
+        key = {"idempotency-key": str(uuid.uuid4())}
+        orders = {"orders": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"], "phase": "S1901M"}
+        self.api(
+            "orders for a stale phase (the key is released)",
+            "POST",
+            f"/games/{game}/orders",
+            {**orders, "phase": "F1901M"},
+            tokens["FRANCE"],
+            status=409,
+            headers=key,
+        )
+        for attempt in ("submit orders", "submit orders again (same Idempotency-Key)"):
+            self.api(attempt, "POST", f"/games/{game}/orders", orders, tokens["FRANCE"], headers=key)
+        self.api(
+            "send press",
+            "POST",
+            f"/games/{game}/messages",
+            {"to": ["ENGLAND"], "text": "Channel?"},
+            tokens["FRANCE"],
+            status=201,
+        )
+        self.api("read press", "GET", f"/games/{game}/messages", token=tokens["ENGLAND"])
+        self.api("a player's view", "GET", f"/games/{game}", token=tokens["FRANCE"])
+        self.api("orders status", "GET", f"/games/{game}/orders_status")
+        self.api(
+            "the operator may not process another phase",
+            "POST",
+            f"/games/{game}/process_turn",
+            {"phase": "F1901M"},
+            OPERATOR_TOKEN,
+            status=409,
+        )
+        time.sleep(2.1)  # the two-second deadline passes: now the creator may process the turn
+        self.api(
+            "the creator processes the turn",
+            "POST",
+            f"/games/{game}/process_turn",
+            {"phase": "S1901M"},
+            creator,
+        )
+        self.api("last resolution", "GET", f"/games/{game}/last_resolution")
+        self.api("history", "GET", f"/games/{game}/history")
+        self.api("events", "GET", f"/games/{game}/events?after=0")
+        self.api("the board as PNG", "GET", f"/games/{game}/map/resolution?format=png&width=600")
+        self.api("the game list", "GET", "/games")
+        self.link = self.api(
+            "a Telegram link code", "POST", f"/games/{game}/telegram/link_code", token=tokens["GERMANY"]
+        )["code"]
+        private = self.api(
+            "create a private game",
+            "POST",
+            "/games",
+            {"private": True, "join_password": "swordfish"},
+            status=201,
+        )
+        self.api(
+            "a wrong join password",
+            "POST",
+            f"/games/{private['game_id']}/join",
+            {"password": "guess"},
+            status=403,
+        )
+
+    def accounts_and_sandbox(self) -> None:
+        email = "ada@example.com"
+        self.api(
+            "sign up",
+            "POST",
+            "/auth/signup",
+            {"email": email, "password": "Convoy-2026", "display_name": "Ada"},
+            status=201,
+        )
+        code = json.loads((self.running.mailbox.directory / f"{email}.json").read_text())["code"]
+        self.api("confirm", "POST", "/auth/confirm", {"email": email, "code": code})
+        signed = self.api("sign in", "POST", "/auth/signin", {"email": email, "password": "Convoy-2026"})
+        id_token = signed["id_token"] if isinstance(signed, dict) else ""
+        self.api("who am I", "GET", "/me", token=id_token)
+        self.api("a game by an account", "POST", "/games", {"name": "Friday"}, id_token, status=201)
+        self.api("my games", "GET", "/me/games", token=id_token)
+        self.api(
+            "the sandbox",
+            "POST",
+            "/adjudicate",
+            {
+                "compact": "France:APar,FBre|Par,Bre Germany:AMun|Mun",
+                "orders": {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]},
+            },
+        )
+
+    def deadline_and_sweep(self) -> None:
+        time.sleep(2.5)  # both games' two-second deadlines pass
+        # EventBridge Scheduler's target input, as the schedule was created with it
+        done = self.step(
+            "DeadlineFunction",
+            "a due deadline fires",
+            {"game_id": self.games["deadline"], "phase": "S1901M"},
+            lambda r: isinstance(r, dict) and r.get("outcome") not in (None, "INVALID_EVENT"),
+        )
+        self.step(
+            "DeadlineFunction",
+            "a repeated firing is a no-op",
+            {"game_id": self.games["deadline"], "phase": "S1901M"},
+            lambda r: isinstance(r, dict) and r.get("outcome") != (done or {}).get("outcome"),
+        )
+        self.step(
+            "DeadlineSweepFunction",
+            "the sweep finds the overdue game (rate schedule input)",
+            {},
+            lambda r: isinstance(r, dict) and self.games["played"] in r.get("outcomes", {}),
+        )
+
+    def relay_and_notify(self) -> None:
+        from infra.queue import drain_once
+        from local_stack.stream_relay import StreamRelay
+
+        table = self.names["GameTable"]["Ref"]
+        batches: list[Any] = []
+
+        def relay(event: dict[str, Any], context: Any) -> Any:
+            result = self.step(
+                "RelayFunction",
+                f"a stream batch of {len(event['Records'])}",
+                event,
+                lambda r: isinstance(r, dict) and not r.get("batchItemFailures"),
+            )
+            batches.append(result)
+            return result
+
+        pump = StreamRelay(
+            dynamodb=self.aws.dynamodb,
+            streams=lambda: self.aws.client("dynamodbstreams"),
+            table=table,
+            handler=relay,
+        )
+        for _ in range(20):
+            if not pump():
+                break
+        if not batches:
+            self.report.steps.append(Step("RelayFunction", "a stream batch", {}, False, "no OUTBOX records"))
+
+        def notify(event: dict[str, Any], context: Any) -> Any:
+            # the webhook answers 503 once: that message is a batch item failure, retried next drain
+            return self.step(
+                "NotifierFunction",
+                f"a queue batch of {len(event['Records'])}",
+                event,
+                lambda r: isinstance(r, dict) and len(r.get("batchItemFailures", [])) <= 1,
+            )
+
+        for _ in range(20):
+            delivered, failed = drain_once(self.aws.sqs(), self.names["OutboxQueue"]["Ref"], notify)
+            if not delivered and not failed:
+                break
+        time.sleep(0.2)
+        paths = [path for path, _ in self.webhook.requests]
+        ok = len(paths) >= 2
+        self.report.steps.append(
+            Step(
+                "NotifierFunction",
+                "the webhook got the game's notices after one 503",
+                {},
+                ok,
+                "" if ok else f"the webhook got {paths}",
+            )
+        )
+
+    def telegram(self) -> None:
+        def update(number: int, text: str) -> dict[str, Any]:
+            message = {
+                "message_id": number,
+                "date": int(time.time()),
+                "text": text,
+                "chat": {"id": 42, "type": "private"},
+                "from": {"id": 42, "is_bot": False, "first_name": "Ada"},
+            }
+            return http_event(
+                "POST",
+                "/webhooks/telegram",
+                {"update_id": 1000 + number, "message": message},
+                headers={"x-telegram-bot-api-secret-token": TELEGRAM_SECRET},
+            )
+
+        def answered(r: Any) -> bool:
+            return isinstance(r, dict) and r.get("statusCode") == 200
+
+        self.step("TelegramFunction", "/help", update(1, "/help"), answered)
+        self.step("TelegramFunction", "/link with the seat's code", update(2, f"/link {self.link}"), answered)
+        self.step(
+            "TelegramFunction",
+            "/orders from the linked seat",
+            update(3, "/orders A MUN H; F KIE H"),
+            answered,
+        )
+        self.step("TelegramFunction", "/press to a power", update(4, "/msg ENGLAND hello"), answered)
+        forged = http_event("POST", "/webhooks/telegram", {"update_id": 9}, headers={})
+        self.step(
+            "TelegramFunction",
+            "a forged Telegram update",
+            forged,
+            lambda r: isinstance(r, dict) and r.get("statusCode") == 401,
+        )
+
+
