@@ -19,7 +19,6 @@ ACCOUNT = "123456789012"
 REGION = "us-east-1"
 
 
-
 @dataclass(frozen=True)
 class Call:
     """One AWS request as IAM sees it: who, the IAM action, and the resource ARN it acts on."""
@@ -129,13 +128,13 @@ def _scheduler(function: str, method: str, path: str, body: bytes) -> list[Call]
     data = json.loads(body) if body else {}
     group = data.get("GroupName") or (query.get("groupName") or ["default"])[0]
     arn = f"arn:aws:scheduler:{REGION}:{ACCOUNT}:schedule/{group}/{parts[1]}"
-    action = {
+    actions = {
         "POST": "CreateSchedule",
         "PUT": "UpdateSchedule",
         "GET": "GetSchedule",
         "DELETE": "DeleteSchedule",
     }
-    calls = [Call(function, f"scheduler:{action[method]}", arn)]
+    calls = [Call(function, f"scheduler:{actions[method]}", arn)]
     role = (data.get("Target") or {}).get("RoleArn")
     if role:  # handing a role to Scheduler is itself an IAM action of the caller
         calls.append(Call(function, "iam:PassRole", role))
@@ -177,5 +176,3 @@ class Recorder:
             with self._lock:
                 self.served_ms[signed[0]] = self.served_ms.get(signed[0], 0.0) + took
         return answer
-
-

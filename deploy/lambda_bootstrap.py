@@ -22,6 +22,8 @@ import time
 import traceback
 import types
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 _started = time.perf_counter()
 
@@ -43,23 +45,28 @@ class Context:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
-def _snapshot_module() -> types.ModuleType:
+Hook = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+
+class SnapshotHooks(types.ModuleType):
     """A stand-in for the runtime's ``snapshot_restore_py``: hooks are kept to be run in order."""
-    module = types.ModuleType("snapshot_restore_py")
-    module.before = []  # type: ignore[attr-defined]
-    module.after = []  # type: ignore[attr-defined]
 
-    def register_before_snapshot(hook, *args, **kwargs):  # type: ignore[no-untyped-def]
-        module.before.append((hook, args, kwargs))  # type: ignore[attr-defined]
+    def __init__(self) -> None:
+        super().__init__("snapshot_restore_py")
+        self.before: list[Hook] = []
+        self.after: list[Hook] = []
+
+    def register_before_snapshot(
+        self, hook: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> Callable[..., Any]:
+        self.before.append((hook, args, kwargs))
         return hook
 
-    def register_after_restore(hook, *args, **kwargs):  # type: ignore[no-untyped-def]
-        module.after.append((hook, args, kwargs))  # type: ignore[attr-defined]
+    def register_after_restore(
+        self, hook: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> Callable[..., Any]:
+        self.after.append((hook, args, kwargs))
         return hook
-
-    module.register_before_snapshot = register_before_snapshot  # type: ignore[attr-defined]
-    module.register_after_restore = register_after_restore  # type: ignore[attr-defined]
-    return module
 
 
 def main() -> None:
@@ -68,11 +75,11 @@ def main() -> None:
     os.dup2(2, 1)  # the function's own prints and logs go where Lambda's would: not the protocol
     sys.stdout = os.fdopen(1, "w", buffering=1)
     sys.path[:0] = [artifact]
-    snapshot = _snapshot_module()
+    snapshot = SnapshotHooks()
     sys.modules["snapshot_restore_py"] = snapshot
     timeout_ms = int(os.environ.get("REHEARSAL_TIMEOUT_MS", "15000"))
 
-    def say(answer: dict) -> None:  # type: ignore[type-arg]
+    def say(answer: dict[str, Any]) -> None:
         protocol.write(json.dumps(answer, default=str) + "\n")
 
     try:
@@ -81,18 +88,14 @@ def main() -> None:
         handler = getattr(module, function_name)
         imported_ms = (time.perf_counter() - imported) * 1000
         primed = time.perf_counter()
-        for hook, args, kwargs in snapshot.before:  # type: ignore[attr-defined]
+        for hook, args, kwargs in snapshot.before:
             hook(*args, **kwargs)
         primed_ms = (time.perf_counter() - primed) * 1000
     except BaseException as exc:  # noqa: BLE001 - reported to the driver, which fails the test
         say({"init_error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
         return
     foreign = sorted(
-        name
-        for name, m in list(sys.modules.items())
-        # this bootstrap itself (as __main__, and as __mp_main__ once multiprocessing is imported)
-        if getattr(m, "__file__", None) and os.path.abspath(m.__file__) != os.path.abspath(__file__)
-        and not _within(m.__file__, artifact) and not _stdlib(m.__file__)
+        name for name, path in _module_files() if not _within(path, artifact) and not _stdlib(path)
     )
     say(
         {
@@ -104,13 +107,13 @@ def main() -> None:
             "snapshot_hooks": len(snapshot.before),
             "restore_hooks": len(snapshot.after),
         }
-    )  # type: ignore[attr-defined]
+    )
     restored = False
     for line in sys.stdin:
         event = json.loads(line)
         began = time.perf_counter()
         if not restored:
-            for hook, args, kwargs in snapshot.after:  # type: ignore[attr-defined]
+            for hook, args, kwargs in snapshot.after:
                 hook(*args, **kwargs)
             restored = True
         os.environ["_X_AMZN_TRACE_ID"] = f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]};Sampled=0"
@@ -128,6 +131,14 @@ def main() -> None:
             )
         except BaseException as exc:  # noqa: BLE001 - Lambda reports an unhandled error the same way
             say({"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
+
+
+def _module_files() -> list[tuple[str, str]]:
+    """(name, file) of every loaded module with a file, this bootstrap left out (it is loaded as
+    ``__main__``, and as ``__mp_main__`` too once multiprocessing is imported)."""
+    mine = os.path.abspath(__file__)
+    found = [(name, getattr(m, "__file__", None)) for name, m in list(sys.modules.items())]
+    return [(name, path) for name, path in found if isinstance(path, str) and os.path.abspath(path) != mine]
 
 
 def _within(path: str, folder: str) -> bool:

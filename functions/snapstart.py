@@ -94,7 +94,8 @@ def warm_engine() -> None:
     order = engine.parse_order("A PAR - BUR", power="FRANCE", state=state, map=the_map)
     game, resolution = engine.Game(map=the_map, state=state).adjudicate({"FRANCE": [order]})
     engine.resolution_to_dict(resolution)
-    engine.state_to_dict(game.state)
+    if game.state is not None:
+        engine.state_to_dict(game.state)
 
 
 def reseed() -> None:
