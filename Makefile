@@ -97,7 +97,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(TOOLS_STAMP) bytecode artifacts
+unit: $(STAMP) $(TOOLS_STAMP) $(SAM_STAMP) bytecode artifacts
 	@test -x /usr/bin/chromium || echo "*** /usr/bin/chromium is not installed: the browser tests (tests/web) will be SKIPPED (apt-get install chromium chromium-driver)"
 	$(BIN)/pytest -n 2
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Iterator
+from typing import Any
 
 import boto3
+import pytest
 
 from functions.ports import COMPLETED, IN_PROGRESS, IdempotencyRecord
 from infra.dynamodb.idempotency_store import DynamoIdempotencyStore
@@ -41,8 +45,27 @@ def test_an_expired_answer_counts_as_absent(aws: dict[str, str]) -> None:
     assert s.claim("k", "p", now=201, in_progress_until=261, expires_at=3801) is None
 
 
-def test_of_racing_claims_exactly_one_wins(aws: dict[str, str]) -> None:
-    s = store(aws)
+@pytest.fixture
+def served_table() -> Iterator[tuple[str, Any]]:
+    """The idempotency table behind moto's server with the local stack's per-request lock: DynamoDB
+    applies a conditional write atomically, and in-process moto does not (two racing threads can
+    both pass its check), so the race below runs where requests are atomic, as on AWS."""
+    from local_stack.emulator import Emulator
+
+    saved = dict(os.environ)
+    running = Emulator().start()
+    try:
+        client = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=running.endpoint)
+        yield running.resources["IDEMPOTENCY_TABLE"], client
+    finally:
+        running.stop()
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def test_of_racing_claims_exactly_one_wins(served_table: tuple[str, Any]) -> None:
+    table, client = served_table
+    s = DynamoIdempotencyStore(table, lambda: client)
     wins: list[bool] = []
 
     def race() -> None:
