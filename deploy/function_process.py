@@ -25,6 +25,7 @@ HANDLERS: dict[str, str] = {
 }
 # Settings a deployed function does not have, because on AWS the default is right; each points a
 # function at something on this machine instead of the internet.
+# (and AWS_XRAY_DAEMON_ADDRESS, which Lambda sets itself, names the rehearsal's stand-in daemon)
 LOCAL_OVERRIDES = (
     "AWS_ENDPOINT_URL",
     "COGNITO_JWKS_URL",
@@ -112,12 +113,8 @@ def function_env(
             "TZ": ":UTC",
             "LANG": "en_US.UTF-8",
             "PATH": "/usr/bin:/bin",
-            # no X-Ray daemon here: the tracer's segments would go to a UDP port nobody reads
-            "POWERTOOLS_TRACE_DISABLED": "true",
             "REHEARSAL_TIMEOUT_MS": str(int(own.get("Timeout", 15)) * 1000),
         }
     )
     env.update(local)
     return env
-
-

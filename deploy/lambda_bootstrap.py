@@ -116,7 +116,9 @@ def main() -> None:
             for hook, args, kwargs in snapshot.after:
                 hook(*args, **kwargs)
             restored = True
-        os.environ["_X_AMZN_TRACE_ID"] = f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]};Sampled=0"
+        os.environ["_X_AMZN_TRACE_ID"] = (
+            f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]};Parent={uuid.uuid4().hex[:16]};Sampled=1"
+        )
         invoked = time.perf_counter()
         try:
             result = handler(

@@ -126,5 +126,3 @@ def check(calls: list[Call], granted: list[Grant]) -> Findings:
             if not any(g in used for g in members if g.resource == resource):
                 findings.unused.append(f"{function} [{sid}]: {resource} is never touched")
     return findings
-
-

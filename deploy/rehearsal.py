@@ -16,6 +16,7 @@ What runs where:
 
 ``python -m deploy.rehearsal`` runs it and prints each step and the policy findings.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,7 +31,15 @@ from deploy.build_artifacts import FUNCTIONS, ROOT, Target
 from deploy.function_process import FunctionProcess, function_env
 from deploy.iam_calls import ACCOUNT, Recorder, table_arn
 from deploy.policies import check, grants
-from deploy.scenario import OPERATOR_TOKEN, TELEGRAM_BOT_TOKEN, TELEGRAM_SECRET, Receiver, Report, Scenario
+from deploy.scenario import (
+    OPERATOR_TOKEN,
+    TELEGRAM_BOT_TOKEN,
+    TELEGRAM_SECRET,
+    Receiver,
+    Report,
+    Scenario,
+    TraceDaemon,
+)
 
 # --- building -----------------------------------------------------------------------------------
 
@@ -69,8 +78,6 @@ def built_artifacts(target: Target | None = None) -> dict[str, Path]:
                 build_artifacts.build(logical_id, base / logical_id, target)
             stamp.write_text(wanted)
     return {logical_id: base / logical_id for logical_id in FUNCTIONS}
-
-
 
 
 @contextmanager
@@ -115,8 +122,10 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
         from infra import aws_clients
 
         names, parameters = stack_resources(template, running, env)
-        webhook, telegram = Receiver(failures=1), Receiver()
+        webhook, telegram, daemon = Receiver(failures=1), Receiver(), TraceDaemon()
         local = {
+            # Lambda's own setting for a traced function (its X-Ray daemon), here our stand-in
+            "AWS_XRAY_DAEMON_ADDRESS": daemon.address,
             "AWS_ENDPOINT_URL": running.endpoint,
             "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
             "TELEGRAM_API_BASE": telegram.url,
@@ -141,6 +150,8 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
                 process.close()
             webhook.stop()
             telegram.stop()
+            daemon.stop()
+            report.segments = list(daemon.segments)
         report.calls = list(recorder.calls)
         report.unsigned = list(recorder.unsigned)
     report.findings = check(report.calls, grants(template, names, parameters))
@@ -189,7 +200,6 @@ def stack_resources(
     return names, parameters
 
 
-
 def main() -> int:
     report = rehearse(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
     for logical_id, ready in report.ready.items():
@@ -212,4 +222,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

@@ -23,6 +23,37 @@ TELEGRAM_SECRET = "rehearsal-telegram-webhook-secret"
 TELEGRAM_BOT_TOKEN = "123456:rehearsal-bot-token"
 
 
+class TraceDaemon:
+    """Stands for the X-Ray daemon Lambda runs beside a traced function: keeps the segment
+    documents the X-Ray SDK sends it over UDP (``AWS_XRAY_DAEMON_ADDRESS``)."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.segments: list[dict[str, Any]] = []
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._socket.bind(("127.0.0.1", 0))
+        self._socket.settimeout(0.2)
+        self.address = f"127.0.0.1:{self._socket.getsockname()[1]}"
+        self._running = True
+        threading.Thread(target=self._receive, daemon=True).start()
+
+    def _receive(self) -> None:
+        while self._running:
+            try:
+                packet = self._socket.recv(65536)
+            except OSError:
+                continue
+            header, _, document = packet.partition(b"\n")  # '{"format": "json", "version": 1}\n{...}'
+            try:
+                self.segments.append(json.loads(document))
+            except ValueError:
+                continue
+
+    def stop(self) -> None:
+        self._running = False
+        self._socket.close()
+
 
 class Receiver:
     """An HTTP server on loopback that answers 200 and keeps what it was sent (webhook, Telegram)."""
@@ -76,6 +107,7 @@ class Report:
     calls: list[Call] = field(default_factory=list)
     findings: Findings = field(default_factory=Findings)
     unsigned: list[str] = field(default_factory=list)
+    segments: list[dict[str, Any]] = field(default_factory=list)  # what the X-Ray SDK sent
     logs: Path | None = None
 
 
@@ -99,7 +131,6 @@ def http_event(
     route = "$default"
     event["routeKey"] = event["requestContext"]["routeKey"] = route
     return event
-
 
 
 class Scenario:
@@ -402,5 +433,3 @@ class Scenario:
             forged,
             lambda r: isinstance(r, dict) and r.get("statusCode") == 401,
         )
-
-

@@ -165,3 +165,12 @@ def test_transactions_need_each_items_own_action() -> None:
         __import__("json").dumps(body).encode(),
     )
     assert [c.action for c in calls] == ["dynamodb:PutItem", "dynamodb:ConditionCheckItem"]
+
+
+def test_the_traced_functions_reach_x_ray_with_their_aws_calls_and_no_fault(report: Report) -> None:
+    """Tracing: Active on Lambda: Powertools' Tracer sends each handler's subsegment and the
+    botocore calls under it to the daemon (a stand-in here); no segment records a fault."""
+    names = {segment.get("name") for segment in report.segments}
+    assert {"## handler", "## sweep_handler", "dynamodb"} <= names, names
+    faults = [s for s in report.segments if s.get("fault") or s.get("error")]
+    assert faults == [], faults[:3]
