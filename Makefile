@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install fuzz load web web-test web-deploy bytecode artifacts sam
+.PHONY: run test lint typecheck unit bench clean install fuzz load web web-test web-deploy bytecode artifacts sam lambda-artifact
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -35,14 +35,13 @@ sam: $(SAM_STAMP)
 install: $(STAMP) $(TOOLS_STAMP) $(SAM_STAMP) bytecode
 
 # The Lambda artifacts (issue 27, deploy/build_artifacts.py says how and why). `sam build` runs
-# `make build-<LogicalId>` here with ARTIFACTS_DIR set (template.yaml: BuildMethod makefile;
-# samconfig.toml: build_in_source): the product modules each handler reaches plus its pinned
-# runtime wheels for python3.12 on arm64, nothing else. `make artifacts` builds all six for this
-# machine's CPU into build/lambda/ (what the deploy rehearsal in `make test` runs).
-LAMBDA_FUNCTIONS := ApiFunction DeadlineFunction DeadlineSweepFunction RelayFunction NotifierFunction TelegramFunction
-$(addprefix build-,$(LAMBDA_FUNCTIONS)): build-%: $(STAMP)
-	test -n "$(ARTIFACTS_DIR)" || { echo "ARTIFACTS_DIR is not set (sam build sets it)"; exit 2; }
-	$(BIN)/python deploy/build_artifacts.py build $* --out "$(ARTIFACTS_DIR)"
+# deploy/lambda/Makefile (template.yaml: CodeUri deploy/lambda/, BuildMethod makefile), which
+# calls `lambda-artifact` here with FUNCTION and ARTIFACTS_DIR: the product modules the handler
+# reaches plus its pinned runtime wheels for python3.12 on arm64, nothing else. `make artifacts`
+# builds all six for this machine's CPU into build/lambda/ (what the deploy rehearsal runs).
+lambda-artifact: $(STAMP)
+	test -n "$(FUNCTION)" -a -n "$(ARTIFACTS_DIR)" || { echo "set FUNCTION and ARTIFACTS_DIR (sam build does)"; exit 2; }
+	$(BIN)/python deploy/build_artifacts.py build $(FUNCTION) --out "$(ARTIFACTS_DIR)"
 
 artifacts: $(STAMP)
 	$(BIN)/python -c "from deploy.rehearsal import built_artifacts; [print(p) for p in built_artifacts().values()]"

@@ -1,9 +1,9 @@
 """Build each Lambda function's artifact: the product modules its handler imports, and the pinned
 runtime wheels those modules import, nothing else (issue 27 item 1; shared/ARCHITECTURE.md §8).
 
-Why a script of our own behind ``sam build`` (``BuildMethod: makefile``, the Makefile's
-``build-<LogicalId>`` targets) rather than SAM's Python builder: SAM's builder copies the whole
-``CodeUri`` (here the checkout, virtualenvs included: over Lambda's 250 MB) and installs every
+Why a script of our own behind ``sam build`` (``BuildMethod: makefile``, the ``build-<LogicalId>``
+targets of deploy/lambda/Makefile) rather than SAM's Python builder: SAM's builder copies the whole
+``CodeUri`` (with the checkout as ``CodeUri``, virtualenvs included: over Lambda's 250 MB) and installs every
 requirement into every function; it also needs the Lambda runtime's own Python (3.12) on the
 machine to pick wheels. This script instead
 

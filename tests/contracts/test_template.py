@@ -293,10 +293,10 @@ def test_issue27_every_function_runs_snapstart_behind_the_live_alias() -> None:
         assert not {"AutoPublishAlias", "SnapStart", "Runtime", "AutoPublishCodeSha256"} & set(props), name
 
 
-def test_issue27_every_function_is_built_by_the_makefile_from_the_repository_root() -> None:
+def test_issue27_every_function_is_built_by_deploy_lambda_makefile_not_from_the_whole_checkout() -> None:
     resources = load_template()["Resources"]
     for name, props in _functions().items():
-        assert props["CodeUri"] == ".", name
+        assert props["CodeUri"] == "deploy/lambda/", name
         assert resources[name]["Metadata"]["BuildMethod"] == "makefile", name
 
 
