@@ -41,6 +41,7 @@ class FunctionProcess:
         self, logical_id: str, artifact: Path, env: dict[str, str], interpreter: str, log: Path
     ) -> None:
         self.logical_id = logical_id
+        self.aws_calls: list[dict[str, Any]] = []  # every SDK call so far, priming's included
         self._log = open(log, "ab")  # noqa: SIM115 - closed in close()
         self._process = subprocess.Popen(
             [
@@ -67,6 +68,7 @@ class FunctionProcess:
         if not line:
             raise RuntimeError(f"{self.logical_id} exited ({self._process.wait()}): see {self._log.name}")
         answer: dict[str, Any] = json.loads(line)
+        self.aws_calls.extend(answer.get("calls", []))
         return answer
 
     def invoke(self, event: dict[str, Any]) -> dict[str, Any]:
@@ -106,7 +108,7 @@ def function_env(
             "AWS_EXECUTION_ENV": "AWS_Lambda_python3.12",
             "AWS_REGION": REGION,
             "AWS_DEFAULT_REGION": REGION,
-            "AWS_ACCESS_KEY_ID": logical_id,
+            "AWS_ACCESS_KEY_ID": "rehearsal",
             "AWS_SECRET_ACCESS_KEY": "rehearsal",
             "AWS_SESSION_TOKEN": "rehearsal",
             "LAMBDA_TASK_ROOT": "/var/task",

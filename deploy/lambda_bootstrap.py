@@ -69,6 +69,65 @@ class SnapshotHooks(types.ModuleType):
         return hook
 
 
+# the request parameters that name what a call acts on (what an IAM policy's Resource matches)
+NAMING = ("TableName", "IndexName", "QueueUrl", "Name", "Names", "GroupName", "UserPoolId")
+
+
+def _naming(params: dict[str, Any]) -> dict[str, Any]:
+    """Of a call's parameters, only those that name resources (values never leave the function)."""
+    kept: dict[str, Any] = {key: params[key] for key in NAMING if key in params}
+    if "TransactItems" in params:
+        kept["TransactItems"] = [
+            {kind: {"TableName": part.get("TableName")} for kind, part in item.items()}
+            for item in params["TransactItems"]
+        ]
+    if "RequestItems" in params:
+        kept["RequestItems"] = {table: {} for table in params["RequestItems"]}
+    if isinstance(params.get("Target"), dict) and "RoleArn" in params["Target"]:
+        kept["Target"] = {"RoleArn": params["Target"]["RoleArn"]}
+    return kept
+
+
+def record_aws_calls(calls: list[dict[str, Any]]) -> None:
+    """Append every botocore call any session of this process makes to ``calls``: its service,
+    operation, naming parameters, whether it is signed, and how long its answer took. Done through
+    botocore's own handler list, which every new session registers (so before the handler's
+    import builds one); the function's code is untouched."""
+    try:
+        import botocore.handlers  # type: ignore[import-untyped]  # the artifact's own
+    except ImportError:  # an artifact without the SDK makes no AWS call
+        return
+
+    def asked(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+        auth = getattr(model, "auth", None) or []
+        record = {
+            "service": model.service_model.service_name,
+            "operation": model.name,
+            "params": _naming(params),
+            "ms": 0.0,
+            "unsigned": getattr(model, "auth_type", None) == "none" or "smithy.api#noAuth" in auth,
+        }
+        context["rehearsal_call"] = record
+        calls.append(record)
+
+    def sending(context: dict[str, Any], **_: Any) -> None:
+        context["rehearsal_sent"] = time.perf_counter()
+
+    def answered(context: dict[str, Any], **_: Any) -> None:
+        record, sent = context.get("rehearsal_call"), context.get("rehearsal_sent")
+        if record is not None and sent is not None:
+            record["ms"] += (time.perf_counter() - sent) * 1000
+
+    botocore.handlers.BUILTIN_HANDLERS.extend(
+        [
+            ("before-parameter-build", asked),
+            ("before-call", sending),
+            ("after-call", answered),
+            ("after-call-error", answered),
+        ]
+    )
+
+
 def main() -> None:
     artifact, module_name, function_name = sys.argv[1:4]
     protocol = os.fdopen(os.dup(1), "w", buffering=1)
@@ -78,6 +137,14 @@ def main() -> None:
     snapshot = SnapshotHooks()
     sys.modules["snapshot_restore_py"] = snapshot
     timeout_ms = int(os.environ.get("REHEARSAL_TIMEOUT_MS", "15000"))
+    calls: list[dict[str, Any]] = []
+    record_aws_calls(calls)
+
+    def taken() -> list[dict[str, Any]]:
+        """The calls recorded since the last answer."""
+        found = list(calls)
+        del calls[: len(found)]
+        return found
 
     def say(answer: dict[str, Any]) -> None:
         protocol.write(json.dumps(answer, default=str) + "\n")
@@ -106,6 +173,7 @@ def main() -> None:
             "foreign_modules": foreign,
             "snapshot_hooks": len(snapshot.before),
             "restore_hooks": len(snapshot.after),
+            "calls": taken(),
         }
     )
     restored = False
@@ -129,10 +197,17 @@ def main() -> None:
                     "result": result,
                     "ms": (time.perf_counter() - invoked) * 1000,
                     "restore_ms": (invoked - began) * 1000,
+                    "calls": taken(),
                 }
             )
         except BaseException as exc:  # noqa: BLE001 - Lambda reports an unhandled error the same way
-            say({"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
+            say(
+                {
+                    "error": f"{type(exc).__name__}: {exc}",
+                    "traceback": traceback.format_exc(),
+                    "calls": taken(),
+                }
+            )
 
 
 def _module_files() -> list[tuple[str, str]]:

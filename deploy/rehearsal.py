@@ -4,15 +4,15 @@ makes recorded and held to its policy in template.yaml.
 
 What runs where:
 - this process holds moto's server (``local_stack.emulator.Emulator``: the template's tables and
-  queues, the user pool, the secrets under the template's default SSM names), a recorder in front
-  of it, and two small HTTP receivers standing for a webhook target and Telegram's Bot API;
+  queues, the user pool, the secrets under the template's default SSM names), two small HTTP
+  receivers standing for a webhook target and Telegram's Bot API, and a UDP one for X-Ray;
 - each function is a child ``python3.12 -I -S deploy/lambda_bootstrap.py ARTIFACT MODULE NAME``
   (deploy/lambda_bootstrap.py): its artifact and the standard library, nothing else; its
   environment is what template.yaml gives it, with the names of this moto's resources, plus the
   endpoint overrides a local run needs (``AWS_ENDPOINT_URL``, ``COGNITO_JWKS_URL``,
   ``TELEGRAM_API_BASE``, ``CONVOY_ALLOW_LOOPBACK_WEBHOOKS``) — each listed in ``LOCAL_OVERRIDES``;
-- a function signs its requests with an access key named after its logical id, so the recorder
-  knows whose call each one is.
+- each child reports the SDK calls it made with each answer (deploy/lambda_bootstrap.py records
+  them through botocore's events), which deploy/iam_calls.py turns into IAM actions and ARNs.
 
 ``python -m deploy.rehearsal`` runs it and prints each step and the policy findings.
 """
@@ -29,7 +29,7 @@ from typing import Any
 from deploy import build_artifacts
 from deploy.build_artifacts import FUNCTIONS, ROOT, Target
 from deploy.function_process import FunctionProcess, function_env
-from deploy.iam_calls import ACCOUNT, Recorder, table_arn
+from deploy.iam_calls import ACCOUNT, iam_calls, table_arn
 from deploy.policies import check, grants
 from deploy.scenario import (
     OPERATOR_TOKEN,
@@ -81,23 +81,15 @@ def built_artifacts(target: Target | None = None) -> dict[str, Path]:
 
 
 @contextmanager
-def moto_stack(log_dir: Path) -> Iterator[tuple[Any, Recorder, dict[str, str]]]:
-    """moto with the template's resources and a recorder in front; yields (emulator, recorder, env)."""
-    from local_stack import emulator as emulator_module
-
-    recorders: list[Recorder] = []
-
-    class RecordingEmulator(emulator_module.Emulator):
-        def _atomic(self, app: Any) -> Any:
-            recorder = Recorder(super()._atomic(app))
-            recorders.append(recorder)
-            return recorder
+def moto_stack(log_dir: Path) -> Iterator[tuple[Any, dict[str, str]]]:
+    """moto with the template's resources; yields (emulator, the environment it set)."""
+    from local_stack.emulator import Emulator
 
     saved = dict(os.environ)
     os.environ.update({"CONVOY_OPERATOR_TOKEN": "", "TELEGRAM_BOT_TOKEN": "", "TELEGRAM_WEBHOOK_SECRET": ""})
-    running = RecordingEmulator(mailbox_dir=log_dir / "mailbox").start()
+    running = Emulator(mailbox_dir=log_dir / "mailbox").start()
     try:
-        yield running, recorders[0], dict(os.environ)
+        yield running, dict(os.environ)
     finally:
         running.stop()
         os.environ.clear()
@@ -118,7 +110,7 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
     log_dir.mkdir(parents=True, exist_ok=True)
     template = load_template()
     report = Report(logs=log_dir)
-    with moto_stack(log_dir) as (running, recorder, env):
+    with moto_stack(log_dir) as (running, env):
         from infra import aws_clients
 
         names, parameters = stack_resources(template, running, env)
@@ -152,8 +144,14 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
             telegram.stop()
             daemon.stop()
             report.segments = list(daemon.segments)
-        report.calls = list(recorder.calls)
-        report.unsigned = list(recorder.unsigned)
+            for logical_id, process in processes.items():
+                for made in process.aws_calls:
+                    if made["unsigned"]:
+                        report.unsigned.append(f"{made['service']}:{made['operation']}")
+                    else:
+                        report.calls += iam_calls(
+                            logical_id, made["service"], made["operation"], made["params"]
+                        )
     report.findings = check(report.calls, grants(template, names, parameters))
     return report
 

@@ -16,8 +16,17 @@ import pytest
 from deploy.build_artifacts import FUNCTIONS, ROOT
 
 SAM = ROOT / ".venv-sam" / "bin" / "sam"
-NEVER_SHIPPED = ("tests", "docs", "web", "bench", "local_stack", "daide_bridge", "deploy", ".venv",
-                 ".venv-tools")
+NEVER_SHIPPED = (
+    "tests",
+    "docs",
+    "web",
+    "bench",
+    "local_stack",
+    "daide_bridge",
+    "deploy",
+    ".venv",
+    ".venv-tools",
+)
 AARCH64 = 183  # ELF e_machine of a shared object built for arm64 (x86-64 is 62)
 
 
@@ -29,8 +38,15 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip(f"{SAM} is missing: `make sam` installs it")
     out = tmp_path_factory.mktemp("sam") / "build"
     env = {**os.environ, "SAM_CLI_TELEMETRY": "0", "DOCKER_HOST": "unix:///nonexistent.sock"}
-    said = subprocess.run([str(SAM), "build", "--build-dir", str(out)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=1200, check=False)
+    said = subprocess.run(
+        [str(SAM), "build", "--build-dir", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
     assert said.returncode == 0, said.stdout[-3000:] + said.stderr[-3000:]
     return out
 
