@@ -64,6 +64,9 @@ def prime(*warm_ups: Hook, renew: tuple[Hook, ...] = ()) -> None:
         runtime.register_after_restore(after)
 
 
+PRIMING_GAME = "priming-0000000000"  # no game has this id (game ids are 12 hex digits): a warm-up's target
+
+
 class PrimingContext:
     """The Lambda context attributes the handlers' decorators read, for a priming invocation."""
 

@@ -23,9 +23,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from functions.snapstart import PrimingContext
-
-PRIMING_GAME = "priming-0000000000"  # no game has this id: game ids are 12 hex digits
+from functions.snapstart import PRIMING_GAME, PrimingContext
 
 
 def event(method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -85,7 +85,7 @@ from functions import snapstart, wiring  # noqa: E402 - registered once the hand
 
 def _prime_firing() -> None:
     """A firing for a game that does not exist (STALE: one read, nothing written)."""
-    handler({"game_id": "priming-0000000000", "phase": "S1901M"}, snapstart.PrimingContext())
+    handler({"game_id": snapstart.PRIMING_GAME, "phase": "S1901M"}, snapstart.PrimingContext())
 
 
 snapstart.prime(wiring.prime_clients, wiring.deadline_dependencies, snapstart.warm_engine, _prime_firing,
