@@ -62,15 +62,18 @@ RUNTIME_PROVIDED = frozenset({"snapshot_restore_py", "awslambdaric"})
 # (Lambda's images do not all ship /usr/share/zoneinfo; pyproject.toml says the same)
 IMPLIED: dict[str, str] = {"zoneinfo": "tzdata"}
 
-# template.yaml's functions: logical id -> handler module (tests/deploy/test_artifacts.py checks
-# this table against the template's Handler properties)
+# template.yaml's functions: logical id -> Handler, as the template says it (tests/deploy/
+# test_artifacts.py checks this table against the template); FUNCTIONS: the handler's module
+HANDLERS: dict[str, str] = {
+    "ApiFunction": "functions.api.handler.lambda_handler",
+    "DeadlineFunction": "functions.deadline.handler.handler",
+    "DeadlineSweepFunction": "functions.deadline.handler.sweep_handler",
+    "RelayFunction": "functions.relay.handler.handler",
+    "NotifierFunction": "functions.notifier.handler.handler",
+    "TelegramFunction": "functions.telegram.handler.handler",
+}
 FUNCTIONS: dict[str, str] = {
-    "ApiFunction": "functions.api.handler",
-    "DeadlineFunction": "functions.deadline.handler",
-    "DeadlineSweepFunction": "functions.deadline.handler",
-    "RelayFunction": "functions.relay.handler",
-    "NotifierFunction": "functions.notifier.handler",
-    "TelegramFunction": "functions.telegram.handler",
+    logical_id: handler.rpartition(".")[0] for logical_id, handler in HANDLERS.items()
 }
 # Amazon Linux 2023 (the python3.12 runtime) has glibc 2.34: every manylinux tag up to it fits.
 # pip does not widen a --platform by itself, so each is named.

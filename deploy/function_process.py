@@ -14,15 +14,6 @@ from deploy.iam_calls import REGION
 from deploy.policies import resolve
 
 BOOTSTRAP = ROOT / "deploy" / "lambda_bootstrap.py"
-# template.yaml Handler -> the attribute the runtime calls
-HANDLERS: dict[str, str] = {
-    "ApiFunction": "lambda_handler",
-    "DeadlineFunction": "handler",
-    "DeadlineSweepFunction": "sweep_handler",
-    "RelayFunction": "handler",
-    "NotifierFunction": "handler",
-    "TelegramFunction": "handler",
-}
 # Settings a deployed function does not have, because on AWS the default is right; each points a
 # function at something on this machine instead of the internet.
 # (and AWS_XRAY_DAEMON_ADDRESS, which Lambda sets itself, names the rehearsal's stand-in daemon)
@@ -50,8 +41,7 @@ class FunctionProcess:
                 "-S",
                 str(BOOTSTRAP),
                 str(artifact),
-                build_artifacts.FUNCTIONS[logical_id],
-                HANDLERS[logical_id],
+                *build_artifacts.HANDLERS[logical_id].rsplit(".", 1),
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

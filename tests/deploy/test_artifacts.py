@@ -30,6 +30,7 @@ def test_the_function_table_is_the_templates() -> None:
         for name, r in template["Resources"].items()
         if r["Type"] == "AWS::Serverless::Function"
     }
+    assert functions == build_artifacts.HANDLERS
     assert {name: handler.rpartition(".")[0] for name, handler in functions.items()} == FUNCTIONS
     runtime = template["Globals"]["Function"]
     assert (runtime["Runtime"], runtime["Architectures"]) == ("python3.12", ["arm64"])
