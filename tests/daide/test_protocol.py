@@ -68,6 +68,17 @@ def test_token_values_are_those_of_the_protocol_document() -> None:
     assert len(set(tokens.VALUES.values())) == len(tokens.VALUES)
 
 
+def test_press_tokens_are_those_of_the_message_syntax_document() -> None:
+    # "DAIDE Message Syntax" (David Norman, dpp_syntax) as DAIDE software sends it (Norman's AI
+    # Client, MILA's diplomacy 1.1.2): FCT FOR FWD in that order, 0x4A22 is CHO, then BCC, UNT;
+    # revision 13 of the protocol had FWD FCT FOR, IOU, PPT, UOM and WRT at 0x4A22
+    assert (tokens.VALUES["FCT"], tokens.VALUES["FOR"], tokens.VALUES["FWD"]) == (0x4A06, 0x4A07, 0x4A08)
+    assert (tokens.VALUES["CHO"], tokens.VALUES["BCC"], tokens.VALUES["UNT"]) == (0x4A22, 0x4A23, 0x4A24)
+    assert tokens.NAMES[0x4A22] == "CHO" and tokens.VALUES["YDO"] == 0x4A21 and tokens.VALUES["VSS"] == 0x4A1C
+    assert not {"IOU", "PPT", "UOM", "WRT"} & set(tokens.VALUES)
+    assert from_values((0x4A22, 0x4000, 0x0001, 0x0001, 0x4001)) == ("CHO", (1, 1))
+
+
 def test_provinces_number_0_to_74_and_say_whether_they_are_centres() -> None:
     assert [tokens.VALUES[p] & 0xFF for p in tokens.PROVINCES] == list(range(75))
     assert (
