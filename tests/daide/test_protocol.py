@@ -231,19 +231,31 @@ def test_daide_orders_read_as_convoy_text(daide: str, convoy: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "daide",
+    ("daide", "at"),
     [
-        "((FRA AMY PAR))",
-        "((FRA AMY PAR) SUB BUR)",
-        "((UNO AMY PAR) HLD)",
-        "(FRA)",
-        "((FRA AMY (PAR NEC)) HLD)",
-        "HLD",
+        ("((FRA AMY PAR))", (0, 1)),  # the verb is missing: ERR at the end of the order
+        ("((FRA AMY PAR) SUB BUR)", (0, 1)),
+        ("((UNO AMY PAR) HLD)", (0, 0, 0)),
+        ("(FRA)", (0, 1)),
+        ("((FRA AMY (PAR AMY)) HLD)", (0, 0, 2, 1)),
+        ("((FRA AMY PAR) MTO FRA)", (0, 2)),  # FRA is a power, not a province
+        ("((FRA AMY PAR) HLD HLD)", (0, 2)),
+        ("((FRA FLT BRE) SUP (FRA AMY PAR) MTO (GAS NCS))", (0, 4)),  # support names no coast
+        ("((ENG AMY LON) CTO BRE VIA (ECH PAR 3))", (0, 4, 2)),
+        ("HLD", (0,)),
     ],
 )
-def test_what_is_not_an_order_is_a_grammar_error(daide: str) -> None:
-    with pytest.raises(grammar.GrammarError):
+def test_what_is_not_an_order_is_a_grammar_error_at_its_first_offending_token(
+    daide: str, at: tuple[int, ...]
+) -> None:
+    with pytest.raises(grammar.GrammarError) as error:
         grammar.order_text(parse_message(daide)[0])
+    assert error.value.at == at
+
+
+def test_coasts_the_syntax_admits_in_great_need_are_orders_convoy_refuses_not_syntax_errors() -> None:
+    order = parse_message("((FRA FLT MAO) MTO (SPA NEC))")[0]
+    assert grammar.order_text(order) == ("FRANCE", "F MAO - SPA/NE")
 
 
 def test_the_map_definition_is_the_engines_map() -> None:
@@ -274,7 +286,10 @@ def test_now_sco_and_mis_from_a_view() -> None:
     assert grammar.missing_message(view, "FRANCE", []) == ("MIS", ("FRA", "AMY", "PAR"))
     assert grammar.missing_message(view, "FRANCE", ["A PAR H"]) == ("MIS",)
     winter = {**view, "season": "WINTER", "phase_type": "ADJUSTMENT", "owed": {"builds": 2, "disbands": 0}}
-    assert grammar.missing_message(winter, "FRANCE", ["BUILD A PAR"]) == ("MIS", (1,))
+    # MIS (n): negative for builds still owed, positive for removals (DAIDE Message Syntax)
+    assert grammar.missing_message(winter, "FRANCE", ["BUILD A PAR"]) == ("MIS", (-1,))
+    removals = {**winter, "owed": {"builds": 0, "disbands": 2}}
+    assert grammar.missing_message(removals, "FRANCE", ["A PAR D"]) == ("MIS", (1,))
 
 
 @pytest.mark.parametrize("module", ["tokens", "messages", "wire", "grammar"])
