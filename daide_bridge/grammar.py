@@ -272,6 +272,31 @@ def result_node(result: Mapping[str, Any]) -> Node:
     return tuple(words) if words else ("SUC",)
 
 
+def unit_note(order: Node, view: Mapping[str, Any]) -> str | None:
+    """``NSU`` (or ``NYU``) for an order whose units do not stand on the board as it names them
+    (``(GER FLT MUN)`` for the army in Munich), else None. DAIDE names every unit by power,
+    type and place; Convoy's order entry reads ``F MUN H`` as the unit in Munich, whatever
+    its type, so the bridge checks the names against the position (``view``: units, and the
+    dislodged ones in a retreat phase). Builds are not on the board yet: not checked."""
+    if not isinstance(order, tuple) or len(order) < 2 or order[1] in ("BLD", "WVE"):
+        return None
+    board: dict[str, list[tuple[str, str, str]]] = {}
+    for unit in [*view.get("units", ()), *(d["unit"] for d in view.get("dislodged") or ())]:
+        where = str(unit["location"])
+        board.setdefault(where.split("/")[0], []).append((str(unit["power"]), str(unit["kind"]), where))
+    for index, node in enumerate(order[:3]):
+        if index == 1 or not (isinstance(node, tuple) and len(node) == 3 and node[0] in TO_CONVOY_POWER):
+            continue
+        power, kind, where = read_unit(node)
+        there = board.get(where.split("/")[0], [])
+        if index and not there:
+            continue  # a support or convoy of no unit: Convoy's own refusal says which
+        mine = [(k, w) for p, k, w in there if p == power]
+        if not any(k == kind and (w == where or "/" not in where) for k, w in mine):
+            return "NYU" if index == 0 and there and not mine else "NSU"
+    return None
+
+
 def turn(view: Mapping[str, Any]) -> Node:
     return (SEASON[(str(view["season"]), str(view["phase_type"]))], int(view["year"]))
 

@@ -21,11 +21,13 @@ from daide_bridge.grammar import (
     now_message,
     sco_message,
     turn,
+    unit_note,
 )
 from daide_bridge.messages import Message, Text
 from daide_bridge.rest import ApiError
 from daide_bridge.seats import Seat
 from daide_bridge.syntax import (
+    Order,
     read_answer,
     read_bare,
     read_draw,
@@ -60,7 +62,7 @@ NOTES = {
     "NOT_A_HOME_CENTRE": "HSC",
     "NOT_OWNED": "YSC",
     "OCCUPIED": "ESC",
-    "CANNOT_BUILD_HERE": "NSC",
+    "CANNOT_BUILD_HERE": "CST",  # "an attempt to build a fleet inland or an army at sea" (syntax, THX)
     "NO_BUILDS_LEFT": "NMB",
     "NO_DISBANDS_DUE": "NMR",
     "BAD_COAST": "CST",
@@ -220,7 +222,8 @@ async def _sub(session: Session, message: Message) -> None:
     if seat is None or (submission.turn is not None and submission.turn != turn(view)):
         session.send(("REJ", message))
         return
-    mine = [o.text for o in submission.orders if o.power == seat.power]  # others' units: NYU
+    checked = {id(o): "NYU" if o.power != seat.power else unit_note(o.node, view) for o in submission.orders}
+    mine = [o.text for o in submission.orders if checked[id(o)] is None]
     refused: dict[str, dict[str, Any]] = {}
     if mine:
         try:
@@ -232,9 +235,20 @@ async def _sub(session: Session, message: Message) -> None:
         else:
             refused = {r["order"]: r for r in answer.get("rejected") or []}
     for order in submission.orders:
-        why = {"code": "NOT_YOUR_UNIT"} if order.power != seat.power else refused.get(order.text)
-        note = "MBV" if why is None else NOTES.get(str(why.get("engine_code") or why.get("code")), "NRS")
+        note = checked[id(order)] or _note(order, refused.get(order.text))
         session.send(("THX", order.node, (note,)))
+
+
+def _note(order: Order, why: dict[str, Any] | None) -> str:
+    """The THX note: MBV, or the note for Convoy's refusal. An MTO to a province the unit
+    cannot reach is FAR (Convoy, reading ``A LVP - LON`` as a move that needs a convoy,
+    says there is no convoy route; DAIDE's MTO is never a convoy: that is CTO)."""
+    if why is None:
+        return "MBV"
+    code = str(why.get("engine_code") or why.get("code"))
+    if code == "NO_CONVOY_ROUTE" and isinstance(order.node, tuple) and order.node[1:2] == ("MTO",):
+        return "FAR"
+    return NOTES.get(code, "NRS")
 
 
 async def _mis(session: Session, message: Message) -> None:

@@ -306,3 +306,28 @@ def test_the_protocol_modules_import_only_the_standard_library(module: str) -> N
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module.split(".")[0])
     assert names - set(sys.stdlib_module_names) <= {"daide_bridge"}
+
+
+@pytest.mark.parametrize(
+    ("daide", "note"),
+    [
+        ("((GER AMY MUN) HLD)", None),
+        ("((GER FLT MUN) HLD)", "NSU"),  # the unit in Munich is an army: no such unit
+        ("((FRA AMY MUN) HLD)", "NYU"),  # an army stands there, but not France's
+        ("((GER AMY BER) HLD)", "NSU"),  # nothing stands there
+        ("((FRA AMY PAR) SUP (GER FLT MUN))", "NSU"),
+        ("((FRA AMY PAR) SUP (GER AMY BUR) MTO PIC)", None),  # no unit in BUR: Convoy says why
+        ("((RUS FLT STP) HLD)", None),  # the coast left out: the fleet in St Petersburg
+        ("((RUS FLT (STP NCS)) HLD)", "NSU"),  # it stands on the south coast
+        ("((FRA FLT BRE) BLD)", None),
+    ],
+)
+def test_units_are_checked_against_the_position_as_daide_names_them(daide: str, note: str | None) -> None:
+    view = {
+        "units": [
+            {"kind": "A", "power": "GERMANY", "location": "MUN"},
+            {"kind": "A", "power": "FRANCE", "location": "PAR"},
+            {"kind": "F", "power": "RUSSIA", "location": "STP/SC"},
+        ]
+    }
+    assert grammar.unit_note(parse_message(daide)[0], view) == note
