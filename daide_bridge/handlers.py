@@ -8,10 +8,12 @@ not fit it), then calls Convoy's REST API. Seats and ``IAM`` follow daide_bridge
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from daide_bridge.board import map_definition
 from daide_bridge.grammar import (
@@ -24,8 +26,8 @@ from daide_bridge.grammar import (
     unit_note,
 )
 from daide_bridge.messages import Message, Text
-from daide_bridge.rest import ApiError
-from daide_bridge.seats import Seat
+from daide_bridge.rest import ApiError, Convoy
+from daide_bridge.seats import Seat, Seats
 from daide_bridge.syntax import (
     Order,
     read_answer,
@@ -39,10 +41,8 @@ from daide_bridge.syntax import (
     read_time,
 )
 
-if TYPE_CHECKING:
-    from daide_bridge.server import Session
-
 log = logging.getLogger("daide_bridge")
+T = TypeVar("T")
 MAP_NAME = Text("STANDARD")
 # engine/order-entry codes as DAIDE order notes (THX ... (note)); MBV = "order OK"
 NOTES = {
@@ -74,7 +74,51 @@ NOTES = {
     "GAME_OVER": "NRS",
     "STALE_PHASE": "NRS",
 }
-Handler = Callable[["Session", Message], Awaitable[None]]
+
+
+@dataclass
+class Watcher:
+    """What one Convoy game looked like when last polled (server.py polls; greet starts it)."""
+
+    game_id: str
+    phase: str | None = None
+    ownership: dict[str, str] | None = None
+    over: bool = False
+
+
+class Hub(Protocol):
+    """What a handler uses of the bridge (server.Bridge)."""
+
+    @property
+    def convoy(self) -> Convoy: ...
+    @property
+    def game_ids(self) -> list[str]: ...
+    @property
+    def seats(self) -> Seats: ...
+    @property
+    def joining(self) -> asyncio.Lock: ...
+    @property
+    def watchers(self) -> dict[str, Watcher]: ...
+    async def api(self, call: Callable[..., T], *args: Any) -> T: ...
+
+
+class Session(Protocol):
+    """What a handler uses of a bot's connection (server.Session)."""
+
+    host: str
+    name: str
+    version: str
+    seat: Seat | None
+    map_accepted: bool
+    greeted: bool
+    closed: bool
+
+    @property
+    def bridge(self) -> Hub: ...
+    def send(self, message: Message) -> None: ...
+
+
+Handler = Callable[[Session, Message], Awaitable[None]]
 
 
 def greet(session: Session, view: dict[str, Any]) -> None:

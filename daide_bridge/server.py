@@ -34,7 +34,7 @@ from daide_bridge.grammar import (
     sco_message,
     turn,
 )
-from daide_bridge.handlers import HANDLERS, Handler, greet, map_centres
+from daide_bridge.handlers import HANDLERS, Handler, Watcher, greet, map_centres
 from daide_bridge.messages import DaideSyntaxError, Message, Text, decode, encode
 from daide_bridge.rest import ApiError, Convoy
 from daide_bridge.seats import Seat, Seats
@@ -167,16 +167,6 @@ class Session:
         except ApiError as error:
             log.info("convoy refused %s: %s", head, error)
             self.send(("REJ", message))
-
-
-@dataclass
-class Watcher:
-    """What one Convoy game looked like when last polled."""
-
-    game_id: str
-    phase: str | None = None
-    ownership: dict[str, str] | None = None
-    over: bool = False
 
 
 @dataclass

@@ -292,7 +292,7 @@ def test_now_sco_and_mis_from_a_view() -> None:
     assert grammar.missing_message(removals, "FRANCE", ["A PAR D"]) == ("MIS", (1,))
 
 
-@pytest.mark.parametrize("module", ["tokens", "messages", "wire", "grammar"])
+@pytest.mark.parametrize("module", ["tokens", "messages", "wire", "grammar", "syntax", "seats"])
 def test_the_protocol_modules_import_only_the_standard_library(module: str) -> None:
     import ast
     import sys
