@@ -13,24 +13,29 @@ to; David Norman / Andrew Rose, daide.org.uk, press level 0 part) for:
 Province ids are Convoy's except three seas (DAIDE ECH, GOB, GOL are Convoy ENG, BOT, LYO);
 coasts NCS/SCS/ECS/WCS are NC/SC/EC/WC. Convoy's ``VIA`` names no route, so the sea
 provinces of a DAIDE ``VIA (...)`` are not passed on: the engine finds the route.
-Not an order, or not one of these shapes: ``GrammarError`` (the server answers HUH).
+Not an order, or not one of these shapes: ``GrammarError``, which says where the first
+offending token is (the server answers ``HUH`` with ``ERR`` placed there).
 Standard library only; no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from daide_bridge.messages import Message, Node
-from daide_bridge.tokens import POWERS
+from daide_bridge.tokens import POWERS, PROVINCES
 
 CONVOY_POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 TO_CONVOY_POWER = dict(zip(POWERS, CONVOY_POWERS, strict=True))
 TO_DAIDE_POWER = {v: k for k, v in TO_CONVOY_POWER.items()}
 _SEAS = {"ECH": "ENG", "GOB": "BOT", "GOL": "LYO"}
 _SEAS_BACK = {v: k for k, v in _SEAS.items()}
-TO_CONVOY_COAST = {"NCS": "NC", "SCS": "SC", "ECS": "EC", "WCS": "WC"}
+# the four coasts of the standard map, and the four the syntax admits "in great need" (no
+# Convoy map has them: an order naming one is refused by Convoy, never a syntax error)
+TO_CONVOY_COAST = {
+    "NCS": "NC", "SCS": "SC", "ECS": "EC", "WCS": "WC", "NEC": "NE", "SEC": "SE", "SWC": "SW", "NWC": "NW",
+}
 TO_DAIDE_COAST = {v: k for k, v in TO_CONVOY_COAST.items()}
 SEASON = {
     ("SPRING", "MOVEMENT"): "SPR",
@@ -56,27 +61,62 @@ RESULTS = {
 }
 
 
+Path = tuple[int, ...]
+
+
 class GrammarError(ValueError):
-    """Not a message of the shapes this module knows."""
+    """Not a message of the shapes this module knows. ``at`` is where DAIDE's ``HUH`` puts
+    ``ERR``, "immediately before the first offending token" (DAIDE Message Syntax, HUH): the
+    indices into the nested groups of the message, the last one the offending token's place
+    within its group (the group's length when a token is missing at its end)."""
+
+    def __init__(self, reason: str, at: Path = (0,)) -> None:
+        super().__init__(reason)
+        self.at = at
+
+
+def _item(group: tuple[Node, ...], index: int, at: Path, what: str) -> Node:
+    """The group's ``index``-th node, or an error where it is missing."""
+    if index >= len(group):
+        raise GrammarError(f"{what} missing", (*at, len(group)))
+    return group[index]
+
+
+def _word(group: tuple[Node, ...], index: int, words: Collection[str], at: Path) -> str:
+    node = _item(group, index, at, "/".join(words))
+    if not isinstance(node, str) or node not in words:
+        raise GrammarError(f"{'/'.join(words)}, not {node!r}", (*at, index))
+    return node
+
+
+def _end(group: tuple[Node, ...], length: int, at: Path) -> None:
+    if len(group) > length:
+        raise GrammarError(f"nothing after {group[:length]!r}", (*at, length))
+
+
+def _province(node: Node, at: Path) -> str:
+    """A province token (the syntax's ``province`` category) as Convoy's province id."""
+    if not isinstance(node, str) or node not in PROVINCES:
+        raise GrammarError(f"a province, not {node!r}", at)
+    return _SEAS.get(node, node)
 
 
 def convoy_province(name: Node) -> str:
-    if not isinstance(name, str):
-        raise GrammarError(f"a province, not {name!r}")
-    return _SEAS.get(name, name)
+    return _province(name, (0,))
 
 
 def daide_province(province: str) -> str:
     return _SEAS_BACK.get(province, province)
 
 
-def _location(node: Node) -> str:
+def _location(node: Node, at: Path) -> str:
     """``PAR`` or ``(STP SCS)`` as Convoy's ``PAR`` / ``STP/SC``."""
-    if isinstance(node, tuple):
-        if len(node) != 2 or node[1] not in TO_CONVOY_COAST:
-            raise GrammarError(f"a province with a coast, not {node!r}")
-        return f"{convoy_province(node[0])}/{TO_CONVOY_COAST[str(node[1])]}"
-    return convoy_province(node)
+    if not isinstance(node, tuple):
+        return _province(node, at)
+    province = _province(_item(node, 0, at, "a province"), (*at, 0))
+    coast = _word(node, 1, TO_CONVOY_COAST, at)
+    _end(node, 2, at)
+    return f"{province}/{TO_CONVOY_COAST[coast]}"
 
 
 def daide_location(location: str) -> Node:
@@ -84,55 +124,106 @@ def daide_location(location: str) -> Node:
     return (daide_province(province), TO_DAIDE_COAST[coast]) if coast else daide_province(province)
 
 
-def read_unit(node: Node) -> tuple[str, str, str]:
+def read_unit(node: Node, at: Path = (0,)) -> tuple[str, str, str]:
     """``(FRA FLT (SPA SCS))`` as (``FRANCE``, ``F``, ``SPA/SC``)."""
-    if (
-        not isinstance(node, tuple)
-        or len(node) != 3
-        or node[0] not in TO_CONVOY_POWER
-        or node[1] not in _KIND
-    ):
-        raise GrammarError(f"a unit (power type province), not {node!r}")
-    return TO_CONVOY_POWER[str(node[0])], _KIND[str(node[1])], _location(node[2])
+    if not isinstance(node, tuple):
+        raise GrammarError(f"a unit (power type province), not {node!r}", at)
+    power = _word(node, 0, TO_CONVOY_POWER, at)
+    kind = _word(node, 1, _KIND, at)
+    where = _location(_item(node, 2, at, "a province"), (*at, 2))
+    _end(node, 3, at)
+    return TO_CONVOY_POWER[power], _KIND[kind], where
 
 
 def unit_node(power: str, kind: str, location: str) -> Node:
     return (TO_DAIDE_POWER[power], _KIND_BACK[kind], daide_location(location))
 
 
-def _unit_text(node: Node) -> str:
-    _, kind, where = read_unit(node)
+def _unit_text(node: Node, at: Path) -> str:
+    _, kind, where = read_unit(node, at)
     return f"{kind} {where}"
 
 
-def order_text(order: Node) -> tuple[str, str]:
-    """A DAIDE order as (its power, Convoy's order text)."""
-    if not isinstance(order, tuple) or len(order) < 2:
-        raise GrammarError(f"an order, not {order!r}")
-    if order[1:] == ("WVE",) and order[0] in TO_CONVOY_POWER:
-        return TO_CONVOY_POWER[str(order[0])], "WAIVE"
-    power, _, _ = read_unit(order[0])
-    unit, verb, rest = _unit_text(order[0]), order[1], order[2:]
-    match (verb, rest):
-        case ("HLD", ()):
-            return power, f"{unit} H"
-        case ("MTO", (dest,)):
-            return power, f"{unit} - {_location(dest)}"
-        case ("SUP", (other,)):
-            return power, f"{unit} S {_unit_text(other)}"
-        case ("SUP", (other, "MTO", dest)):
-            return power, f"{unit} S {_unit_text(other)} - {convoy_province(dest)}"
-        case ("CVY", (other, "CTO", dest)):
-            return power, f"{unit} C {_unit_text(other)} - {convoy_province(dest)}"
-        case ("CTO", (dest, "VIA", tuple())):
-            return power, f"{unit} - {convoy_province(dest)} VIA"
-        case ("RTO", (dest,)):
-            return power, f"{unit} R {_location(dest)}"
-        case ("DSB", ()) | ("REM", ()):
-            return power, f"{unit} D"
-        case ("BLD", ()):
-            return power, f"BUILD {unit}"
-    raise GrammarError(f"not an order: {order!r}")
+_VERBS = ("HLD", "MTO", "SUP", "CVY", "CTO", "RTO", "DSB", "BLD", "REM")
+
+
+def order_text(order: Node, at: Path = (0,)) -> tuple[str, str]:
+    """A DAIDE order (``order`` of the syntax's SUB) as (its power, Convoy's order text).
+    ``at``: the order's place in its message, for the error's path."""
+    if not isinstance(order, tuple):
+        raise GrammarError(f"an order in brackets, not {order!r}", at)
+    head = _item(order, 0, at, "a unit")
+    if isinstance(head, str) and head in TO_CONVOY_POWER:  # (power WVE)
+        _word(order, 1, ("WVE",), at)
+        _end(order, 2, at)
+        return TO_CONVOY_POWER[head], "WAIVE"
+    power, kind, where = read_unit(head, (*at, 0))
+    unit = f"{kind} {where}"
+    verb = _word(order, 1, _VERBS, at)
+    return power, _ORDER_READERS[verb](order, unit, at)
+
+
+def _hold(order: tuple[Node, ...], unit: str, at: Path) -> str:
+    _end(order, 2, at)
+    return f"{unit} H"
+
+
+def _move(order: tuple[Node, ...], unit: str, at: Path) -> str:
+    dest = _location(_item(order, 2, at, "a province"), (*at, 2))
+    _end(order, 3, at)
+    return f"{unit} {'R' if order[1] == 'RTO' else '-'} {dest}"
+
+
+def _support(order: tuple[Node, ...], unit: str, at: Path) -> str:
+    other = _unit_text(_item(order, 2, at, "a unit"), (*at, 2))
+    if len(order) == 3:
+        return f"{unit} S {other}"
+    _word(order, 3, ("MTO",), at)
+    dest = _province(_item(order, 4, at, "a province"), (*at, 4))
+    _end(order, 5, at)
+    return f"{unit} S {other} - {dest}"
+
+
+def _convoy(order: tuple[Node, ...], unit: str, at: Path) -> str:
+    other = _unit_text(_item(order, 2, at, "a unit"), (*at, 2))
+    _word(order, 3, ("CTO",), at)
+    dest = _province(_item(order, 4, at, "a province"), (*at, 4))
+    _end(order, 5, at)
+    return f"{unit} C {other} - {dest}"
+
+
+def _by_convoy(order: tuple[Node, ...], unit: str, at: Path) -> str:
+    """``CTO province VIA (sea ...)``; the seas are read but not passed on (Convoy's ``VIA``
+    names no route). A bare ``CTO province`` (no VIA) is accepted as well."""
+    dest = _province(_item(order, 2, at, "a province"), (*at, 2))
+    if len(order) > 3:
+        _word(order, 3, ("VIA",), at)
+        seas = _item(order, 4, at, "(sea ...)")
+        if not isinstance(seas, tuple):
+            raise GrammarError(f"(sea province ...), not {seas!r}", (*at, 4))
+        _item(seas, 0, (*at, 4), "a sea province")
+        for index, sea in enumerate(seas):
+            _province(sea, (*at, 4, index))
+        _end(order, 5, at)
+    return f"{unit} - {dest} VIA"
+
+
+def _unit_only(order: tuple[Node, ...], unit: str, at: Path) -> str:
+    _end(order, 2, at)
+    return f"BUILD {unit}" if order[1] == "BLD" else f"{unit} D"
+
+
+_ORDER_READERS = {
+    "HLD": _hold,
+    "MTO": _move,
+    "RTO": _move,
+    "SUP": _support,
+    "CVY": _convoy,
+    "CTO": _by_convoy,
+    "DSB": _unit_only,
+    "REM": _unit_only,
+    "BLD": _unit_only,
+}
 
 
 def order_node(order: Mapping[str, Any], owners: Mapping[str, tuple[str, str]]) -> Node:
@@ -181,6 +272,31 @@ def result_node(result: Mapping[str, Any]) -> Node:
     return tuple(words) if words else ("SUC",)
 
 
+def unit_note(order: Node, view: Mapping[str, Any]) -> str | None:
+    """``NSU`` (or ``NYU``) for an order whose units do not stand on the board as it names them
+    (``(GER FLT MUN)`` for the army in Munich), else None. DAIDE names every unit by power,
+    type and place; Convoy's order entry reads ``F MUN H`` as the unit in Munich, whatever
+    its type, so the bridge checks the names against the position (``view``: units, and the
+    dislodged ones in a retreat phase). Builds are not on the board yet: not checked."""
+    if not isinstance(order, tuple) or len(order) < 2 or order[1] in ("BLD", "WVE"):
+        return None
+    board: dict[str, list[tuple[str, str, str]]] = {}
+    for unit in [*view.get("units", ()), *(d["unit"] for d in view.get("dislodged") or ())]:
+        where = str(unit["location"])
+        board.setdefault(where.split("/")[0], []).append((str(unit["power"]), str(unit["kind"]), where))
+    for index, node in enumerate(order[:3]):
+        if index == 1 or not (isinstance(node, tuple) and len(node) == 3 and node[0] in TO_CONVOY_POWER):
+            continue
+        power, kind, where = read_unit(node)
+        there = board.get(where.split("/")[0], [])
+        if index and not there:
+            continue  # a support or convoy of no unit: Convoy's own refusal says which
+        mine = [(k, w) for p, k, w in there if p == power]
+        if not any(k == kind and (w == where or "/" not in where) for k, w in mine):
+            return "NYU" if index == 0 and there and not mine else "NSU"
+    return None
+
+
 def turn(view: Mapping[str, Any]) -> Node:
     return (SEASON[(str(view["season"]), str(view["phase_type"]))], int(view["year"]))
 
@@ -211,13 +327,15 @@ def sco_message(ownership: Mapping[str, str], centres: Iterable[str]) -> Message
 
 def missing_message(view: Mapping[str, Any], power: str, ordered: Sequence[str]) -> Message:
     """MIS: the caller's units still without an order (movement), its dislodged units without
-    one (retreats, with MRT), or in adjustments MIS (n): builds still owed (removals negative).
-    A bare MIS means nothing is missing."""
+    one (retreats, with MRT), or in adjustments MIS (n): "if number is positive, ... that many
+    more disbands; if number is negative, ... that many more builds" (DAIDE Message Syntax,
+    MIS; MILA's transcripts agree: ``MIS (#-1)`` for one build owed). A bare MIS means nothing
+    is missing."""
     if str(view["phase_type"]) == "ADJUSTMENT":
         owed = view.get("owed") or {}
         done = len([o for o in ordered if o.startswith(("BUILD", "WAIVE")) or o.endswith(" D")])
         builds, removals = int(owed.get("builds", 0)), int(owed.get("disbands", 0))
-        left = (builds - done) if builds else -(removals - done)
+        left = -(builds - done) if builds else removals - done
         return ("MIS", (left,)) if left else ("MIS",)
     have = {o.split()[1].split("/")[0] for o in ordered if len(o.split()) > 1}
     if _is_retreat_phase(view):

@@ -68,5 +68,9 @@ class Convoy:
     def history(self, game_id: str) -> list[dict[str, Any]]:
         return list(self.call("GET", f"/games/{game_id}/history")["phases"])
 
+    def leave(self, game_id: str, token: str) -> dict[str, Any]:
+        """Give the seat back (its token stops working; the seat opens for join)."""
+        return dict(self.call("POST", f"/games/{game_id}/leave", {}, token))
+
     def vote_draw(self, game_id: str, token: str, draw: bool) -> dict[str, Any]:
         return dict(self.call("POST", f"/games/{game_id}/votes", {"draw": draw}, token))

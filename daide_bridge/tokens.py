@@ -4,9 +4,10 @@ Values follow "The Diplomacy AIJudge Client-Server Protocol", version 1 revision
 (Andrew Rose, 2003), chapter 4 "Language Representation": a token is two octets, the
 category in the high octet and the number within it in the low one. Integers are the
 categories 0x00-0x3F (a 14-bit two's-complement value); a text token (category 0x4B)
-carries one ASCII character. One token is newer than that revision: ``SMR`` (0x481E, the
-game summary) comes from the token list of "DAIDE Message Syntax", which added it after
-``ADM``. Standard library only; no I/O.
+carries one ASCII character. Where "DAIDE Message Syntax" (David Norman, the language
+document the protocol refers to) later changed the table, this module follows it: ``SMR``
+(0x481E, the game summary, after ``ADM``) and the press category (0x4A, ``PRESS`` below:
+FCT FOR FWD in that order, 0x4A22 CHO, no WRT). Standard library only; no I/O.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ _CATEGORIES: Final[dict[int, str]] = {
     0x48: "CCD DRW FRM GOF HLO HST HUH IAM LOD MAP MDF MIS NME NOT NOW OBS OFF ORD OUT PRN REJ "
     "SCO SLO SND SUB SVE THX TME YES ADM SMR",
     0x49: "AOA BTL ERR LVL MRT MTL NPB NPR PDA PTL RTL UNO",
-    0x4A: "ALY AND BWX DMZ ELS EXP FWD FCT FOR HOW IDK IFF INS IOU OCC ORR PCE POB PPT PRP QRY "
-    "SCD SRY SUG THK THN TRY UOM VSS WHT WHY XDO XOY YDO WRT",
 }
 # Categories whose numbers are not simply 0, 1, 2, ...
 _SPARSE: Final[dict[str, int]] = {
@@ -54,6 +53,19 @@ _SPARSE: Final[dict[str, int]] = {
     "NWC": 0x460E,
     "DSD": 0x490D,  # a parameter after a gap in the table
 }
+# Press (0x4A), as "DAIDE Message Syntax" lists them (David Norman, dpp_syntax, 2006), which is
+# what DAIDE software sends: David Norman's AI Client (Token.h), MILA's diplomacy 1.1.2
+# (diplomacy/daide/tokens.py). Revision 13 of the Client-Server Protocol listed FWD FCT FOR
+# (0x06-0x08), IOU, PPT, UOM and WRT at 0x4A22; the syntax document orders FCT FOR FWD, drops
+# IOU/PPT/UOM (their numbers stay unused) and gives 0x4A22-0x4A24 to CHO, BCC and UNT. NAR and
+# CCL, later additions whose numbers differ between implementations, are not in it.
+_PRESS_NUMBERS: Final = (  # "-": a number left unused
+    "ALY AND BWX DMZ ELS EXP FCT FOR FWD HOW IDK IFF INS - OCC ORR PCE POB - PRP QRY SCD SRY "
+    "SUG THK THN TRY - VSS WHT WHY XDO XOY YDO CHO BCC UNT"
+)
+PRESS: Final[dict[str, int]] = {
+    name: 0x4A00 | number for number, name in enumerate(_PRESS_NUMBERS.split()) if name != "-"
+}
 # The standard map's provinces (0x50-0x57): the low octet numbers them 0..74 in this order;
 # the category says inland/sea/coastal/bicoastal and (low bit) supply centre.
 PROVINCE_GROUPS: Final[tuple[tuple[int, str], ...]] = (
@@ -72,6 +84,7 @@ def _table() -> dict[str, int]:
         for number, name in enumerate(names.split()):
             table[name] = category << 8 | number
     table.update(_SPARSE)
+    table.update(PRESS)
     number = 0
     for category, names in PROVINCE_GROUPS:
         for name in names.split():

@@ -12,8 +12,11 @@ from daide_bridge.messages import Message, decode, encode, format_message, parse
 
 
 class DaideBot:
-    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+    def __init__(self, host: str, port: int, timeout: float = 30.0, source: str | None = None) -> None:
+        """``source``: the local address to connect from (127.0.0.2 ... on loopback: another host)."""
+        self.sock = socket.create_connection(
+            (host, port), timeout=timeout, source_address=(source, 0) if source else None
+        )
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         self.buffer = b""
         self.seen: list[Message] = []
@@ -58,6 +61,11 @@ class DaideBot:
             if message and message[0] == head:
                 return message
         raise AssertionError(f"no {head} in {[format_message(m) for m in self.seen[-20:]]}")
+
+    def answer(self, text: str) -> Message:
+        """Send ``text`` and return the next message the server sends."""
+        self.send(text)
+        return self.message()
 
     def close(self) -> None:
         try:

@@ -68,6 +68,17 @@ def test_token_values_are_those_of_the_protocol_document() -> None:
     assert len(set(tokens.VALUES.values())) == len(tokens.VALUES)
 
 
+def test_press_tokens_are_those_of_the_message_syntax_document() -> None:
+    # "DAIDE Message Syntax" (David Norman, dpp_syntax) as DAIDE software sends it (Norman's AI
+    # Client, MILA's diplomacy 1.1.2): FCT FOR FWD in that order, 0x4A22 is CHO, then BCC, UNT;
+    # revision 13 of the protocol had FWD FCT FOR, IOU, PPT, UOM and WRT at 0x4A22
+    assert (tokens.VALUES["FCT"], tokens.VALUES["FOR"], tokens.VALUES["FWD"]) == (0x4A06, 0x4A07, 0x4A08)
+    assert (tokens.VALUES["CHO"], tokens.VALUES["BCC"], tokens.VALUES["UNT"]) == (0x4A22, 0x4A23, 0x4A24)
+    assert tokens.NAMES[0x4A22] == "CHO" and tokens.VALUES["YDO"] == 0x4A21 and tokens.VALUES["VSS"] == 0x4A1C
+    assert not {"IOU", "PPT", "UOM", "WRT"} & set(tokens.VALUES)
+    assert from_values((0x4A22, 0x4000, 0x0001, 0x0001, 0x4001)) == ("CHO", (1, 1))
+
+
 def test_provinces_number_0_to_74_and_say_whether_they_are_centres() -> None:
     assert [tokens.VALUES[p] & 0xFF for p in tokens.PROVINCES] == list(range(75))
     assert (
@@ -220,19 +231,31 @@ def test_daide_orders_read_as_convoy_text(daide: str, convoy: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "daide",
+    ("daide", "at"),
     [
-        "((FRA AMY PAR))",
-        "((FRA AMY PAR) SUB BUR)",
-        "((UNO AMY PAR) HLD)",
-        "(FRA)",
-        "((FRA AMY (PAR NEC)) HLD)",
-        "HLD",
+        ("((FRA AMY PAR))", (0, 1)),  # the verb is missing: ERR at the end of the order
+        ("((FRA AMY PAR) SUB BUR)", (0, 1)),
+        ("((UNO AMY PAR) HLD)", (0, 0, 0)),
+        ("(FRA)", (0, 1)),
+        ("((FRA AMY (PAR AMY)) HLD)", (0, 0, 2, 1)),
+        ("((FRA AMY PAR) MTO FRA)", (0, 2)),  # FRA is a power, not a province
+        ("((FRA AMY PAR) HLD HLD)", (0, 2)),
+        ("((FRA FLT BRE) SUP (FRA AMY PAR) MTO (GAS NCS))", (0, 4)),  # support names no coast
+        ("((ENG AMY LON) CTO BRE VIA (ECH PAR 3))", (0, 4, 2)),
+        ("HLD", (0,)),
     ],
 )
-def test_what_is_not_an_order_is_a_grammar_error(daide: str) -> None:
-    with pytest.raises(grammar.GrammarError):
+def test_what_is_not_an_order_is_a_grammar_error_at_its_first_offending_token(
+    daide: str, at: tuple[int, ...]
+) -> None:
+    with pytest.raises(grammar.GrammarError) as error:
         grammar.order_text(parse_message(daide)[0])
+    assert error.value.at == at
+
+
+def test_coasts_the_syntax_admits_in_great_need_are_orders_convoy_refuses_not_syntax_errors() -> None:
+    order = parse_message("((FRA FLT MAO) MTO (SPA NEC))")[0]
+    assert grammar.order_text(order) == ("FRANCE", "F MAO - SPA/NE")
 
 
 def test_the_map_definition_is_the_engines_map() -> None:
@@ -263,10 +286,13 @@ def test_now_sco_and_mis_from_a_view() -> None:
     assert grammar.missing_message(view, "FRANCE", []) == ("MIS", ("FRA", "AMY", "PAR"))
     assert grammar.missing_message(view, "FRANCE", ["A PAR H"]) == ("MIS",)
     winter = {**view, "season": "WINTER", "phase_type": "ADJUSTMENT", "owed": {"builds": 2, "disbands": 0}}
-    assert grammar.missing_message(winter, "FRANCE", ["BUILD A PAR"]) == ("MIS", (1,))
+    # MIS (n): negative for builds still owed, positive for removals (DAIDE Message Syntax)
+    assert grammar.missing_message(winter, "FRANCE", ["BUILD A PAR"]) == ("MIS", (-1,))
+    removals = {**winter, "owed": {"builds": 0, "disbands": 2}}
+    assert grammar.missing_message(removals, "FRANCE", ["A PAR D"]) == ("MIS", (1,))
 
 
-@pytest.mark.parametrize("module", ["tokens", "messages", "wire", "grammar"])
+@pytest.mark.parametrize("module", ["tokens", "messages", "wire", "grammar", "syntax", "seats"])
 def test_the_protocol_modules_import_only_the_standard_library(module: str) -> None:
     import ast
     import sys
@@ -280,3 +306,28 @@ def test_the_protocol_modules_import_only_the_standard_library(module: str) -> N
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module.split(".")[0])
     assert names - set(sys.stdlib_module_names) <= {"daide_bridge"}
+
+
+@pytest.mark.parametrize(
+    ("daide", "note"),
+    [
+        ("((GER AMY MUN) HLD)", None),
+        ("((GER FLT MUN) HLD)", "NSU"),  # the unit in Munich is an army: no such unit
+        ("((FRA AMY MUN) HLD)", "NYU"),  # an army stands there, but not France's
+        ("((GER AMY BER) HLD)", "NSU"),  # nothing stands there
+        ("((FRA AMY PAR) SUP (GER FLT MUN))", "NSU"),
+        ("((FRA AMY PAR) SUP (GER AMY BUR) MTO PIC)", None),  # no unit in BUR: Convoy says why
+        ("((RUS FLT STP) HLD)", None),  # the coast left out: the fleet in St Petersburg
+        ("((RUS FLT (STP NCS)) HLD)", "NSU"),  # it stands on the south coast
+        ("((FRA FLT BRE) BLD)", None),
+    ],
+)
+def test_units_are_checked_against_the_position_as_daide_names_them(daide: str, note: str | None) -> None:
+    view = {
+        "units": [
+            {"kind": "A", "power": "GERMANY", "location": "MUN"},
+            {"kind": "A", "power": "FRANCE", "location": "PAR"},
+            {"kind": "F", "power": "RUSSIA", "location": "STP/SC"},
+        ]
+    }
+    assert grammar.unit_note(parse_message(daide)[0], view) == note
