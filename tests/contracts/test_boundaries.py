@@ -54,7 +54,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # data and nothing else of ours; its protocol modules import only the standard library
     "daide_bridge": (("daide_bridge",), ("engine",)),
     "daide protocol": (("daide_bridge.tokens", "daide_bridge.messages", "daide_bridge.wire",
-                        "daide_bridge.grammar"), ()),
+                        "daide_bridge.grammar", "daide_bridge.syntax", "daide_bridge.seats"), ()),
     "package roots": (("functions",), ()),  # functions/__init__.py: a docstring, nothing else
 }
 
