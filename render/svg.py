@@ -66,7 +66,7 @@ def render_svg(
     options: RenderOptions = RenderOptions(),
 ) -> str:
     """The whole picture as one SVG document (UTF-8 text)."""
-    pal = options.palette
+    pal = options.palette.for_powers(board.power_ids)
     height = geometry.height + TITLE_HEIGHT
     px_height = round(options.width * height / geometry.width)
     parts = [
