@@ -1,0 +1,55 @@
+"""What the geometry author needs to know of each board besides the map: where its provinces
+are on the globe (seed points), its extent and projection, and its drawn crossings.
+
+One module per board (``render/tools/boards/<map>.py`` defines ``BOARD``); Classical and
+1900 are read from ``render/tools/seeds.py``, where they were first written.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from render.tools import seeds as S
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    seeds: dict[str, list[Point]]
+    extent: list[Point]
+    cols: int
+    projection: Any = None  # author_geometry.Projection; None: the European default
+    islands: dict[str, list[Point]] = field(default_factory=dict)
+    neutral_land: list[Point] = field(default_factory=list)
+    crossings: list[tuple[str, str]] = field(default_factory=list)
+    offmap: list[tuple[str, str, str]] = field(default_factory=list)
+    label_at: dict[str, Point] = field(default_factory=dict)
+
+
+CROSSINGS = {"classical": [("DEN", "SWE")], "1900": [("DEN", "SWE"), ("CLY", "IRE"), ("GIB", "MOR")]}
+CAPE = "to MAO round the Cape"
+OFFMAP = {"1900": [("EGY", "MAO", CAPE), ("HEJ", "MAO", CAPE)]}
+
+
+def board(map_id: str) -> BoardConfig:
+    from render.tools.author_geometry import Projection
+
+    if map_id in ("classical", "1900"):
+        config = BoardConfig(
+            seeds=S.CLASSICAL if map_id == "classical" else S.V1900,
+            extent=S.EXTENT[map_id],
+            cols={"classical": 620, "1900": 680}[map_id],
+            islands=S.ISLANDS[map_id],
+            neutral_land=S.NEUTRAL_LAND[map_id],
+            crossings=CROSSINGS[map_id],
+            offmap=OFFMAP.get(map_id, []),
+            label_at=S.LABEL_AT.get(map_id, {}),
+        )
+    else:
+        config = importlib.import_module(f"render.tools.boards.{map_id}").BOARD
+    if config.projection is None:
+        config = BoardConfig(**{**config.__dict__, "projection": Projection()})
+    return config
