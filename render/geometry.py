@@ -57,7 +57,8 @@ class Crossing:
     """A drawn link between two adjacent provinces that do not touch on the picture.
 
     ``strait``: a dashed line between ``points`` (Denmark-Sweden across the Sound).
-    ``offmap``: a route that leaves the board (1900's Cape route), drawn as a labelled stub.
+    ``offmap``: a route that leaves the board (1900's Cape route), drawn as a labelled stub at
+    each end; ``label`` names the route ("round the Cape").
     """
 
     provinces: tuple[str, str]

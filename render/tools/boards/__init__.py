@@ -30,7 +30,7 @@ class BoardConfig:
 
 
 CROSSINGS = {"classical": [("DEN", "SWE")], "1900": [("DEN", "SWE"), ("CLY", "IRE"), ("GIB", "MOR")]}
-CAPE = "to MAO round the Cape"
+CAPE = "round the Cape"
 OFFMAP = {"1900": [("EGY", "MAO", CAPE), ("HEJ", "MAO", CAPE)]}
 
 
