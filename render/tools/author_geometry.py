@@ -112,6 +112,8 @@ class Grid:
         gx, gy = np.meshgrid(cx, cy)
         lon, lat = self.projection.unproject(gx, gy)
         land = globe.is_land(lat, lon)
+        for ring in config.water:  # below-sea-level seas the land mask counts as land (the Caspian)
+            land &= ~shapely.contains_xy(shapely.Polygon(ring), lon, lat)
         land = _drop_specks(land, 6)
         land = ~_drop_specks(~land, 6)
         self.land = land

@@ -27,6 +27,34 @@ class BoardConfig:
     crossings: list[tuple[str, str]] = field(default_factory=list)
     offmap: list[tuple[str, str, str]] = field(default_factory=list)
     label_at: dict[str, Point] = field(default_factory=dict)
+    water: list[list[Point]] = field(default_factory=list)  # (lon, lat) rings forced to water
+
+
+# The Caspian Sea, which the land mask (an elevation model) counts as land.
+CASPIAN = [
+    (46.7, 44.8),
+    (47.5, 45.6),
+    (49.2, 46.6),
+    (51.2, 47.1),
+    (53.2, 46.8),
+    (53.0, 45.2),
+    (51.3, 44.5),
+    (50.3, 44.3),
+    (51.3, 43.1),
+    (52.6, 42.0),
+    (52.9, 41.0),
+    (53.9, 40.6),
+    (53.0, 39.2),
+    (53.9, 37.3),
+    (51.5, 36.8),
+    (49.9, 37.4),
+    (48.9, 38.4),
+    (49.3, 39.6),
+    (49.6, 40.4),
+    (48.6, 41.8),
+    (47.6, 43.0),
+    (47.5, 44.0),
+]
 
 
 CROSSINGS = {"classical": [("DEN", "SWE")], "1900": [("DEN", "SWE"), ("CLY", "IRE"), ("GIB", "MOR")]}
