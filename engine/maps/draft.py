@@ -38,7 +38,7 @@ from typing import Any
 from engine.maps.checker import EDGE_FLAGS, SCHEMA_VERSION, Problem, check_variant
 
 Spot = tuple[str, str | None]  # (province, coast)
-PASSED_ON = ("map_id", "name", "description", "start", "victory", "rules", "rules_text", "notes")
+PASSED_ON = ("map_id", "name", "description", "picture", "start", "victory", "rules", "rules_text", "notes")
 
 
 def compile_draft(draft: dict[str, Any]) -> tuple[dict[str, Any], tuple[Problem, ...]]:

@@ -63,8 +63,9 @@ def _play(api: InProcessApi, board: MapData, seed: int) -> int:
         menus = legal_menus(state, board)
         _menus_offered(api, game_id, tokens, menus, checks)
         orders = _submit(api, game_id, tokens, state, choose_orders(state, board, rng, STYLE, menus))
-        processed = api.call("POST", f"/games/{game_id}/process_turn", {"phase": state.phase_name},
-                             token=OPERATOR_TOKEN)
+        processed = api.call(
+            "POST", f"/games/{game_id}/process_turn", {"phase": state.phase_name}, token=OPERATOR_TOKEN
+        )
         assert processed.status == 200, processed.raw
         state, resolution = _adjudicate(board, state, orders, menus, checks)
         _same_results(processed.body["resolution"]["results"], resolution)
@@ -81,8 +82,13 @@ def _play(api: InProcessApi, board: MapData, seed: int) -> int:
     return state.year - board.start_year
 
 
-def _adjudicate(board: MapData, state: GameState, orders: dict[str, list[Order]],
-                menus: dict[str, list[Order]], checks: random.Random) -> tuple[GameState, engine.Resolution]:
+def _adjudicate(
+    board: MapData,
+    state: GameState,
+    orders: dict[str, list[Order]],
+    menus: dict[str, list[Order]],
+    checks: random.Random,
+) -> tuple[GameState, engine.Resolution]:
     """The engine's own adjudication of the phase, with every invariant checked."""
     following, resolution = engine.Game(map=board, state=state).adjudicate(orders)
     check_phase(PlayedPhase(state, orders, menus, following.current, resolution), "2023", checks, board)
@@ -101,8 +107,9 @@ def _new_game(api: InProcessApi, board: MapData) -> tuple[str, dict[str, str]]:
     return game_id, tokens
 
 
-def _menus_offered(api: InProcessApi, game_id: str, tokens: dict[str, str],
-                   menus: dict[str, list[Order]], rng: random.Random) -> None:
+def _menus_offered(
+    api: InProcessApi, game_id: str, tokens: dict[str, str], menus: dict[str, list[Order]], rng: random.Random
+) -> None:
     """The view offers a power exactly the engine's menu (one power a phase, in turn)."""
     if not menus:
         return
@@ -111,15 +118,20 @@ def _menus_offered(api: InProcessApi, game_id: str, tokens: dict[str, str],
     assert view["legal_orders"] == sorted(engine.format_order(o) for o in menus[power])
 
 
-def _submit(api: InProcessApi, game_id: str, tokens: dict[str, str], state: GameState,
-            orders: dict[str, list[Order]]) -> dict[str, list[Order]]:
+def _submit(
+    api: InProcessApi, game_id: str, tokens: dict[str, str], state: GameState, orders: dict[str, list[Order]]
+) -> dict[str, list[Order]]:
     """Each power's orders as text; the ones the API kept. The player sometimes adds a waive
     to a full set of builds, which the API refuses at once (TOO_MANY_BUILDS) and nothing else."""
     kept: dict[str, list[Order]] = {}
     for power, given in sorted(orders.items()):
         texts = [engine.format_order(o) for o in given]
-        answer = api.call("POST", f"/games/{game_id}/orders", {"orders": texts, "phase": state.phase_name},
-                          token=tokens[power])
+        answer = api.call(
+            "POST",
+            f"/games/{game_id}/orders",
+            {"orders": texts, "phase": state.phase_name},
+            token=tokens[power],
+        )
         assert answer.status == 200, answer.raw
         refused = answer.body["rejected"]
         assert all(r["code"] == "TOO_MANY_BUILDS" and r["order"] == "WAIVE" for r in refused), refused
