@@ -54,15 +54,26 @@ class Projection:
     more room (as on every Diplomacy board), the edges give it up. r' = r(1+K)/(1+K r/R).
     ``lcc=False`` replaces the cone by a plate carree scaled at ``phi1`` (a whole-world board)."""
 
-    def __init__(self, phi1: float = 40.0, phi2: float = 62.0, lam0: float = 15.0, lat0: float = 50.0,
-                 fish: tuple[float, float] = (8.0, 49.5), k: float = 0.6, r: float = 0.55,
-                 lcc: bool = True) -> None:
+    def __init__(
+        self,
+        phi1: float = 40.0,
+        phi2: float = 62.0,
+        lam0: float = 15.0,
+        lat0: float = 50.0,
+        fish: tuple[float, float] = (8.0, 49.5),
+        k: float = 0.6,
+        r: float = 0.55,
+        lcc: bool = True,
+    ) -> None:
         self.lcc = lcc
         self.phi1, self.lam0 = math.radians(phi1), math.radians(lam0)
         p1, p2 = self.phi1, math.radians(phi2)
-        self.n = math.log(math.cos(p1) / math.cos(p2)) / math.log(
-            math.tan(math.pi / 4 + p2 / 2) / math.tan(math.pi / 4 + p1 / 2)
-        ) if lcc else 1.0
+        self.n = (
+            math.log(math.cos(p1) / math.cos(p2))
+            / math.log(math.tan(math.pi / 4 + p2 / 2) / math.tan(math.pi / 4 + p1 / 2))
+            if lcc
+            else 1.0
+        )
         self.f = math.cos(p1) * math.tan(math.pi / 4 + p1 / 2) ** self.n / self.n
         self.rho0 = self.f / math.tan(math.pi / 4 + math.radians(lat0) / 2) ** self.n
         self.k, self.r = k, r
@@ -95,6 +106,24 @@ class Projection:
         return np.degrees(lon), np.degrees(lat)
 
 
+class Warp:
+    """A plate carree stretched piece by piece: ``lons`` and ``lats`` are knots (degree, board
+    position) of two increasing piecewise-linear maps, so each band of longitude and latitude
+    gets the room its provinces need (a board from Europe to Japan cannot be one fisheye).
+    Separable and monotone, hence exactly invertible; shared borders stay shared."""
+
+    def __init__(self, lons: list[tuple[float, float]], lats: list[tuple[float, float]]) -> None:
+        self.lon_deg, self.lon_pos = (np.array(v, dtype=float) for v in zip(*lons, strict=True))
+        self.lat_deg, self.lat_pos = (np.array(v, dtype=float) for v in zip(*lats, strict=True))
+
+    def project(self, lon: float, lat: float) -> tuple[float, float]:
+        x = float(np.interp(lon, self.lon_deg, self.lon_pos))
+        return x, float(np.interp(lat, self.lat_deg, self.lat_pos))
+
+    def unproject(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.interp(x, self.lon_pos, self.lon_deg), np.interp(y, self.lat_pos, self.lat_deg)
+
+
 class Grid:
     """The board's cells: projected extent, cell size, and the land mask."""
 
@@ -111,6 +140,7 @@ class Grid:
         cy = self.y1 - (np.arange(self.rows) + 0.5) * self.cell
         gx, gy = np.meshgrid(cx, cy)
         lon, lat = self.projection.unproject(gx, gy)
+        lon, lat = (lon + 180.0) % 360.0 - 180.0, np.clip(lat, -90.0, 90.0)  # a world board's edges
         land = globe.is_land(lat, lon)
         for ring in config.water:  # below-sea-level seas the land mask counts as land (the Caspian)
             land &= ~shapely.contains_xy(shapely.Polygon(ring), lon, lat)

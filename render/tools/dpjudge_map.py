@@ -69,8 +69,14 @@ def read(text: str) -> Reading:
             power = match.group(1).replace("-", "_")
             adjective = match.group(2).split(":")[0].title()
             homes = [w.upper() for w in match.group(3).split()]
-            r.powers.append({"id": power, "name": match.group(1).replace("-", " ").title(),
-                             "adjective": adjective, "home_centers": sorted(homes)})
+            r.powers.append(
+                {
+                    "id": power,
+                    "name": match.group(1).replace("-", " ").title(),
+                    "adjective": adjective,
+                    "home_centers": sorted(homes),
+                }
+            )
     return r
 
 
@@ -92,8 +98,13 @@ def _name(r: Reading, line: str) -> None:
         return  # a coast's own name
     province = words[0].upper()
     r.names[province] = name.strip()
-    r.aliases[province] = sorted({w.replace("+", " ").lower() for w in words[1:]
-                                  if "/" not in w and "(" not in w and w.upper() != province})
+    r.aliases[province] = sorted(
+        {
+            w.replace("+", " ").lower()
+            for w in words[1:]
+            if "/" not in w and "(" not in w and w.upper() != province
+        }
+    )
 
 
 def sheet(r: Reading, map_id: str) -> dict[str, Any]:
@@ -118,8 +129,13 @@ def sheet(r: Reading, map_id: str) -> dict[str, Any]:
     centres = {c for p in r.powers for c in p["home_centers"]} | set(r.unowned)
     provinces = []
     for pid in sorted(r.kinds):
-        record: dict[str, Any] = {"id": pid, "name": r.names.get(pid, pid), "kind": r.kinds[pid],
-                                  "supply_center": pid in centres, "aliases": r.aliases.get(pid, [])}
+        record: dict[str, Any] = {
+            "id": pid,
+            "name": r.names.get(pid, pid),
+            "kind": r.kinds[pid],
+            "supply_center": pid in centres,
+            "aliases": r.aliases.get(pid, []),
+        }
         if pid in r.ports:
             record["convoy_node"] = True
         if r.kinds[pid] != "sea":
@@ -131,9 +147,15 @@ def sheet(r: Reading, map_id: str) -> dict[str, Any]:
             else:
                 record["fleet"] = {c: sorted(near) for c, near in sorted(coasts.items()) if c}
         provinces.append(record)
-    out: dict[str, Any] = {"map_id": map_id, "name": map_id, "start": {
-        "year": r.start.get("year", 1901), "season": r.start.get("season", "SPRING"),
-        "phase": r.start.get("phase", "MOVEMENT")}}
+    out: dict[str, Any] = {
+        "map_id": map_id,
+        "name": map_id,
+        "start": {
+            "year": r.start.get("year", 1901),
+            "season": r.start.get("season", "SPRING"),
+            "phase": r.start.get("phase", "MOVEMENT"),
+        },
+    }
     if r.build_any:
         out["rules"] = {"build_sites": "any_owned_center"}
     out["powers"] = r.powers
