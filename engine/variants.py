@@ -1,7 +1,7 @@
 """Variant files: export a map to schema-v1 JSON data and import it back, validated.
 
 This is Convoy's equivalent of the DVAR upload/download of the 1900 seed: a
-variant is nothing but data (shared/maps/SCHEMA.md, docs/variants.md), so a
+variant is nothing but data (docs/map-schema.md, docs/variants.md), so a
 variant author downloads an existing map with ``export_variant``, edits it, and
 uploads it with ``import_variant``, which refuses inconsistent data with a
 ``MapDataError`` naming the offending province, edge, power or field.

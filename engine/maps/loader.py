@@ -90,7 +90,7 @@ class Victory:
     strictly_more_than_any_other: bool
 
 
-# ``rules.build_sites``: where a power may build (SCHEMA.md; read by ``engine.allowance`` only).
+# ``rules.build_sites``: where a power may build (docs/map-schema.md; read by ``engine.allowance`` only).
 HOME_CENTERS = "home_centers"  # its own home centres (the standard rule)
 ANY_OWNED_CENTER = "any_owned_center"  # any supply centre it owns (Chaos, Modern, Hundred)
 BUILD_SITE_RULES = (HOME_CENTERS, ANY_OWNED_CENTER)
