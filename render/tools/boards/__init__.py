@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from render.tools import seeds as S
+from render.tools.projections import Projection
 
 Point = tuple[float, float]
 
@@ -21,7 +22,7 @@ class BoardConfig:
     seeds: dict[str, list[Point]]
     extent: list[Point]
     cols: int
-    projection: Any = None  # author_geometry.Projection; None: the European default
+    projection: Any = None  # a projections.Projection or Warp; None: the European default
     islands: dict[str, list[Point]] = field(default_factory=dict)
     neutral_land: list[Point] = field(default_factory=list)
     crossings: list[tuple[str, str]] = field(default_factory=list)
@@ -63,8 +64,6 @@ OFFMAP = {"1900": [("EGY", "MAO", CAPE), ("HEJ", "MAO", CAPE)]}
 
 
 def board(map_id: str) -> BoardConfig:
-    from render.tools.author_geometry import Projection
-
     if map_id in ("classical", "1900"):
         config = BoardConfig(
             seeds=S.CLASSICAL if map_id == "classical" else S.V1900,

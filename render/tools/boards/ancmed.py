@@ -1,7 +1,7 @@
 """Ancient Mediterranean: the Mediterranean basin from Iberia to Armenia and the Nile."""
 
-from render.tools.author_geometry import Projection
 from render.tools.boards import BoardConfig
+from render.tools.projections import Projection
 
 BOARD = BoardConfig(
     seeds={

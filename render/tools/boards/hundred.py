@@ -1,7 +1,7 @@
 """Hundred: England, France and the Low Countries in the fifteenth century."""
 
-from render.tools.author_geometry import Projection
 from render.tools.boards import BoardConfig
+from render.tools.projections import Projection
 
 BOARD = BoardConfig(
     seeds={

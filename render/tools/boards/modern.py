@@ -1,7 +1,7 @@
 """Modern: Europe, North Africa and the Middle East of 1994."""
 
-from render.tools.author_geometry import Projection
 from render.tools.boards import CASPIAN, BoardConfig
+from render.tools.projections import Projection
 
 BOARD = BoardConfig(
     seeds={

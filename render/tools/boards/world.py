@@ -4,8 +4,8 @@ The board runs from 170 W to 190 (= 170 W again). The Pacific seas and the Ross 
 the cut crosses are seeded on both sides, so they are drawn at both edges and every neighbour
 touches one of their two pieces: the wrap-around needs no drawn crossing."""
 
-from render.tools.author_geometry import Warp
 from render.tools.boards import CASPIAN, BoardConfig
+from render.tools.projections import Warp
 
 BOARD = BoardConfig(
     seeds={

@@ -4,8 +4,8 @@ The eight box seas at the board's edges join the oceans round the world (each bo
 to the boxes of its row and its column); boxes that do not touch on the board are joined by
 off-board notes ("round the world")."""
 
-from render.tools.author_geometry import Warp
 from render.tools.boards import CASPIAN, BoardConfig
+from render.tools.projections import Warp
 
 WORLD = "round the world"
 
