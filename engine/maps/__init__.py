@@ -13,13 +13,6 @@ from engine.maps.loader import (
 )
 
 __all__ = [
-    "EdgeRules",
-    "EmergencyMeasures",
-    "MapData",
-    "MapDataError",
-    "Power",
-    "Province",
-    "available_maps",
-    "build_map",
-    "load_map",
+    "EdgeRules", "EmergencyMeasures", "MapData", "MapDataError", "Power", "Province",
+    "available_maps", "build_map", "load_map",
 ]
