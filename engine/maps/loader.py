@@ -381,11 +381,9 @@ def build_map(data: dict[str, Any]) -> MapData:
     # Starting units stand on the map's shared Location values, as parsed orders do, so
     # the rules' comparisons mostly succeed on identity.
     shared = game_map.locations_by_text
-    object.__setattr__(
-        game_map,
-        "starting_units",
-        frozenset(Unit(u.kind, u.power, shared[str(u.location)]) for u in starting_units),
-    )
+    object.__setattr__(game_map, "starting_units", frozenset(
+        Unit(u.kind, u.power, shared[str(u.location)]) for u in starting_units
+    ))
     return game_map
 
 
