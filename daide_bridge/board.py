@@ -44,3 +44,23 @@ def map_definition(variant: str = "classical") -> Message:
             entry.append((_fleet_key(province, where.coast), *near))
         adjacencies.append(tuple(entry))
     return ("MDF", tuple(POWERS), (tuple(centres), tuple(others)), tuple(adjacencies))
+
+
+@cache
+def fits_standard(variant: str) -> bool:
+    """Can a game of ``variant`` be played over DAIDE as ``MAP ('STANDARD')``?
+
+    DAIDE's standard tokens name the classical map's seven powers and 75 provinces; the bridge
+    sends no variant tokens (RM), so a game fits when its map has exactly the classical
+    powers, provinces, coasts and adjacencies. Its starting position may differ (Fleet Rome):
+    bots read positions from NOW and SCO, never from the map definition. Every other packaged
+    variant (1900, Chaos' 34 powers, Pure, Ancient Mediterranean, Hundred, Modern, World,
+    Youngstown Redux) names provinces or powers DAIDE's standard tokens do not have.
+    """
+    try:
+        board = engine.load_map(variant)
+    except KeyError:
+        return False
+    standard = engine.load_map("classical")
+    return (board.power_ids == standard.power_ids and board.army_adjacent == standard.army_adjacent
+            and board.fleet_adjacent == standard.fleet_adjacent)

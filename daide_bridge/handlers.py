@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
-from daide_bridge.board import map_definition
+from daide_bridge.board import fits_standard, map_definition
 from daide_bridge.grammar import (
     TO_CONVOY_POWER,
     TO_DAIDE_POWER,
@@ -156,6 +156,8 @@ async def _nme(session: Session, message: Message) -> None:
             session.send(("REJ", message))
             return
         for game_id in bridge.game_ids:
+            if not fits_standard((await bridge.api(bridge.convoy.view, game_id))["variant"]):
+                continue  # a variant DAIDE's standard tokens cannot name (board.fits_standard)
             try:
                 joined = await bridge.api(bridge.convoy.join, game_id)
             except ApiError as error:

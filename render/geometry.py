@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -57,7 +57,8 @@ class Crossing:
     """A drawn link between two adjacent provinces that do not touch on the picture.
 
     ``strait``: a dashed line between ``points`` (Denmark-Sweden across the Sound).
-    ``offmap``: a route that leaves the board (1900's Cape route), drawn as a labelled stub.
+    ``offmap``: a route that leaves the board (1900's Cape route), drawn as a labelled stub at
+    each end; ``label`` names the route ("round the Cape").
     """
 
     provinces: tuple[str, str]
@@ -99,25 +100,43 @@ def _n(value: float) -> str:
 
 @cache
 def load_geometry(map_id: str) -> Geometry:
-    """The checked geometry of a map shipped with the package (``classical``, ``1900``)."""
+    """The checked geometry of a map shipped with the package. A rule variant drawn on another
+    map's board (Chaos, Fleet Rome: the classical board) names it in its ``picture`` field."""
+    board = load_map(map_id)
+    picture = picture_of(board)
     try:
-        text = resources.files("render").joinpath("geometry", f"{map_id}.json").read_text(encoding="utf-8")
+        text = resources.files("render").joinpath("geometry", f"{picture}.json").read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise GeometryError(f"no geometry for map {map_id!r}") from exc
-    return build_geometry(json.loads(text), load_map(map_id))
+    return build_geometry(json.loads(text), board)
+
+
+def picture_of(board: MapData) -> str:
+    """The geometry a map is drawn with: its own, or the board named by its ``picture``."""
+    return str(board.raw.get("picture", board.map_id))
 
 
 def build_geometry(data: dict[str, Any], board: MapData) -> Geometry:
-    """Read a geometry document and check it against ``board`` (see module docstring)."""
+    """Read a geometry document and check it against ``board`` (see module docstring); the
+    error lists every problem ``geometry_problems`` finds, one per line."""
     try:
         geometry = _read(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise GeometryError(f"malformed geometry document: {exc}") from exc
-    if geometry.map_id != board.map_id:
-        raise GeometryError(f"geometry is for map {geometry.map_id!r}, not {board.map_id!r}")
-    check_anchors(geometry, board)
-    check_borders(geometry, board)
+    problems = geometry_problems(geometry, board)
+    if problems:
+        raise GeometryError("\n".join(problems))
     return geometry
+
+
+def geometry_problems(geometry: Geometry, board: MapData) -> list[str]:
+    """Every way the picture disagrees with the map, each naming its province or pair."""
+    if geometry.map_id != picture_of(board):
+        return [f"geometry is for map {geometry.map_id!r}, not {picture_of(board)!r}"]
+    anchors = list(anchor_problems(geometry, board))
+    if anchors:  # borders cannot be compared while shapes are missing
+        return anchors
+    return list(border_problems(geometry, board))
 
 
 def _read(data: dict[str, Any]) -> Geometry:
@@ -163,23 +182,23 @@ def _rings(value: Any) -> tuple[Ring, ...]:
     return rings
 
 
-def check_anchors(geometry: Geometry, board: MapData) -> None:
+def anchor_problems(geometry: Geometry, board: MapData) -> Iterator[str]:
     missing = sorted(set(board.provinces) - set(geometry.provinces))
     if missing:
-        raise GeometryError(f"provinces without a shape: {', '.join(missing)}")
+        yield f"provinces without a shape: {', '.join(missing)}"
     unknown = sorted(set(geometry.provinces) - set(board.provinces))
     if unknown:
-        raise GeometryError(f"shapes for provinces the map does not have: {', '.join(unknown)}")
+        yield f"shapes for provinces the map does not have: {', '.join(unknown)}"
     for pid, province in sorted(board.provinces.items()):
-        shape = geometry.provinces[pid]
+        shape = geometry.provinces.get(pid)
+        if shape is None:
+            continue
         if not shape.rings:
-            raise GeometryError(f"{pid} has an empty shape")
+            yield f"{pid} has an empty shape"
         if province.supply_center and shape.supply_center is None:
-            raise GeometryError(f"{pid} is a supply centre without a centre marker")
+            yield f"{pid} is a supply centre without a centre marker"
         if set(shape.coasts) != set(province.coasts):
-            raise GeometryError(
-                f"{pid} coast anchors {sorted(shape.coasts)} differ from its coasts {list(province.coasts)}"
-            )
+            yield f"{pid} coast anchors {sorted(shape.coasts)} differ from its coasts {list(province.coasts)}"
 
 
 def touching_pairs(board: MapData) -> frozenset[frozenset[str]]:
@@ -205,18 +224,20 @@ def shared_borders(geometry: Geometry) -> dict[frozenset[str], float]:
     return dict(lengths)
 
 
-def check_borders(geometry: Geometry, board: MapData) -> None:
+def border_problems(geometry: Geometry, board: MapData) -> Iterator[str]:
+    """A drawn border the graph does not have, an adjacency the picture does not show, and a
+    crossing between provinces the map does not connect."""
     must = touching_pairs(board)
     borders = shared_borders(geometry)
     crossed = {frozenset(c.provinces) for c in geometry.crossings}
     for pair, length in sorted(borders.items(), key=lambda kv: sorted(kv[0])):
         if pair not in must and length > BORDER_TOLERANCE:
             a, b = sorted(pair)
-            raise GeometryError(f"{a} and {b} are not adjacent but share {length:.1f} units of border")
+            yield f"{a} and {b} are not adjacent but share {length:.1f} units of border"
     for pair in sorted(must, key=sorted):
         if borders.get(pair, 0.0) <= 0.0 and pair not in crossed:
             a, b = sorted(pair)
-            raise GeometryError(f"{a} and {b} are adjacent but neither touch nor have a drawn crossing")
+            yield f"{a} and {b} are adjacent but neither touch nor have a drawn crossing"
     for crossing in geometry.crossings:
         if frozenset(crossing.provinces) not in must:
-            raise GeometryError(f"crossing between {crossing.provinces} that the map does not connect")
+            yield f"crossing between {crossing.provinces} that the map does not connect"

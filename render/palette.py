@@ -10,7 +10,7 @@ initial, and a failed order is dashed as well as coloured.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from engine import ResultCode
@@ -33,6 +33,20 @@ class Palette:
 
     def power(self, power: str) -> str:
         return self.powers.get(power, "#888888")
+
+    def for_powers(self, power_ids: tuple[str, ...]) -> Palette:
+        """This palette with a colour for every power of a map: the named ones keep theirs,
+        the others take the first ``EXTRA`` colours no named power of the map uses, in the
+        map's order (a variant's powers are not all in the boxed game's seven)."""
+        key = (self.name, power_ids)
+        known = _FOR_POWERS.get(key)
+        if known is None:
+            taken = {self.powers[p] for p in power_ids if p in self.powers}
+            spare = iter(c for c in (_CB_EXTRA if self.initials else _EXTRA) if c not in taken)
+            colours = {p: self.powers.get(p) or next(spare, "#888888") for p in power_ids}
+            known = replace(self, powers=MappingProxyType({**self.powers, **colours}))
+            _FOR_POWERS[key] = known
+        return known
 
 
 _STANDARD_POWERS = MappingProxyType(
@@ -88,6 +102,19 @@ _CB_RESULTS = MappingProxyType(
         ResultCode.WAIVE: "#999999",
     }
 )
+
+# Colours for powers beyond the seven (and Britain): distinct hues first, then their darker and
+# lighter variants, enough for Chaos' 34 powers. The colour-blind list starts with the rest of
+# the Okabe-Ito set; past a dozen powers no palette stays safe, and the initials carry the power.
+_EXTRA = (
+    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
+    "#469990", "#9a6324", "#800000", "#808000", "#000075", "#fabed4", "#dcbeff", "#aaffc3",
+    "#ffd8b1", "#a9a9a9", "#ffe119", "#b8860b", "#2f4f4f", "#ff7f50", "#6b8e23", "#c71585",
+    "#1e90ff", "#8b4513", "#20b2aa", "#ff1493", "#556b2f", "#9370db", "#cd5c5c", "#00ced1",
+    "#daa520", "#708090", "#adff2f", "#ba55d3", "#f4a460", "#4682b4", "#d2691e", "#7b68ee",
+)
+_CB_EXTRA = ("#e69f00", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#56b4e9", *_EXTRA)
+_FOR_POWERS: dict[tuple[str, tuple[str, ...]], Palette] = {}
 
 STANDARD = Palette(name="standard", powers=_STANDARD_POWERS, results=_STANDARD_RESULTS)
 COLORBLIND = Palette(name="colorblind", powers=_CB_POWERS, results=_CB_RESULTS, initials=True)

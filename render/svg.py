@@ -66,7 +66,7 @@ def render_svg(
     options: RenderOptions = RenderOptions(),
 ) -> str:
     """The whole picture as one SVG document (UTF-8 text)."""
-    pal = options.palette
+    pal = options.palette.for_powers(board.power_ids)
     height = geometry.height + TITLE_HEIGHT
     px_height = round(options.width * height / geometry.width)
     parts = [
@@ -135,13 +135,13 @@ def _crossings(geometry: Geometry, pal: Palette) -> str:
                 f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
                 f'stroke="{pal.border}" stroke-width="1.6" stroke-dasharray="2 2.5"/>'
             )
-    far_ends: dict[Point, list[str]] = {}
+    far_ends: dict[tuple[Point, str], list[str]] = {}
     for c in geometry.crossings:
         if c.kind == "offmap" and len(c.points) == 2:
-            out.append(_note(c.points[0], f"to {c.provinces[1]} round the Cape", pal, geometry.width))
-            far_ends.setdefault(c.points[1], []).append(c.provinces[0])
-    for point, names in sorted(far_ends.items()):
-        out.append(_note(point, f"to {', '.join(sorted(names))} round the Cape", pal, geometry.width))
+            out.append(_note(c.points[0], f"to {c.provinces[1]} {c.label}", pal, geometry.width))
+            far_ends.setdefault((c.points[1], c.label), []).append(c.provinces[0])
+    for (point, route), names in sorted(far_ends.items()):
+        out.append(_note(point, f"to {', '.join(sorted(names))} {route}", pal, geometry.width))
     out.append("</g>")
     return "\n".join(out)
 

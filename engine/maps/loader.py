@@ -90,6 +90,12 @@ class Victory:
     strictly_more_than_any_other: bool
 
 
+# ``rules.build_sites``: where a power may build (docs/map-schema.md; read by ``engine.allowance`` only).
+HOME_CENTERS = "home_centers"  # its own home centres (the standard rule)
+ANY_OWNED_CENTER = "any_owned_center"  # any supply centre it owns (Chaos, Modern, Hundred)
+BUILD_SITE_RULES = (HOME_CENTERS, ANY_OWNED_CENTER)
+
+
 @dataclass(frozen=True, eq=False)
 class MapData:
     """A map with every index the engine needs. Built by ``load_map``; do not mutate."""
@@ -111,6 +117,7 @@ class MapData:
     victory: Victory = Victory(18, True)
     emergency_measures: tuple[EmergencyMeasures, ...] = ()
     civil_disorder_extra_home_centers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    build_sites_rule: str = HOME_CENTERS
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -369,6 +376,7 @@ def build_map(data: dict[str, Any]) -> MapData:
         civil_disorder_extra_home_centers={
             p: tuple(v) for p, v in rules.get("civil_disorder_extra_home_centers", {}).items()
         },
+        build_sites_rule=_build_sites_rule(rules),
     )
     # Starting units stand on the map's shared Location values, as parsed orders do, so
     # the rules' comparisons mostly succeed on identity.
@@ -538,6 +546,13 @@ def _emergency_measures(
             )
         )
     return tuple(out)
+
+
+def _build_sites_rule(rules: dict[str, Any]) -> str:
+    rule = rules.get("build_sites", HOME_CENTERS)
+    if rule not in BUILD_SITE_RULES:
+        raise MapDataError(f"rules.build_sites: unknown rule {rule!r} (one of {', '.join(BUILD_SITE_RULES)})")
+    return str(rule)
 
 
 def _names(provinces: dict[str, Province]) -> dict[str, str]:

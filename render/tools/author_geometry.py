@@ -38,78 +38,42 @@ import shapely.ops
 from global_land_mask import globe
 from scipy import ndimage
 
+from render.tools import boards
 from render.tools import seeds as S
 
 ROOT = Path(__file__).resolve().parents[2]
-COLS = {"classical": 620, "1900": 680}
 WIDTH = 1000.0
 NEUTRAL_LAND = -1
 NEUTRAL_WATER = -2
 UNSET = -3
-
-# Lambert conformal conic on a unit sphere.
-PHI1, PHI2, LAM0 = math.radians(40.0), math.radians(62.0), math.radians(15.0)
-N = math.log(math.cos(PHI1) / math.cos(PHI2)) / math.log(
-    math.tan(math.pi / 4 + PHI2 / 2) / math.tan(math.pi / 4 + PHI1 / 2)
-)
-F = math.cos(PHI1) * math.tan(math.pi / 4 + PHI1 / 2) ** N / N
-RHO0 = F / math.tan(math.pi / 4 + math.radians(50.0) / 2) ** N
-
-
-def _lcc(lon: float, lat: float) -> tuple[float, float]:
-    rho = F / math.tan(math.pi / 4 + math.radians(lat) / 2) ** N
-    theta = N * (math.radians(lon) - LAM0)
-    return rho * math.sin(theta), RHO0 - rho * math.cos(theta)
-
-
-# A gentle fisheye centred on central Europe: crowded Western and Central Europe get more room
-# (as on every Diplomacy board), the Atlantic, Russia and Africa give it up. r' = r(1+K)/(1+K r/R).
-FISH_CENTRE = _lcc(8.0, 49.5)
-FISH_K = 0.6
-FISH_R = 0.55
-
-
-def project(lon: float, lat: float) -> tuple[float, float]:
-    x, y = _lcc(lon, lat)
-    dx, dy = x - FISH_CENTRE[0], y - FISH_CENTRE[1]
-    r = math.hypot(dx, dy)
-    f = (1 + FISH_K) / (1 + FISH_K * r / FISH_R)
-    return FISH_CENTRE[0] + dx * f, FISH_CENTRE[1] + dy * f
-
-
-def unproject(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    dx, dy = x - FISH_CENTRE[0], y - FISH_CENTRE[1]
-    rp = np.hypot(dx, dy)
-    g = 1.0 / (1 + FISH_K - FISH_K * rp / FISH_R)
-    x, y = FISH_CENTRE[0] + dx * g, FISH_CENTRE[1] + dy * g
-    rho = np.sign(N) * np.sqrt(x**2 + (RHO0 - y) ** 2)
-    theta = np.arctan2(x, RHO0 - y)
-    lat = 2 * np.arctan((F / rho) ** (1 / N)) - math.pi / 2
-    lon = LAM0 + theta / N
-    return np.degrees(lon), np.degrees(lat)
 
 
 class Grid:
     """The board's cells: projected extent, cell size, and the land mask."""
 
     def __init__(self, map_id: str) -> None:
-        pts = [project(lo, la) for lo, la in S.EXTENT[map_id]]
+        config = boards.board(map_id)
+        self.projection = config.projection
+        pts = [self.projection.project(lo, la) for lo, la in config.extent]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         self.x0, self.x1, self.y0, self.y1 = min(xs), max(xs), min(ys), max(ys)
-        self.cols = COLS[map_id]
+        self.cols = config.cols
         self.cell = (self.x1 - self.x0) / self.cols
         self.rows = int(math.ceil((self.y1 - self.y0) / self.cell))
         cx = self.x0 + (np.arange(self.cols) + 0.5) * self.cell
         cy = self.y1 - (np.arange(self.rows) + 0.5) * self.cell
         gx, gy = np.meshgrid(cx, cy)
-        lon, lat = unproject(gx, gy)
+        lon, lat = self.projection.unproject(gx, gy)
+        lon, lat = (lon + 180.0) % 360.0 - 180.0, np.clip(lat, -90.0, 90.0)  # a world board's edges
         land = globe.is_land(lat, lon)
+        for ring in config.water:  # below-sea-level seas the land mask counts as land (the Caspian)
+            land &= ~shapely.contains_xy(shapely.Polygon(ring), lon, lat)
         land = _drop_specks(land, 6)
         land = ~_drop_specks(~land, 6)
         self.land = land
 
     def cell_of(self, lon: float, lat: float) -> tuple[int, int]:
-        x, y = project(lon, lat)
+        x, y = self.projection.project(lon, lat)
         c = int((x - self.x0) / self.cell)
         r = int((self.y1 - y) / self.cell)
         return min(max(r, 0), self.rows - 1), min(max(c, 0), self.cols - 1)
@@ -155,7 +119,7 @@ def grow(grid: Grid, board: Board, seeds: dict[str, list[S.Point]]) -> np.ndarra
     allowed = [set() for _ in board.ids]
     for pid, others in board.touch.items():
         allowed[index[pid]] = {index[o] for o in others}
-    neutral_seeds = {NEUTRAL_LAND: S.NEUTRAL_LAND[board.map_id]}
+    neutral_seeds = {NEUTRAL_LAND: boards.board(board.map_id).neutral_land}
     land_ids = [p for p in board.ids if board.kind[p] != "sea"]
     sea_ids = [p for p in board.ids if board.kind[p] == "sea"]
     land_seeds = {index[p]: seeds[p] for p in land_ids} | neutral_seeds
@@ -252,7 +216,7 @@ def _near(mask: np.ndarray, r: int, c: int, rows: int, cols: int) -> bool:
 
 def _islands(grid: Grid, labels: np.ndarray, board: Board, index: dict[str, int]) -> None:
     comps, _ = ndimage.label(grid.land & (labels == UNSET))
-    for pid, pts in S.ISLANDS[board.map_id].items():
+    for pid, pts in boards.board(board.map_id).islands.items():
         for lon, lat in pts:
             comp = comps[grid.cell_of(lon, lat)]
             if comp:
@@ -433,15 +397,15 @@ def _coast_point(
 def author(map_id: str) -> dict[str, Any]:
     grid = Grid(map_id)
     board = Board(map_id)
-    seeds = S.CLASSICAL if map_id == "classical" else S.V1900
-    labels = grow(grid, board, seeds)
+    config = boards.board(map_id)
+    labels = grow(grid, board, config.seeds)
     np.save(f"/tmp/labels_{map_id}.npy", labels)
     for line in report(labels, board):
         print("MISSING", map_id, line)
     scale = WIDTH / grid.cols
     geoms = polygons(labels, scale)
     label_at = {}
-    for pid, (lon, lat) in S.LABEL_AT.get(map_id, {}).items():
+    for pid, (lon, lat) in config.label_at.items():
         r, c = grid.cell_of(lon, lat)
         label_at[pid] = (round((c + 0.5) * scale, 1), round((r + 0.5) * scale, 1))
     marks = anchors(labels, board, scale, label_at)
@@ -461,23 +425,23 @@ def author(map_id: str) -> dict[str, Any]:
         "provinces": provinces,
         "neutral_land": rings(geoms[NEUTRAL_LAND]) if NEUTRAL_LAND in geoms else [],
         "neutral_water": rings(geoms[NEUTRAL_WATER]) if NEUTRAL_WATER in geoms else [],
-        "crossings": _crossings(map_id, geoms, board),
+        "crossings": _crossings(map_id, geoms, board, labels),
     }
 
 
-CROSSINGS = {
-    "classical": [("DEN", "SWE")],
-    "1900": [("DEN", "SWE"), ("CLY", "IRE"), ("GIB", "MOR")],
-}
-OFFMAP = {"1900": [("EGY", "MAO", "to MAO round the Cape"), ("HEJ", "MAO", "to MAO round the Cape")]}
-
-
-def _crossings(map_id: str, geoms: dict[int, Any], board: Board) -> list[dict[str, Any]]:
+def _crossings(map_id: str, geoms: dict[int, Any], board: Board, labels: np.ndarray) -> list[dict[str, Any]]:
     """Straits: the shortest line between the two shores. Off-board routes: a note at the
-    bottom edge of each province, where the route leaves the board."""
+    bottom edge of each province, where the route leaves the board. Any other adjacent pair the
+    grown picture does not show touching gets a strait too (printed, so seeds can be moved)."""
+    config = boards.board(map_id)
     out: list[dict[str, Any]] = []
     index = {pid: i for i, pid in enumerate(board.ids)}
-    for a, b in CROSSINGS[map_id]:
+    straits = list(config.crossings)
+    for line in report(labels, board):
+        a, b = line.split()[0].split("-")
+        print("AUTO-STRAIT", map_id, a, b)
+        straits.append((a, b))
+    for a, b in straits:
         pa, pb = shapely.ops.nearest_points(geoms[index[a]], geoms[index[b]])
         (x1, y1), (x2, y2) = _stretch((pa.x, pa.y), (pb.x, pb.y), 4.0)
         out.append(
@@ -487,7 +451,7 @@ def _crossings(map_id: str, geoms: dict[int, Any], board: Board) -> list[dict[st
                 "points": [[round(x1, 1), round(y1, 1)], [round(x2, 1), round(y2, 1)]],
             }
         )
-    for a, b, text in OFFMAP.get(map_id, []):
+    for a, b, text in config.offmap:
         out.append(
             {
                 "provinces": [a, b],
@@ -519,9 +483,8 @@ def report(labels: np.ndarray, board: Board) -> list[str]:
         diff = (a != b) & (a >= 0) & (b >= 0)
         for x, y in zip(a[diff].tolist(), b[diff].tolist(), strict=True):
             pairs[(min(x, y), max(x, y))] += 1
-    joined = {frozenset(p) for p in CROSSINGS[board.map_id]} | {
-        frozenset(p[:2]) for p in OFFMAP.get(board.map_id, [])
-    }
+    config = boards.board(board.map_id)
+    joined = {frozenset(p) for p in config.crossings} | {frozenset(p[:2]) for p in config.offmap}
     problems = []
     for a in board.ids:
         for b in sorted(board.touch[a]):

@@ -27,7 +27,7 @@ WIDTH = 1200
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for map_id in ("classical", "1900"):
+    for map_id in engine.available_maps():  # every variant's start board (docs/variants.md)
         board = engine.load_map(map_id)
         svg = render_svg(
             board, load_geometry(map_id), engine.initial_state(board), options=RenderOptions(WIDTH)

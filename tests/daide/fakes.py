@@ -60,7 +60,8 @@ class FakeConvoy:
             self.calls.append(("view", game_id))
             seen = self.orders.get(self._power(token), []) if token else []
             return {
-                "phase": "S1901M", "year": 1901, "season": "SPRING", "phase_type": "MOVEMENT",
+                "variant": "classical", "phase": "S1901M", "year": 1901, "season": "SPRING",
+                "phase_type": "MOVEMENT",
                 "status": "ACTIVE", "units": START_UNITS, "dislodged": [],
                 "ownership": {"PAR": "FRANCE", "MAR": "FRANCE", "BRE": "FRANCE", "MUN": "GERMANY"},
                 "open_seats": [p for p in CONVOY_POWERS if p not in self.players],

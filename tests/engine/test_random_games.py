@@ -66,11 +66,16 @@ def check_one_unit_per_province(state: GameState) -> None:
         assert d.unit not in state.units, f"{d.unit} is both dislodged and on the board"
 
 
-def check_phase_sequence(before: GameState, after: GameState) -> None:
-    """ARCHITECTURE §2: S M → (S R) → F M → (F R) → (W A) → S M of the next year."""
+def check_phase_sequence(before: GameState, after: GameState, game_map: MapData = MAP) -> None:
+    """ARCHITECTURE §2: S M → (S R) → F M → (F R) → (W A) → S M of the next year; a solo
+    has the map's victory count (and strictly more than anyone, where the map says so)."""
     if after.status is GameStatus.COMPLETED:
         assert before.season is Season.FALL and before.phase_type is not PhaseType.ADJUSTMENT
-        assert after.winner is not None and len(after.centers_of(after.winner)) >= 18
+        assert after.winner is not None
+        mine = len(after.centers_of(after.winner))
+        assert mine >= game_map.victory.solo_supply_centers
+        if game_map.victory.strictly_more_than_any_other:
+            assert all(len(after.centers_of(p)) < mine for p in game_map.power_ids if p != after.winner)
         return
     b, a = (before.season, before.phase_type), (after.season, after.phase_type)
     S, F, W = Season.SPRING, Season.FALL, Season.WINTER  # noqa: N806
@@ -84,7 +89,7 @@ def check_phase_sequence(before: GameState, after: GameState) -> None:
     assert (a[1] is R) == bool(after.dislodged), "a retreat phase exactly when something was dislodged"
     if b == (F, M) and a == (S, M) or b == (F, R) and a == (S, M):
         # Winter is skipped only when nobody has an adjustment to make.
-        assert all(engine.adjustment_balance(after, MAP, p) == 0 for p in MAP.power_ids)
+        assert all(engine.adjustment_balance(after, game_map, p) == 0 for p in game_map.power_ids)
 
 
 def check_ownership(before: GameState, after: GameState, game_map: MapData = MAP) -> None:
@@ -163,13 +168,13 @@ def check_retreats(played: PlayedPhase) -> None:
     assert len(after.units - before.units) <= len(before.dislodged)
 
 
-def check_adjustments(played: PlayedPhase) -> None:
+def check_adjustments(played: PlayedPhase, game_map: MapData = MAP) -> None:
     """New units only on their power's build sites; unit counts meet the allowance."""
     before, after = played.state, played.next_state
     for unit in after.units - before.units:
-        assert unit.province in engine.build_sites(before, MAP, unit.power), f"{unit} built off-site"
-    for power in MAP.power_ids:
-        allowance = engine.unit_allowance(before, MAP, power)
+        assert unit.province in engine.build_sites(before, game_map, unit.power), f"{unit} built off-site"
+    for power in game_map.power_ids:
+        allowance = engine.unit_allowance(before, game_map, power)
         had, has = len(before.units_of(power)), len(after.units_of(power))
         removed = set(before.units_of(power)) - set(after.units_of(power))
         if had >= allowance:
@@ -206,7 +211,9 @@ def check_serialization(played: PlayedPhase) -> None:
     assert engine.resolution_from_dict(engine.resolution_to_dict(resolution)) == resolution
 
 
-def check_order_independence(played: PlayedPhase, rules: str, rng: random.Random) -> None:
+def check_order_independence(
+    played: PlayedPhase, rules: str, rng: random.Random, game_map: MapData = MAP
+) -> None:
     """The same orders submitted in another order give the same state and results.
 
     Powers (the dict keys) are always reordered. Within a power, orders are shuffled
@@ -221,7 +228,7 @@ def check_order_independence(played: PlayedPhase, rules: str, rng: random.Random
         if played.state.phase_type is not PhaseType.ADJUSTMENT:
             rng.shuffle(given)
         shuffled[power] = given
-    game, resolution = engine.Game(map=MAP, state=played.state, rules=rules).adjudicate(shuffled)
+    game, resolution = engine.Game(map=game_map, state=played.state, rules=rules).adjudicate(shuffled)
     assert game.current == played.next_state, f"{played.state.phase_name}: order of submission mattered"
     assert Counter(resolution.results) == Counter(played.resolution.results)
 
@@ -238,19 +245,20 @@ def check_results_cover_orders(played: PlayedPhase) -> None:
         assert _in_menu(played, order) or isinstance(order, Build | Waive)
 
 
-def check_phase(played: PlayedPhase, rules: str, rng: random.Random) -> None:
+def check_phase(played: PlayedPhase, rules: str, rng: random.Random, game_map: MapData = MAP) -> None:
+    """Every invariant of one played phase, on any map (the variant games use it too)."""
     check_one_unit_per_province(played.next_state)
-    check_phase_sequence(played.state, played.next_state)
-    check_ownership(played.state, played.next_state)
+    check_phase_sequence(played.state, played.next_state, game_map)
+    check_ownership(played.state, played.next_state, game_map)
     check_results_cover_orders(played)
     if played.state.phase_type is PhaseType.MOVEMENT:
         check_movement(played)
     elif played.state.phase_type is PhaseType.RETREAT:
         check_retreats(played)
     else:
-        check_adjustments(played)
+        check_adjustments(played, game_map)
     check_serialization(played)
-    check_order_independence(played, rules, rng)
+    check_order_independence(played, rules, rng, game_map)
 
 
 def play_and_check(seed: int, phases: int, rules: str) -> list[PlayedPhase]:
