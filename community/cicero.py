@@ -46,7 +46,8 @@ def check_layout(game: Mapping[str, Any]) -> None:
         if any(k not in phase["state"] for k in STATE):
             raise NotCiceroLayout(f"phase {n}'s state lacks one of {', '.join(STATE)}")
         if phase["state"]["name"] != phase["name"]:
-            raise NotCiceroLayout(f"phase {n} is {phase['name']} but holds the state of {phase['state']['name']}")
+            raise NotCiceroLayout(f"phase {n} is {phase['name']} but holds the state of "
+                                  f"{phase['state']['name']}")
 
 
 def from_cicero(game: Mapping[str, Any]) -> dict[str, Any]:

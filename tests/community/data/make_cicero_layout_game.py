@@ -41,7 +41,8 @@ def _orders(game: Game, rng: random.Random, phase_index: int) -> dict[str, list[
             rng.shuffle(wanted)
             picked: list[str] = []
             for order in wanted:
-                if len(picked) < abs(count) and order.split()[1][:3] not in {p.split()[1][:3] for p in picked}:
+                taken = {p.split()[1][:3] for p in picked}
+                if len(picked) < abs(count) and order.split()[1][:3] not in taken:
                     picked.append(order)
             out[name] = picked
         elif name == "GERMANY" and phase_index == 3:
