@@ -20,16 +20,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge",
-            "deploy")
+            "deploy", "community")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram")
-PURE = ("engine", "backgammon", "render")  # rules and drawing: no I/O (their own purity tests)
+# rules, drawing and the community's records: no I/O (their own purity tests)
+PURE = ("engine", "backgammon", "render", "community")
 
 # layer -> (module prefixes in it, module prefixes it may import besides itself)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engine": (("engine",), ()),
     "backgammon": (("backgammon",), ()),
     "render": (("render",), ("engine",)),
+    # ratings, reliability, open formats, tournaments (issue 34): pure, over the engine
+    "community": (("community",), ("engine",)),
     "ports": (("functions.ports",), ()),
     "errors": (("functions.errors",), ()),
     "schemas": (("functions.schemas",), ()),
