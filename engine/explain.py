@@ -261,12 +261,19 @@ def _hold(order: Hold, code: object, e: Explanation, names: Names) -> str:
 
 def _void(order: Order, reason: Reason | None, names: Names) -> str:
     place = _place(order)
-    me = _name(place, names) if place else order.power.title()
     why = reason.detail if reason is not None and reason.detail else "it could not be carried out"
     if reason is not None and reason.code is OrderOutcome.ILLEGAL:
         why = why.split(": ", 1)[-1]  # the validation code, then its sentence
     if reason is not None and reason.code is OrderOutcome.DUPLICATE:
         why = "the unit already had an order"
+    power = order.power.title()
+    if isinstance(order, Build):
+        return f"{power}'s build of {order.kind.value} {order.location} was void: {why}."
+    if isinstance(order, Waive) or place is None:
+        return f"{power}'s order was void: {why}."
+    if place not in names:
+        return f"{power}'s order for {place} was void: {why}."
+    me = names[place]
     if isinstance(order, SupportHold | SupportMove):
         return f"{me}'s support of {_supported(order, names)} was void: {why}."
     if isinstance(order, Convoy):

@@ -114,7 +114,8 @@ def resolve_retreats(
             if code is ResultCode.OK:
                 unit = dislodged.unit
                 units.add(shared_unit(unit.kind, unit.power, _landing(order.dest, unit)))
-    names = {d.unit.province: str(d.unit) for d in state.dislodged}
+    names = {u.province: str(u) for u in state.units}
+    names.update((d.unit.province, str(d.unit)) for d in state.dislodged)  # a retreat's subject
     explained = (_explained(r, names) for r in sorted(results, key=result_sort_key))
     return frozenset(units), tuple(explained)
 
