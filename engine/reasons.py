@@ -78,7 +78,6 @@ class RetreatOutcome(_Code):
     RETREAT_STANDOFF = "RETREAT_STANDOFF"  # two or more units retreated to one province
     CONTESTED_WEAK_EDGE = "CONTESTED_WEAK_EDGE"  # a contested retreat across a weak edge (variants)
     NO_ORDER = "NO_ORDER"  # no valid retreat order: disbanded
-    NO_RETREAT = "NO_RETREAT"  # nowhere to retreat to: disbanded at once, no retreat phase
 
 
 class AdjustmentOutcome(_Code):
