@@ -69,16 +69,16 @@ class Explainer:
             matching = reason is not None and reason.code in MATCHING_CODES
             decision = Decision.MATCHING if matching else Decision.LEGALITY
             return explanation(order, code, reason, decision, names=self.names, disbanded=disbanded)
-        assert isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy)
-        province = order.unit.province
+        province = order.unit.province  # type: ignore[union-attr]  # a movement order, carried out
         because = ""
-        if isinstance(order, Move):
+        cls = type(order)
+        if cls is Move:
             (decision, strengths, units), because = self._move(province)
-        elif isinstance(order, SupportHold | SupportMove):
+        elif cls is SupportHold or cls is SupportMove:
             decision, strengths, units = self._support(province)
             if code is ResultCode.OK:
                 because = self._uncut(province)
-        elif isinstance(order, Convoy):
+        elif cls is Convoy:
             (decision, strengths, units), because = self._convoy(province)
         else:
             decision, strengths, units = self._hold(province)
@@ -245,8 +245,12 @@ class Explainer:
 
     # --- reading decisions ------------------------------------------------------------------------
     def _verdict(self, key: tuple[str, str]) -> Verdict:
-        self.r.resolve(key)  # final already, or made final now by the same rules
-        return self.r.resolver.verdicts[key]
+        verdicts = self.r.resolver.verdicts
+        known = verdicts.get(key)
+        if known is None:
+            self.r.resolve(key)  # not asked yet: made final now, by the same rules
+            known = verdicts[key]
+        return known
 
     def _with_cutters(self, strengths: tuple[Strength, ...]) -> tuple[Strength, ...]:
         """Each cut support with the units whose attacks cut it (its support decision)."""
