@@ -37,6 +37,10 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "parse_compact_state"
     ),
     "engine.notation.standard": ("OrderSyntaxError", "format_order", "parse_order"),
+    "engine.reasons": (
+        "AdjustmentOutcome", "AttackOutcome", "ConvoyOutcome", "Decision", "Explanation", "HoldOutcome",
+        "OrderOutcome", "RetreatOutcome", "Role", "Strength", "StrengthKind", "SupportOutcome"
+    ),
     "engine.rulebook": ("RULEBOOKS", "Rulebook", "get_rulebook"),
     "engine.serialization": (
         "location_from_str", "location_to_str", "order_from_dict", "order_from_json",
@@ -46,9 +50,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "engine.simple_ai": ("simple_orders",),
     "engine.types": (
         "Build", "Convoy", "Disband", "DislodgedUnit", "GameState", "GameStatus", "Hold",
-        "Location", "Move", "Order", "OrderResult", "OrderType", "Ownership", "PhaseType",
-        "Reason", "Resolution", "ResultCode", "Retreat", "Season", "SupportHold", "SupportMove",
-        "Unit", "UnitKind", "Waive"
+        "Location", "Move", "NoteKind", "Order", "OrderResult", "OrderType", "Ownership", "PhaseNote",
+        "PhaseType", "Reason", "Resolution", "ResultCode", "Retreat", "Season", "SupportHold",
+        "SupportMove", "Unit", "UnitKind", "Waive"
     ),
     "engine.validation": ("ErrorCode", "ValidationResult", "validate"),
     "engine.variants": ("export_variant", "import_variant"),
@@ -68,6 +72,20 @@ if TYPE_CHECKING:
         parse_compact_state,
     )
     from engine.notation.standard import OrderSyntaxError, format_order, parse_order
+    from engine.reasons import (
+        AdjustmentOutcome,
+        AttackOutcome,
+        ConvoyOutcome,
+        Decision,
+        Explanation,
+        HoldOutcome,
+        OrderOutcome,
+        RetreatOutcome,
+        Role,
+        Strength,
+        StrengthKind,
+        SupportOutcome,
+    )
     from engine.rulebook import RULEBOOKS, Rulebook, get_rulebook
     from engine.serialization import (
         location_from_str,
@@ -94,10 +112,12 @@ if TYPE_CHECKING:
         Hold,
         Location,
         Move,
+        NoteKind,
         Order,
         OrderResult,
         OrderType,
         Ownership,
+        PhaseNote,
         PhaseType,
         Reason,
         Resolution,
@@ -127,6 +147,10 @@ __all__ = [
     "resolution_from_dict", "resolution_from_json", "resolution_to_dict", "simple_orders", "state_from_dict",
     "state_from_json", "state_to_dict", "to_json", "unit_allowance", "validate",
     "concluded",  # issue 10: a finished game's final phase (engine/conclusion.py)
+    # issue 31: why each order ended as it did; what the phase sequence skipped
+    "AdjustmentOutcome", "AttackOutcome", "ConvoyOutcome", "Decision", "Explanation", "HoldOutcome",
+    "NoteKind", "OrderOutcome", "PhaseNote", "RetreatOutcome", "Role", "Strength", "StrengthKind",
+    "SupportOutcome",
 ]
 
 

@@ -21,7 +21,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from engine.allowance import adjustment_balance
+from engine.explain import explanation
 from engine.maps.loader import MapData
+from engine.reasons import AdjustmentOutcome, Decision, OrderOutcome
 from engine.rulebook import CivilDisorder, Rulebook
 from engine.types import (
     FLEET,
@@ -59,7 +61,15 @@ def resolve_adjustments(
     for power in powers:
         current, power_results = _resolve_power(current, given.get(power, []), power, map, rules)
         results.extend(power_results)
-    return current.units, tuple(results)
+    names = {u.province: str(u) for u in state.units}
+    return current.units, tuple(_explained(r, names) for r in results)
+
+
+def _explained(result: OrderResult, names: dict[str, str]) -> OrderResult:
+    """The result with its explanation: the adjustment step, or the check that voided it."""
+    decision = Decision.LEGALITY if result.result is ResultCode.VOID else Decision.ADJUSTMENT
+    said = explanation(result.order, result.result, result.reason, decision, names=names)
+    return replace(result, explanation=said)
 
 
 def _resolve_power(
@@ -77,7 +87,8 @@ def _resolve_power(
             # validate() cannot see waives (they leave the board unchanged), so the
             # builds they used up are checked here.
             detail = f"{ErrorCode.NO_BUILDS_LEFT.value}: {power} has no builds left"
-            results.append(OrderResult(order, ResultCode.VOID, reason=Reason("ILLEGAL", detail=detail)))
+            reason = Reason(OrderOutcome.ILLEGAL, detail=detail)
+            results.append(OrderResult(order, ResultCode.VOID, reason=reason))
             continue
         if isinstance(normal, Build):
             unit = shared_unit(normal.kind, power, normal.location)
@@ -100,7 +111,7 @@ def _resolve_power(
             OrderResult(
                 Waive(power),
                 ResultCode.WAIVE,
-                reason=Reason("NOT_ORDERED", detail="a build was not ordered and is waived"),
+                reason=Reason(AdjustmentOutcome.NOT_ORDERED, detail="a build was not ordered and is waived"),
             )
         )
     if balance < 0:
@@ -111,7 +122,7 @@ def _resolve_power(
                     Disband(power, unit.location, unit.kind),
                     ResultCode.DISBAND,
                     reason=Reason(
-                        "CIVIL_DISORDER",
+                        AdjustmentOutcome.CIVIL_DISORDER,
                         units=(unit.province,),
                         detail="a removal was not ordered; the unit farthest from its "
                         "power's supply centres is removed",

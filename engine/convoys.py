@@ -10,6 +10,7 @@ legality and menus, the matched convoying fleets not dislodged for adjudication.
 * ``destinations`` / ``possible``: where such a chain could land the army;
 * ``last_links``: the fleets of those chains that stand next to ``dest`` (the
   adjudicator reads the strength of the last step from them, an edge feature);
+  ``route`` gives the reached fleets with them (the fleets that carry the army);
 * ``necessary_links``: the fleets that are a link no route could leave out of some
   route: the fleets of the induced (chordless) chains. A fleet that is only ever a
   detour convoys nothing (DATC 6.G.19).
@@ -57,11 +58,21 @@ def possible(game_map: MapData, src: str, dest: str, fleets: Container[str]) -> 
 
 def last_links(game_map: MapData, src: str, dest: str, fleets: Container[str]) -> frozenset[str]:
     """The fleets that could make the last step of a convoy from ``src`` to ``dest``."""
+    return route(game_map, src, dest, fleets)[1]
+
+
+def route(
+    game_map: MapData, src: str, dest: str, fleets: Container[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The fleets a convoy from ``src`` reaches, and of those the ones next to ``dest``
+    (both empty when src or dest is no shore). The reached fleets carry the army when
+    some of them touch ``dest``: they are one chain of fleets joined to both ends."""
     shores = game_map.convoy_shores
     if src == dest or src not in shores or dest not in shores:
-        return frozenset()
+        return frozenset(), frozenset()
     water = game_map.water_neighbours
-    return frozenset(f for f in reach(game_map, src, fleets) if dest in water[f])
+    reached = reach(game_map, src, fleets)
+    return reached, frozenset(f for f in reached if dest in water[f])
 
 
 def necessary_links(game_map: MapData, src: str, dest: str, fleets: Container[str]) -> frozenset[str]:

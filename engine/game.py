@@ -5,6 +5,14 @@ ownership update after Fall, skip empty retreat/adjustment phases, victory).
 Each step returns new values; nothing is mutated. Missing orders get the
 defaults of the rules: units hold, dislodged units disband, builds are waived,
 removals follow the rulebook's civil-disorder rule.
+
+No phase is opened in which nobody can order (docs/rules.md, "Phases nobody orders
+in"): a dislodged unit with nowhere to retreat is disbanded at once (the rulebook's
+retreat rules), so a retreat phase is opened only for units that can retreat; a
+winter is opened only when some power must remove a unit or has a build it can
+place (``engine.legal.powers_with_orders_to_give``, whose build check is
+``engine.allowance.build_sites``). What was skipped is told in the resolution's
+``notes``, so a server can show it to the players.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.adjustments import resolve_adjustments
 from engine.allowance import balances
+from engine.legal import powers_with_orders_to_give
 from engine.maps.loader import MapData
 from engine.movement import resolve_movement
 from engine.retreats import resolve_retreats
@@ -23,9 +32,13 @@ from engine.types import (
     COMPLETED,
     MOVEMENT,
     RETREAT,
+    SEASON_LETTER,
+    DislodgedUnit,
     GameState,
+    NoteKind,
     Order,
     Ownership,
+    PhaseNote,
     PhaseType,
     Resolution,
     Season,
@@ -81,43 +94,89 @@ class Game:
         if state.status is COMPLETED:
             return self, Resolution()
         flat = [o for power, given in sorted(orders.items()) for o in given if o.power == power]
+        notes: tuple[PhaseNote, ...] = ()
         if state.phase_type is MOVEMENT:
             outcome = resolve_movement(state, flat, self.map, self.rulebook)
             results = outcome.results
+            notes = disbanded_notes(state, outcome.disbanded)
             if outcome.dislodged:
                 nxt = replace(state, units=outcome.units, phase_type=RETREAT,
                               dislodged=outcome.dislodged, contested=outcome.contested)
             else:
-                nxt = next_phase(state, self.map, outcome.units)
+                if outcome.disbanded:
+                    notes += (no_retreat_phase(state, outcome.disbanded),)
+                nxt, skipped = next_phase(state, self.map, outcome.units)
+                notes += skipped
         elif state.phase_type is RETREAT:
             units, results = resolve_retreats(state, flat, self.map, self.rulebook)
-            nxt = next_phase(state, self.map, units)
+            nxt, notes = next_phase(state, self.map, units)
         else:
             units, results = resolve_adjustments(state, flat, self.map, self.rulebook)
-            nxt = next_phase(state, self.map, units)
+            nxt, notes = next_phase(state, self.map, units)
         following = Game(map=self.map, state=nxt, rules=self.rules, history=(*self.history, state))
-        return following, Resolution(tuple(results))
+        return following, Resolution(tuple(results), notes)
 
 
-def next_phase(state: GameState, map: MapData, units: frozenset[Unit]) -> GameState:  # noqa: A002
+def next_phase(
+    state: GameState, map: MapData, units: frozenset[Unit]  # noqa: A002
+) -> tuple[GameState, tuple[PhaseNote, ...]]:
     """The phase after ``state``, whose resolution left ``units`` on the board (and
-    dislodged nothing: a movement phase that dislodges goes to its retreat phase).
+    dislodged nothing that can retreat: that movement phase goes to its retreat phase),
+    with a note when a winter was skipped although a power was owed builds.
 
     S M -> (S R) -> F M -> (F R) -> ownership update, victory -> W A (only when someone
-    has builds or removals to make) -> S M of the next year (ARCHITECTURE §2).
+    must remove a unit or can place a build) -> S M of the next year (ARCHITECTURE §2).
     """
     if state.season is Season.SPRING:
-        return _after(state, units, state.ownership, Season.FALL, MOVEMENT)
+        return _after(state, units, state.ownership, Season.FALL, MOVEMENT), ()
     if state.season is Season.WINTER:
-        return _after(state, units, state.ownership, Season.SPRING, MOVEMENT, year=state.year + 1)
+        return _after(state, units, state.ownership, Season.SPRING, MOVEMENT, year=state.year + 1), ()
     centres = update_ownership(units, state.ownership, map)
     owned = _after(state, units, centres, state.season, state.phase_type)
     winner = solo_winner(owned, map)
     if winner is not None:
-        return replace(owned, status=COMPLETED, winner=winner)
-    if any(balances(owned, map).values()):
-        return replace(owned, season=Season.WINTER, phase_type=ADJUSTMENT)
-    return replace(owned, year=state.year + 1, season=Season.SPRING, phase_type=MOVEMENT)
+        return replace(owned, status=COMPLETED, winner=winner), ()
+    due = {p: n for p, n in balances(owned, map).items() if n}
+    if due:
+        winter = replace(owned, season=Season.WINTER, phase_type=ADJUSTMENT)
+        if powers_with_orders_to_give(winter, map):
+            return winter, ()
+        spring = replace(owned, year=state.year + 1, season=Season.SPRING, phase_type=MOVEMENT)
+        return spring, (no_winter(winter, due),)
+    return replace(owned, year=state.year + 1, season=Season.SPRING, phase_type=MOVEMENT), ()
+
+
+# --- what was skipped, told ------------------------------------------------------------------
+
+
+def disbanded_notes(state: GameState, gone: tuple[DislodgedUnit, ...]) -> tuple[PhaseNote, ...]:
+    """One note per dislodged unit that had nowhere to retreat and was disbanded at once."""
+    phase = f"{SEASON_LETTER[state.season]}{state.year}R"
+    return tuple(
+        PhaseNote(NoteKind.DISBANDED, phase, (d.unit.power,), (str(d.unit),),
+                  f"{d.unit} ({d.unit.power.title()}) was dislodged with nowhere to retreat and was "
+                  "disbanded at once.")
+        for d in gone
+    )
+
+
+def no_retreat_phase(state: GameState, gone: tuple[DislodgedUnit, ...]) -> PhaseNote:
+    phase = f"{SEASON_LETTER[state.season]}{state.year}R"
+    units = tuple(str(d.unit) for d in gone)
+    powers = tuple(sorted({d.unit.power for d in gone}))
+    return PhaseNote(NoteKind.PHASE_SKIPPED, phase, powers, units,
+                     f"No retreat phase {phase}: no dislodged unit had anywhere to retreat, so each was "
+                     "disbanded at once.")
+
+
+def no_winter(winter: GameState, due: dict[str, int]) -> PhaseNote:
+    """A winter in which the only adjustments due were builds nobody could place."""
+    owed = [f"{p.title()} ({n} build{'s' if n > 1 else ''})" for p, n in sorted(due.items())]
+    who = owed[0] if len(owed) == 1 else ", ".join(owed[:-1]) + " and " + owed[-1]
+    verb = "has" if len(owed) == 1 else "have"
+    return PhaseNote(NoteKind.PHASE_SKIPPED, winter.phase_name, tuple(sorted(due)), (),
+                     f"No adjustment phase {winter.phase_name}: nobody must remove a unit, and {who} "
+                     f"{verb} nowhere a unit may be built; the builds are lost.")
 
 
 def _after(

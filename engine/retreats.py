@@ -22,8 +22,11 @@ happens when the orders meet. The rules it applies, and why:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
+from engine.explain import explanation
 from engine.maps.loader import MapData
+from engine.reasons import Decision, OrderOutcome, RetreatOutcome, Role
 from engine.rulebook import Rulebook
 from engine.types import (
     FLEET,
@@ -76,7 +79,7 @@ def resolve_retreats(
                     order,
                     ResultCode.VOID,
                     reason=Reason(
-                        "DUPLICATE",
+                        OrderOutcome.DUPLICATE,
                         units=(province,),
                         detail=f"the unit in {province} already has an order this phase",
                     ),
@@ -98,7 +101,9 @@ def resolve_retreats(
                 OrderResult(
                     Disband(unit.power, unit.location, unit.kind),
                     ResultCode.DISBAND,
-                    reason=Reason("NO_ORDER", detail=f"{unit} had no valid retreat order and disbands"),
+                    reason=Reason(
+                        RetreatOutcome.NO_ORDER, detail=f"{unit} had no valid retreat order and disbands"
+                    ),
                 )
             )
 
@@ -109,7 +114,22 @@ def resolve_retreats(
             if code is ResultCode.OK:
                 unit = dislodged.unit
                 units.add(shared_unit(unit.kind, unit.power, _landing(order.dest, unit)))
-    return frozenset(units), tuple(sorted(results, key=result_sort_key))
+    names = {u.province: str(u) for u in state.units}
+    names.update((d.unit.province, str(d.unit)) for d in state.dislodged)  # a retreat's subject
+    explained = (_explained(r, names) for r in sorted(results, key=result_sort_key))
+    return frozenset(units), tuple(explained)
+
+
+def _explained(result: OrderResult, names: dict[str, str]) -> OrderResult:
+    """The result with its explanation: the retreat step, or the legality check that
+    voided it; a retreat standoff names the other units retreating there."""
+    void = result.result is ResultCode.VOID
+    decision = Decision.LEGALITY if void else Decision.RETREAT
+    reason = result.reason
+    others = reason.units if reason is not None and not void else ()
+    units = ((Role.OPPONENTS, others),) if others else ()
+    said = explanation(result.order, result.result, reason, decision, (), units, names)
+    return replace(result, explanation=said)
 
 
 def _landing(dest: Location, unit: Unit) -> Location:
@@ -143,7 +163,7 @@ def _settle(
                 o,
                 ResultCode.BOUNCE,
                 Reason(
-                    "CONTESTED_WEAK_EDGE",
+                    RetreatOutcome.CONTESTED_WEAK_EDGE,
                     units=others,
                     detail=f"another unit also retreated to {dest}; a retreat across this edge "
                     "gives way and the unit disbands",
@@ -162,7 +182,7 @@ def _settle(
                 o,
                 ResultCode.BOUNCE,
                 Reason(
-                    "RETREAT_STANDOFF",
+                    RetreatOutcome.RETREAT_STANDOFF,
                     units=others,
                     detail=f"two or more units retreated to {dest}; all of them disband",
                 ),

@@ -15,7 +15,12 @@ Shapes::
     order       {"type": "MOVE", "power": "FRANCE", "unit": "PAR", "dest": "BUR",
                  "via_convoy": false, "kind": "A"}   (each class writes exactly its own fields)
     resolution  {"results": [{"order": order, "result": "BOUNCE", "dislodged": false,
-                  "retreat_options": [...], "reason": {"code", "units", "detail"} | null}]}
+                  "retreat_options": [...], "reason": {"code", "units", "detail"} | null,
+                  "explanation": explanation | null}],
+                 "notes": [{"kind", "phase", "powers", "units", "text"}]}
+    explanation {"decision": "MOVE", "strengths": [{"kind": "ATTACK", "unit": "PAR", "value": 2,
+                  "supporters": ["MAR"], "cut": [{"unit": "BUR", "by": ["MUN"]}], "excluded": []}],
+                 "units": {"opponents": ["MUN"], ...}, "text": "A PAR moved to BUR: ..."}
 
 It does not read or write files, and knows nothing of persistence.
 """
@@ -28,16 +33,19 @@ from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any, TypeVar
 
+from engine.reasons import Decision, Explanation, Role, Strength, StrengthKind, reason_code
 from engine.types import (
     ORDER_CLASSES,
     DislodgedUnit,
     GameState,
     GameStatus,
     Location,
+    NoteKind,
     Order,
     OrderResult,
     OrderType,
     Ownership,
+    PhaseNote,
     PhaseType,
     Reason,
     Resolution,
@@ -230,13 +238,57 @@ def order_from_dict(d: Mapping[str, Any]) -> Order:
 def _reason_to_dict(reason: Reason | None) -> dict[str, Any] | None:
     if reason is None:
         return None
-    return {"code": reason.code, "units": list(reason.units), "detail": reason.detail}
+    return {"code": str(reason.code), "units": list(reason.units), "detail": reason.detail}
 
 
 def _reason_from_dict(d: Mapping[str, Any] | None) -> Reason | None:
     if d is None:
         return None
-    return Reason(d["code"], tuple(d.get("units", ())), d.get("detail", ""))
+    return Reason(reason_code(d["code"]), tuple(d.get("units", ())), d.get("detail", ""))
+
+
+def _strength_to_dict(s: Strength) -> dict[str, Any]:
+    return {
+        "kind": s.kind.value,
+        "unit": s.unit,
+        "value": s.value,
+        "supporters": list(s.supporters),
+        "cut": [{"unit": unit, "by": list(by)} for unit, by in s.cut],
+        "excluded": list(s.excluded),
+    }
+
+
+def _strength_from_dict(d: Mapping[str, Any]) -> Strength:
+    value = d["value"]
+    if type(value) not in (int, float):
+        raise ValueError(f"a strength is a number, not {value!r}")
+    return Strength(
+        _word(StrengthKind, d["kind"]),
+        str(d["unit"]),
+        value,
+        tuple(d.get("supporters", ())),
+        tuple((str(c["unit"]), tuple(c.get("by", ()))) for c in d.get("cut", ())),
+        tuple(d.get("excluded", ())),
+    )
+
+
+def _explanation_to_dict(e: Explanation | None) -> dict[str, Any] | None:
+    if e is None:
+        return None
+    return {
+        "decision": e.decision.value,
+        "strengths": [_strength_to_dict(s) for s in e.strengths],
+        "units": {role.value: list(provinces) for role, provinces in e.units},
+        "text": e.text,
+    }
+
+
+def _explanation_from_dict(d: Mapping[str, Any] | None) -> Explanation | None:
+    if d is None:
+        return None
+    units = tuple((_word(Role, role), tuple(provinces)) for role, provinces in d.get("units", {}).items())
+    strengths = tuple(_strength_from_dict(s) for s in d.get("strengths", ()))
+    return Explanation(_word(Decision, d["decision"]), strengths, units, str(d.get("text", "")))
 
 
 def _result_to_dict(r: OrderResult) -> dict[str, Any]:
@@ -246,6 +298,7 @@ def _result_to_dict(r: OrderResult) -> dict[str, Any]:
         "dislodged": r.dislodged,
         "retreat_options": [location_to_str(loc) for loc in r.retreat_options],
         "reason": _reason_to_dict(r.reason),
+        "explanation": _explanation_to_dict(r.explanation),
     }
 
 
@@ -256,15 +309,33 @@ def _result_from_dict(d: Mapping[str, Any]) -> OrderResult:
         dislodged=bool(d.get("dislodged", False)),
         retreat_options=tuple(location_from_str(s) for s in d.get("retreat_options", ())),
         reason=_reason_from_dict(d.get("reason")),
+        explanation=_explanation_from_dict(d.get("explanation")),
     )
 
 
+def _note_to_dict(n: PhaseNote) -> dict[str, Any]:
+    return {"kind": n.kind.value, "phase": n.phase, "powers": list(n.powers), "units": list(n.units),
+            "text": n.text}
+
+
+def _note_from_dict(d: Mapping[str, Any]) -> PhaseNote:
+    return PhaseNote(_word(NoteKind, d["kind"]), str(d["phase"]), tuple(d.get("powers", ())),
+                     tuple(d.get("units", ())), str(d.get("text", "")))
+
+
 def resolution_to_dict(resolution: Resolution) -> dict[str, Any]:
-    return {"results": [_result_to_dict(r) for r in resolution.results]}
+    return {
+        "results": [_result_to_dict(r) for r in resolution.results],
+        "notes": [_note_to_dict(n) for n in resolution.notes],
+    }
 
 
 def resolution_from_dict(d: Mapping[str, Any]) -> Resolution:
-    return _guard("resolution", lambda: Resolution(tuple(_result_from_dict(r) for r in d["results"])))
+    def read() -> Resolution:
+        results = tuple(_result_from_dict(r) for r in d["results"])
+        return Resolution(results, tuple(_note_from_dict(n) for n in d.get("notes", ())))
+
+    return _guard("resolution", read)
 
 
 # --- JSON ------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import TypeAlias
 
+from engine.reasons import Explanation, ReasonCode
 from engine.values import quick_init, shared
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
@@ -373,14 +374,12 @@ ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why an order ended as it did, for players: a stable code and the units involved.
+    """Why an order ended as it did, for players: a code from the closed set of
+    ``engine.reasons`` (``PREVENTED``, ``LOST_HEAD_TO_HEAD``, ``CUT_BY``, ``ILLEGAL``...),
+    the provinces of the units responsible (sorted), and a short human ``detail`` (for
+    VOID: the validation code and its sentence)."""
 
-    Codes are upper-case words (``PREVENTED``, ``LOST_HEAD_TO_HEAD``, ``CUT_BY``,
-    ``ILLEGAL``...); ``units`` names the provinces of the units responsible, sorted;
-    ``detail`` is a short human sentence (for VOID: the validation code's reason).
-    """
-
-    code: str
+    code: ReasonCode
     units: tuple[str, ...] = ()
     detail: str = ""
 
@@ -393,12 +392,35 @@ class OrderResult:
     dislodged: bool = False
     retreat_options: tuple[Location, ...] = ()
     reason: Reason | None = None
+    explanation: Explanation | None = None
+
+
+class NoteKind(_Word):
+    """What the phase sequence did that no order asked for."""
+
+    DISBANDED = "DISBANDED"  # a dislodged unit with nowhere to retreat was disbanded at once
+    PHASE_SKIPPED = "PHASE_SKIPPED"  # a retreat or adjustment phase in which nobody could order
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class PhaseNote:
+    """One thing players are told happened between phases: ``phase`` names the phase it
+    belongs to (the retreat or winter phase that was not opened), ``powers`` and ``units``
+    ("A MUN") whom it concerns, ``text`` says it in English."""
+
+    kind: NoteKind
+    phase: str
+    powers: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+    text: str = ""
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
+    notes: tuple[PhaseNote, ...] = ()
 
     def for_power(self, power: str) -> tuple[OrderResult, ...]:
         return tuple(r for r in self.results if r.order.power == power)

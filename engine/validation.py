@@ -22,6 +22,7 @@ from typing import Any
 from engine.allowance import adjustment_balance, is_build_province
 from engine.maps.loader import MapData
 from engine.position import Position
+from engine.reasons import OrderOutcome
 from engine.types import (
     ACTIVE,
     ADJUSTMENT,
@@ -93,7 +94,7 @@ def illegal_reason(check: ValidationResult) -> Reason:
     """The reason reported with the VOID result of an order ``validate`` refused: its
     stable code and its sentence (the same words order entry answered with)."""
     code = check.code.value if check.code is not None else "ILLEGAL"
-    return Reason("ILLEGAL", detail=f"{code}: {check.reason}")
+    return Reason(OrderOutcome.ILLEGAL, detail=f"{code}: {check.reason}")
 
 
 def _fail(code: ErrorCode, reason: str) -> ValidationResult:

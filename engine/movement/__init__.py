@@ -1,7 +1,10 @@
 """Movement-phase adjudication: index the orders, resolve the decisions, read outcomes.
 
 ``resolve_movement`` never raises on an order: illegal ones are reported VOID and
-the unit holds, as DATC v3.0 prescribes (issue 4.E.1).
+the unit holds, as DATC v3.0 prescribes (issue 4.E.1). A dislodged unit with no
+province to retreat to is disbanded at once (``disbanded``): it never waits for a
+retreat phase in which it could only be disbanded (docs/rules.md, "Phases nobody
+orders in").
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from engine.values import quick_init
 class MovementOutcome:
     results: tuple[OrderResult, ...]
     units: frozenset[Unit]  # the board after movement, dislodged units removed
-    dislodged: tuple[DislodgedUnit, ...]
+    dislodged: tuple[DislodgedUnit, ...]  # those with somewhere to retreat: the retreat phase's
     contested: frozenset[str]  # standoff provinces left empty
+    disbanded: tuple[DislodgedUnit, ...] = ()  # dislodged with nowhere to retreat: gone at once
 
 
 def resolve_movement(
@@ -38,4 +42,6 @@ def resolve_movement(
     contested = outcome.contested(occupied)
     dislodged = outcome.dislodged_units(occupied, contested)
     retreats = {d.unit.province: d.retreats for d in dislodged}
-    return MovementOutcome(outcome.results(retreats), units, dislodged, contested)
+    staying = tuple(d for d in dislodged if d.retreats)
+    gone = tuple(d for d in dislodged if not d.retreats)
+    return MovementOutcome(outcome.results(retreats), units, staying, contested, gone)

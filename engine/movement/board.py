@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from engine.maps.loader import MapData
 from engine.position import Position
+from engine.reasons import ConvoyOutcome, OrderOutcome, SupportOutcome
 from engine.rulebook import AdjacentConvoy, Rulebook, SupportCoast
 from engine.types import (
     ARMY,
@@ -48,7 +49,7 @@ class Board:
     convoyers: dict[str, set[str]] = field(default_factory=dict)  # origin -> matched fleets
     hold_supports: dict[str, list[str]] = field(default_factory=dict)  # target -> supporters
     move_supports: dict[str, list[str]] = field(default_factory=dict)  # origin -> supporters
-    unmatched: set[str] = field(default_factory=set)  # supports/convoys that match nothing
+    unmatched: dict[str, Reason] = field(default_factory=dict)  # supports/convoys matching nothing
     supporting: list[str] = field(default_factory=list)  # provinces of matched supports
     dest_of: dict[str, str] = field(default_factory=dict)  # origin -> destination province
     assisting: list[str] = field(default_factory=list)  # provinces of supports and convoys
@@ -75,7 +76,8 @@ def _admit(board: Board, pos: Position, order: Order) -> None:
     effective: MovementOrder = legality  # type: ignore[assignment]  # movement phase
     province = effective.unit.province
     if province in board.orders:
-        board.given.append((order, None, Reason("DUPLICATE", (province,), "the unit already has an order")))
+        duplicate = Reason(OrderOutcome.DUPLICATE, (province,), "the unit already has an order")
+        board.given.append((order, None, duplicate))
         return
     board.orders[province] = effective
     board.given.append((order, effective, None))
@@ -117,7 +119,7 @@ def _match_supports_and_convoys(board: Board) -> None:
         order = board.orders[province]
         if isinstance(order, SupportHold):
             if order.target.province in board.moves:
-                board.unmatched.add(province)
+                board.unmatched[province] = _not_so(board, order.target.province, "not to hold")
             else:
                 board.hold_supports.setdefault(order.target.province, []).append(province)
                 board.supporting.append(province)
@@ -126,14 +128,41 @@ def _match_supports_and_convoys(board: Board) -> None:
                 board.move_supports.setdefault(order.origin.province, []).append(province)
                 board.supporting.append(province)
             else:
-                board.unmatched.add(province)
+                board.unmatched[province] = _not_so(board, order.origin.province, f"not to {order.dest}")
         elif isinstance(order, Convoy):
             origin = order.origin.province
             move = board.moves.get(origin)
             if move and origin in board.convoy_intent and move.dest.province == order.dest.province:
                 board.convoyers.setdefault(origin, set()).add(province)
+            elif move and move.dest.province == order.dest.province:
+                board.unmatched[province] = _by_land(board, origin)
             else:
-                board.unmatched.add(province)
+                reason = _not_so(board, origin, f"not to {order.dest}")
+                board.unmatched[province] = Reason(ConvoyOutcome.NOT_MATCHED, reason.units, reason.detail)
+
+
+def _not_so(board: Board, province: str, instead: str) -> Reason:
+    """A support (or convoy) that matches nothing: what the unit it names was ordered."""
+    unit = board.units.get(province)
+    move = board.moves.get(province)
+    if unit is None:
+        said = f"there is no unit in {province}"
+    elif move is not None:
+        said = f"{unit} was ordered to move to {move.dest}, {instead}"
+    elif province in board.orders:
+        said = f"{unit} was not ordered to move"
+    else:
+        said = f"{unit} had no order in effect and held"
+    return Reason(SupportOutcome.NOT_MATCHED, (province,), said)
+
+
+def _by_land(board: Board, origin: str) -> Reason:
+    """DATC 4.A.3 (2023): a convoy of an army that goes to an adjacent province over land
+    matches nothing; the army was ordered so, and simply walks (6.G.2)."""
+    unit, move = board.units[origin], board.moves[origin]
+    said = (f"{unit} goes to {move.dest} over land: it was not ordered via convoy and no fleet "
+            f"of its own power convoys it")
+    return Reason(ConvoyOutcome.ARMY_GOES_BY_LAND, (origin,), said)
 
 
 def _support_matches(board: Board, order: SupportMove) -> bool:

@@ -1,11 +1,14 @@
 """From the final verdicts to what players see: results with the reasons the
-decisions gave, the new board, dislodged units with their retreat sets, and
-standoff provinces. Nothing here judges: every answer is a verdict read off."""
+decisions gave and their explanations (engine/movement/explanations.py), the new
+board, dislodged units with their retreat sets, and standoff provinces. Nothing here
+judges: every answer is a verdict read off."""
 
 from __future__ import annotations
 
 from engine.movement.board import Board, MovementOrder
+from engine.movement.explanations import Explainer
 from engine.movement.rules import Rules
+from engine.reasons import AttackOutcome, ConvoyOutcome, HoldOutcome, SupportOutcome
 from engine.types import (
     ARMY,
     DislodgedUnit,
@@ -25,10 +28,8 @@ from engine.types import (
 # Members as globals (see engine.types: an Enum class attribute is slow to read).
 OK, BOUNCE, CUT, VOID = ResultCode.OK, ResultCode.BOUNCE, ResultCode.CUT, ResultCode.VOID
 NO_CONVOY, DISLODGED = ResultCode.NO_CONVOY, ResultCode.DISLODGED
-NO_ORDER = Reason("NO_ORDER", (), "no order: the unit held")
-NO_ARMY_MOVES_SO = Reason("NOT_MATCHED", (), "no army was ordered to make that move")
-NOT_ORDERED_SO = Reason("NOT_MATCHED", (), "the supported unit was not ordered so")
-NO_CONVOY_CODES = frozenset({"NO_CONVOY_ROUTE", "CONVOY_PARADOX"})
+NO_ORDER = Reason(HoldOutcome.NO_ORDER, (), "no order: the unit held")
+NO_CONVOY_CODES = frozenset({AttackOutcome.NO_CONVOY_ROUTE, AttackOutcome.CONVOY_PARADOX})
 
 
 class Outcome:
@@ -42,6 +43,7 @@ class Outcome:
         self.dislodged_by = {
             p: o for p, o in self.entered.items() if p in board.units and p not in self.moved
         }
+        self.explainer = Explainer(board, rules, self.entered, self.dislodged_by)
 
     # --- the board after movement ------------------------------------------------------------
     def units_after(self, before: frozenset[Unit]) -> frozenset[Unit]:
@@ -120,11 +122,13 @@ class Outcome:
             code = NO_CONVOY if verdict.reason.code in NO_CONVOY_CODES else BOUNCE
             return code, verdict.reason
         supports = cls is SupportHold or cls is SupportMove
-        if province in self.b.unmatched:
-            return VOID, NOT_ORDERED_SO if supports else NO_ARMY_MOVES_SO
+        unmatched = self.b.unmatched.get(province)
+        if unmatched is not None:
+            return VOID, unmatched
         attacker = self.dislodged_by.get(province)
         if attacker is not None:
-            return CUT if supports else DISLODGED, Reason("DISLODGED_BY", (attacker,))
+            outcome = SupportOutcome if supports else HoldOutcome if cls is Hold else ConvoyOutcome
+            return CUT if supports else DISLODGED, Reason(outcome.DISLODGED_BY, (attacker,))
         if supports:
             self.r.resolve(("S", province))  # a support nobody's strength asked for is final now
             verdict = self.r.resolver.verdicts[("S", province)]
@@ -148,5 +152,7 @@ class Outcome:
         retreats: dict[str, tuple[Location, ...]],
     ) -> OrderResult:
         if province is None or province not in self.dislodged_by:
-            return OrderResult(order, code, False, (), reason)
-        return OrderResult(order, code, True, retreats.get(province, ()), reason)
+            return OrderResult(order, code, False, (), reason, self.explainer.explain(order, code, reason))
+        options = retreats.get(province, ())
+        explained = self.explainer.explain(order, code, reason, disbanded=not options)
+        return OrderResult(order, code, True, options, reason, explained)

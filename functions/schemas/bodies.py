@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, SecretStr
 
 from functions.schemas.common import BaseModel, Event, GameResult, Vote, _Request
+from functions.schemas.results import ExplanationBody, PhaseNoteBody, ReasonBody
 
 
 class PhaseSeconds(_Request):
@@ -207,6 +208,9 @@ class ResultEntry(BaseModel):
     result: str
     dislodged: bool = False
     retreat_options: list[str] = []
+    reason: ReasonBody | None = None
+    explanation: ExplanationBody | None = Field(
+        default=None, description="Why the order ended as it did (null in phases stored before issue 31).")
     power: str
     order_str: str
 
@@ -214,6 +218,10 @@ class ResultEntry(BaseModel):
 class Resolution(BaseModel):
     phase: str | None = None
     results: list[ResultEntry]
+    notes: list[PhaseNoteBody] = Field(
+        default=[],
+        description="What happened that no order asked for: units disbanded at once, phases skipped.",
+    )
     nmr: list[str] | None = Field(default=None, description="Powers that owed orders and gave none.")
     votes: dict[str, dict[str, bool]] | None = Field(default=None, description="Public ballots only.")
 

@@ -95,3 +95,28 @@ class LegalOrdersResponse(BaseModel):
     legal_orders_compact: dict[str, list[str]] | None = Field(
         description="When include_compact; a move via convoy has no compact form and is left out.",
     )
+
+
+class WhatIfRequest(BaseModel):
+    """A preview of a game's current phase (``POST /games/{id}/whatif``): the game gives the
+    position; the body gives guessed orders (standard notation) for other powers and, if it
+    wants, the caller's own instead of its pending ones."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
+
+    orders: dict[str, Annotated[list[OrderText], Field(max_length=64)]] = Field(
+        default_factory=dict,
+        description="Power -> order texts: guesses for other powers (a power without any holds); "
+        "the caller's own power here replaces its pending orders in the preview.",
+        examples=[{"GERMANY": ["A MUN - BUR"]}],
+    )
+    phase: str | None = Field(default=None, max_length=8,
+                              description="The phase the preview is for; STALE_PHASE if the game moved on.")
+    include_compact: bool = Field(default=False, description="Also answer in the compact notation.")
+
+
+class WhatIfResponse(AdjudicateResponse):
+    game_id: str
+    power: str = Field(description="The caller's power.")
+    own_orders: Literal["pending", "given"] = Field(
+        description="Whether the caller's orders were its pending ones or those in the body.")

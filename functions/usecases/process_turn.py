@@ -63,6 +63,7 @@ from functions.usecases.lifecycle import (
     owing_powers,
     public_votes,
 )
+from functions.usecases.phase_notes import note_events
 from functions.usecases.reminders import reminder_for
 from functions.usecases.views import missing_powers, powers_to_wait_on
 
@@ -79,13 +80,15 @@ class Processed:
 
 
 def resolution_view(resolution: engine.Resolution) -> dict[str, Any]:
-    """``resolution_to_dict`` plus, per result, ``power`` and ``order_str`` (seed §4)."""
+    """``resolution_to_dict`` plus, per result, ``power`` and ``order_str`` (seed §4); each
+    result's ``reason`` and ``explanation`` and the resolution's ``notes`` as the engine
+    wrote them (issue 31)."""
     data = engine.resolution_to_dict(resolution)
     results = data.get("results", [])
     for entry, result in zip(results, resolution.results, strict=False):
         entry["power"] = result.order.power
         entry["order_str"] = engine.format_order(result.order)
-    return {"results": results}
+    return {"results": results, "notes": data.get("notes", [])}
 
 
 def process_turn(
@@ -182,7 +185,8 @@ def process_turn(
                 },
                 now,
                 phase=processed,
-            )
+            ),
+            *note_events(game, resolved["notes"], now, processed),
         ]
         outbox = [
             add_outbox(

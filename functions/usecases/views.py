@@ -175,8 +175,8 @@ def _history_entry(p: Any) -> dict[str, Any]:
         "phase": p.phase,
         "state": p.state_before,
         "orders": p.orders,
-        # the stored resolution holds only "results"; name its phase as the
-        # process_turn answer and last_resolution do
+        # the stored resolution holds "results" and "notes" (older phases: "results" only);
+        # name its phase as the process_turn answer and last_resolution do
         "resolution": {**p.resolution, "phase": p.phase},
         "processed_at": p.processed_at,
     }

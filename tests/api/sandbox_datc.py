@@ -7,9 +7,13 @@ Retreat cases (6.H) send the movement phase before them first, then the answer's
 (with its retreat options) with the retreat orders: two requests, as a client would chain them.
 
 ``send(body) -> (status, answer)`` is the transport: the in-process handler or real HTTP.
-Cases played under a custom rulebook (tags ``1971`` and ``strict``: one DATC option switched
-on the 2023 rulebook) are not offered by the API, which names only the editions in
-GET /variants; ``api_rules`` returns None for them and the callers skip them, saying so.
+Dislodged units are read from the answer's results (``dislodged``): a unit with nowhere to
+retreat is disbanded at once and never stands in the next state (docs/rules.md, "Phases
+nobody orders in"); when that leaves no retreat phase (6.H.15), the movement phase's answer
+is the case's result. Cases played under a custom rulebook (tags ``1971`` and ``strict``:
+one DATC option switched on the 2023 rulebook) are not offered by the API, which names only
+the editions in GET /variants; ``api_rules`` returns None for them and the callers skip them,
+saying so.
 """
 
 from __future__ import annotations
@@ -75,8 +79,15 @@ def _retreat_phase_state(case: Case, rules: str, send: Send) -> dict[str, Any]:
     assert status == 200, answer
     state = answer["next"]["state"]
     assert {_key(u) for u in state["units"]} == {_key(_unit(u)) for u in case.prestate}
-    assert {_key(d["unit"]) for d in state["dislodged"]} == {_key(_unit(u)) for u in case.dislodged}
+    assert dislodged_in(answer, body["state"]) == {_key(_unit(u)) for u in case.dislodged}
     return dict(state)
+
+
+def dislodged_in(answer: dict[str, Any], before: dict[str, Any]) -> set[tuple[str, str, str]]:
+    """The units of ``before`` the answer's results report dislodged."""
+    results = answer["resolution"]["results"]
+    hit = {r["order"].get("unit", "").split("/")[0] for r in results if r["dislodged"]}
+    return {_key(u) for u in before["units"] if u["location"].split("/")[0] in hit}
 
 
 def run_case_over_api(case: Case, send: Send) -> dict[str, Any]:
@@ -85,6 +96,10 @@ def run_case_over_api(case: Case, send: Send) -> dict[str, Any]:
     assert rules is not None, f"{case.id} needs a custom rulebook"
     if case.phase == "RETREAT":
         state = _retreat_phase_state(case, rules, send)
+        if state["phase_type"] != "RETREAT":  # every dislodged unit was disbanded at once
+            expected = case.prestate if case.poststate is None else case.poststate
+            assert {_key(u) for u in state["units"]} == {_key(_unit(u)) for u in expected}
+            return {"next": {"state": state}}
     else:
         state = _state(case, case.prestate, case.phase)
     # Given
@@ -98,6 +113,6 @@ def run_case_over_api(case: Case, send: Send) -> dict[str, Any]:
     got, want = {_key(u) for u in after["units"]}, {_key(_unit(u)) for u in expected}
     assert got == want, f"{case.id}: missing {want - got}, unexpected {got - want}"
     if case.phase == "MOVEMENT":
-        assert {_key(d["unit"]) for d in after["dislodged"]} == {_key(_unit(u)) for u in case.post_dislodged}
+        assert dislodged_in(answer, state) == {_key(_unit(u)) for u in case.post_dislodged}
     assert len(answer["orders"]) == len(case.orders), "every order gets its validation answer"
     return dict(answer)

@@ -100,6 +100,8 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/adjudicate"): (
         {"compact": "France:APar|Par", "orders": {"FRANCE": ["A PAR - BUR"]}}, EVERYONE),
     ("POST", "/adjudicate/legal_orders"): ({"compact": "France:APar|Par"}, EVERYONE),
+    # issue 31: a preview of the current phase is a seated player's, and writes nothing
+    ("POST", "/games/{game_id}/whatif"): ({"orders": {"GERMANY": ["A MUN - BUR"]}}, PLAYERS_ONLY),
 }
 
 

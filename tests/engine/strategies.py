@@ -13,6 +13,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from engine.maps import load_map
+from engine.reasons import REASON_CODES, Decision, Explanation, Role, Strength, StrengthKind
 from engine.types import (
     Build,
     Convoy,
@@ -23,9 +24,11 @@ from engine.types import (
     Hold,
     Location,
     Move,
+    NoteKind,
     Order,
     OrderResult,
     Ownership,
+    PhaseNote,
     PhaseType,
     Reason,
     Resolution,
@@ -127,9 +130,29 @@ def states(draw: st.DrawFn, *, compact: bool = False) -> GameState:
 
 reasons: st.SearchStrategy[Reason | None] = st.none() | st.builds(
     Reason,
-    st.sampled_from(["PREVENTED", "LOST_HEAD_TO_HEAD", "CUT_BY", "ILLEGAL", "NO_ROUTE"]),
+    st.sampled_from(sorted(REASON_CODES.values())),
     st.lists(provinces, max_size=3, unique=True).map(lambda ps: tuple(sorted(ps))),
     st.text(max_size=30),
+)
+
+unit_lists = st.lists(provinces, max_size=3, unique=True).map(lambda ps: tuple(sorted(ps)))
+strengths: st.SearchStrategy[Strength] = st.builds(
+    Strength,
+    st.sampled_from(list(StrengthKind)),
+    provinces,
+    st.integers(0, 40).map(lambda halves: halves // 2 if halves % 2 == 0 else halves / 2),
+    unit_lists,
+    st.lists(st.tuples(provinces, unit_lists), max_size=2).map(tuple),
+    unit_lists,
+)
+explanations: st.SearchStrategy[Explanation | None] = st.none() | st.builds(
+    Explanation,
+    st.sampled_from(list(Decision)),
+    st.lists(strengths, max_size=4).map(tuple),
+    st.dictionaries(st.sampled_from(list(Role)), unit_lists.filter(bool), max_size=3).map(
+        lambda roles: tuple(sorted(roles.items()))
+    ),
+    st.text(max_size=40),
 )
 
 order_results: st.SearchStrategy[OrderResult] = st.builds(
@@ -139,8 +162,18 @@ order_results: st.SearchStrategy[OrderResult] = st.builds(
     st.booleans(),
     st.lists(locations, max_size=4, unique=True).map(tuple),
     reasons,
+    explanations,
 )
 
-resolutions: st.SearchStrategy[Resolution] = st.lists(order_results, max_size=8).map(
-    lambda rs: Resolution(tuple(rs))
+notes: st.SearchStrategy[PhaseNote] = st.builds(
+    PhaseNote,
+    st.sampled_from(list(NoteKind)),
+    st.sampled_from(["S1901R", "F1905R", "W1903A"]),
+    st.lists(powers, max_size=2, unique=True).map(tuple),
+    st.lists(st.sampled_from(["A MUN", "F NTH"]), max_size=2, unique=True).map(tuple),
+    st.text(max_size=40),
+)
+
+resolutions: st.SearchStrategy[Resolution] = st.builds(
+    Resolution, st.lists(order_results, max_size=8).map(tuple), st.lists(notes, max_size=2).map(tuple)
 )

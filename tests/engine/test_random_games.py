@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -86,10 +87,15 @@ def check_phase_sequence(before: GameState, after: GameState, game_map: MapData 
     else:
         assert b in {(F, M), (F, R), (W, A)} and a == (S, M), f"{before.phase_name} -> {after.phase_name}"
         assert after.year == before.year + 1
-    assert (a[1] is R) == bool(after.dislodged), "a retreat phase exactly when something was dislodged"
+    assert (a[1] is R) == bool(after.dislodged), "a retreat phase exactly when a unit can retreat"
+    assert all(d.retreats for d in after.dislodged), "a retreat phase only for units that can retreat"
     if b == (F, M) and a == (S, M) or b == (F, R) and a == (S, M):
-        # Winter is skipped only when nobody has an adjustment to make.
-        assert all(engine.adjustment_balance(after, game_map, p) == 0 for p in game_map.power_ids)
+        # Winter is skipped only when nobody has an adjustment to make (docs/rules.md, "Phases
+        # nobody orders in"): builds owed with nowhere to build them are no adjustment.
+        winter = replace(after, year=before.year, season=W, phase_type=A)
+        assert not engine.powers_with_orders_to_give(winter, game_map)
+    if a == (W, A):
+        assert engine.powers_with_orders_to_give(after, game_map), "a winter in which nobody can order"
 
 
 def check_ownership(before: GameState, after: GameState, game_map: MapData = MAP) -> None:
@@ -131,9 +137,12 @@ def check_movement(played: PlayedPhase) -> None:
         ]
         assert origins, f"{unit} appeared from nowhere in {before.phase_name}"
         assert all(_in_menu(played, m) for m in origins), f"{origins} are not all legal moves"
-    dislodged = [d.unit for d in after.dislodged]
-    assert set(dislodged) <= before.units
+    dislodged = dislodged_units(played)
+    assert {d.unit for d in after.dislodged} <= set(dislodged) <= before.units
     assert len(after.units) + len(dislodged) == len(before.units), "a unit vanished or was doubled"
+    gone = set(dislodged) - {d.unit for d in after.dislodged}
+    told = {u for n in played.resolution.notes if n.kind is engine.NoteKind.DISBANDED for u in n.units}
+    assert {str(u) for u in gone} == told, "a unit disbanded at once is told in the notes"
     for d in after.dislodged:
         occupant = after.unit_at(d.unit.province)
         assert occupant is not None and occupant.power != d.unit.power, f"{d.unit} dislodged by itself"
@@ -149,6 +158,16 @@ def check_movement(played: PlayedPhase) -> None:
         move = moves[origin]
         old = before.unit_at(origin)
         assert old is not None and Unit(old.kind, old.power, move.dest) in after.units
+
+
+def dislodged_units(played: PlayedPhase) -> list[Unit]:
+    """The units the resolution reports dislodged (those with nowhere to retreat included)."""
+    out = []
+    for r in played.resolution.results:
+        unit = played.state.unit_at(r.order.unit.province) if hasattr(r.order, "unit") else None
+        if r.dislodged and unit is not None:
+            out.append(unit)
+    return out
 
 
 def check_retreats(played: PlayedPhase) -> None:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import initial_state, load_map
+from engine.reasons import AttackOutcome, Decision, Explanation, HoldOutcome, Role, Strength, StrengthKind
 from engine.serialization import (
     location_from_str,
     location_to_str,
@@ -38,8 +39,10 @@ from engine.types import (
     Hold,
     Location,
     Move,
+    NoteKind,
     Order,
     OrderResult,
+    PhaseNote,
     PhaseType,
     Reason,
     Resolution,
@@ -162,24 +165,50 @@ def test_shared_units_are_one_value() -> None:
 
 
 def test_resolution_shape() -> None:
-    """data-model seed §4: {"results": [{"order", "result", "dislodged", "retreat_options", "reason"}]}."""
+    """data-model seed §4: {"results": [{"order", "result", "dislodged", "retreat_options", "reason"}]},
+    plus (issue 31, ARCHITECTURE §8) each result's explanation and the resolution's notes."""
+    attack = Strength(StrengthKind.ATTACK, "MUN", 1)
+    prevent = Strength(StrengthKind.PREVENT, "PAR", 2, ("MAR",), (("BUR", ("RUH",)),))
+    said = Explanation(Decision.MOVE, (attack, prevent), ((Role.OPPONENTS, ("PAR",)),), "A MUN ...")
+    note = PhaseNote(NoteKind.DISBANDED, "S1901R", ("GERMANY",), ("A KIE",), "A KIE ...")
     res = Resolution((
-        OrderResult(Move("FRANCE", L("PAR"), L("BUR"), False, A), ResultCode.BOUNCE, False, (),
-                    Reason("PREVENTED", ("MUN",), "")),
-        OrderResult(Hold("GERMANY", L("MUN"), A), ResultCode.DISLODGED, True, (L("BOH"),)),
-    ))
+        OrderResult(Move("GERMANY", L("MUN"), L("BUR"), False, A), ResultCode.BOUNCE, False, (),
+                    Reason(AttackOutcome.PREVENTED, ("PAR",), ""), said),
+        OrderResult(Hold("GERMANY", L("KIE"), A), ResultCode.DISLODGED, True, ()),
+    ), (note,))
     d = resolution_to_dict(res)
     assert d["results"][0] == {
-        "order": {"type": "MOVE", "power": "FRANCE", "unit": "PAR", "dest": "BUR", "via_convoy": False,
+        "order": {"type": "MOVE", "power": "GERMANY", "unit": "MUN", "dest": "BUR", "via_convoy": False,
                   "kind": "A"},
         "result": "BOUNCE",
         "dislodged": False,
         "retreat_options": [],
-        "reason": {"code": "PREVENTED", "units": ["MUN"], "detail": ""},
+        "reason": {"code": "PREVENTED", "units": ["PAR"], "detail": ""},
+        "explanation": {
+            "decision": "MOVE",
+            "strengths": [
+                {"kind": "ATTACK", "unit": "MUN", "value": 1, "supporters": [], "cut": [], "excluded": []},
+                {"kind": "PREVENT", "unit": "PAR", "value": 2, "supporters": ["MAR"],
+                 "cut": [{"unit": "BUR", "by": ["RUH"]}], "excluded": []},
+            ],
+            "units": {"opponents": ["PAR"]},
+            "text": "A MUN ...",
+        },
     }
-    assert d["results"][1]["reason"] is None
-    assert d["results"][1]["retreat_options"] == ["BOH"]
+    assert d["results"][1]["reason"] is None and d["results"][1]["explanation"] is None
+    assert d["notes"] == [{"kind": "DISBANDED", "phase": "S1901R", "powers": ["GERMANY"], "units": ["A KIE"],
+                           "text": "A KIE ..."}]
     assert resolution_from_dict(d) == res
+    assert json.loads(to_json(res)) == d
+
+
+def test_a_reason_code_outside_the_closed_set_is_refused() -> None:
+    """ARCHITECTURE §8: reason codes are a closed set; reading back an unknown one fails."""
+    d = resolution_to_dict(Resolution((OrderResult(Hold("GERMANY", L("KIE"), A), ResultCode.OK, False, (),
+                                                   Reason(HoldOutcome.NO_ORDER)),)))
+    d["results"][0]["reason"]["code"] = "STOOD_ASIDE"
+    with pytest.raises(ValueError, match="STOOD_ASIDE"):
+        resolution_from_dict(d)
 
 
 def test_to_json_is_deterministic_and_sorted() -> None:

@@ -1,8 +1,11 @@
-"""The sandbox routes (issue 19): ``POST /adjudicate`` and ``POST /adjudicate/legal_orders``.
+"""The sandbox routes (issue 19): ``POST /adjudicate`` and ``POST /adjudicate/legal_orders``;
+and the what-if preview inside a game (issue 31), ``POST /games/{id}/whatif``.
 
-No token is needed and no game is read or written; each request is counted against its
-caller's rate limit first (functions/usecases/sandbox.py). Errors, body limits and the
-OpenAPI document are the same as every other route's (functions/api/handler.py).
+The first two need no token and read or write no game; each request is counted against
+its caller's rate limit first (functions/usecases/sandbox.py). The what-if needs a seated
+player's token, reads the game once and writes nothing at all (functions/usecases/whatif.py).
+Errors, body limits and the OpenAPI document are the same as every other route's
+(functions/api/handler.py).
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from functions import wiring
-from functions.api.plumbing import ERROR_BODY, RequestHelpers, answers
+from functions.api.plumbing import ERROR_BODY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import sandbox as schemas
 from functions.usecases import sandbox
+from functions.usecases.whatif import what_if
 
 router = Router()
 request = RequestHelpers(router)
@@ -54,3 +58,25 @@ def post_legal_orders(body: schemas.LegalOrdersRequest) -> schemas.LegalOrdersRe
     _count_the_caller()
     done = sandbox.legal_order_menus(_position(body), body.powers, include_compact=body.include_compact)
     return schemas.LegalOrdersResponse.model_validate(done)
+
+
+WHATIF_RESPONSES: dict[int, OpenAPIResponse] = answers({
+    code: {"description": text, "content": ERROR_BODY}
+    for code, text in [
+        (400, "UNKNOWN_POWER (an orders key)"),
+        (401, "NOT_A_PLAYER: no valid token"),
+        (403, "FORBIDDEN: the token is not a seated player's"),
+        (404, "GAME_NOT_FOUND"),
+        (409, "STALE_PHASE (the phase sent is no longer current), GAME_NOT_ACTIVE, WRONG_GAME_KIND"),
+        (422, "VALIDATION_ERROR"),
+    ]
+})
+
+
+@router.post("/games/<game_id>/whatif", tags=["sandbox"], security=SECURITY, responses=WHATIF_RESPONSES,
+             summary="Preview the current phase: the caller's orders against guessed ones; nothing is stored")
+def post_whatif(game_id: str, body: schemas.WhatIfRequest) -> schemas.WhatIfResponse:
+    found, store = services()
+    actor = request.actor(store, game_id, found.settings.operator_token)
+    done = what_if(store, game_id, actor, body.orders, phase=body.phase, include_compact=body.include_compact)
+    return schemas.WhatIfResponse.model_validate(done)

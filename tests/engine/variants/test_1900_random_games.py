@@ -98,7 +98,8 @@ def check_movement(played: PlayedPhase) -> None:
             m.dest == unit.location and before.unit_at(m.unit.province) is not None
             and m in played.menus.get(m.power, []) for m in moves.values()
         ), f"{unit} appeared from nowhere in {before.phase_name}"
-    assert len(after.units) + len(after.dislodged) == len(before.units)
+    dislodged = [r for r in played.resolution.results if r.dislodged]  # with or without a retreat
+    assert len(after.units) + len(dislodged) == len(before.units)
     for r in played.resolution.results:
         if isinstance(r.order, Move) and r.result is ResultCode.OK:
             assert after.unit_at(r.order.dest.province) is not None
