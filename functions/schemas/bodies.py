@@ -316,6 +316,7 @@ class Variant(BaseModel):
     name: str
     powers: list[str]
     rules: list[str]
+    provinces: dict[str, str] = Field(default_factory=dict, description="Each province's name by its id")
 
 
 class VariantList(BaseModel):

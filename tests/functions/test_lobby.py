@@ -83,6 +83,8 @@ def test_listings_never_show_secrets(table: Table) -> None:
     game = table.store.load(table.game_id)
     assert "token" not in str(game_summary(game))
     assert {v["name"] for v in list_variants()} >= {"classical", "1900"}
+    classical = next(v for v in list_variants() if v["name"] == "classical")
+    assert classical["provinces"]["PAR"] == "Paris" and len(classical["provinces"]) == 75
 
 
 def test_listing_shows_which_seats_are_still_open(store: InMemoryGameStore, clock: FakeClock) -> None:
