@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  contentAt, doubleTap, fitSize, fitView, frameRect, markScale, pan, pinch, screenOf, separate,
+  allInView, contentAt, doubleTap, fitSize, fitView, frameRect, markScale, pan, pinch, screenOf, separate,
   separatingScale, settle, zoomAbout, zoomCentre, type Frame,
 } from "./zoom";
 
@@ -75,6 +75,14 @@ describe("framing and hit areas", () => {
   it("finds the scale at which 44 px squares on the points stop overlapping", () => {
     expect(separatingScale([{ x: 0, y: 0 }], 44)).toBe(1);
     expect(separatingScale([{ x: 0, y: 0 }, { x: 22, y: 5 }, { x: 0, y: 88 }], 44)).toBe(2);
+  });
+
+  it("zooms out to bring every target into view when the zoom allows", () => {
+    const points = [{ x: 100, y: 100 }, { x: 150, y: 100 }, { x: 300, y: 120 }];
+    const close = settle({ s: 6, x: -500, y: -500 }, PHONE);
+    const v = separate(close, points, 44, PHONE);
+    expect(v.s).toBeCloseTo((390 - 44) / 200, 5);
+    expect(allInView(v, points, 22, PHONE)).toBe(true);
   });
 
   it("zooms only as far as the targets need, about their centre", () => {

@@ -121,16 +121,28 @@ export function separatingScale(points: Point[], side: number): number {
   return need;
 }
 
+/** Whether every point shows at least ``margin`` px inside the viewport under view ``v``. */
+export function allInView(v: View, points: Point[], margin: number, f: Frame): boolean {
+  return points.every((q) => {
+    const p = screenOf(v, q);
+    return p.x >= margin && p.y >= margin && p.x <= f.viewport.w - margin && p.y <= f.viewport.h - margin;
+  });
+}
+
 /**
- * After a unit is selected: the view that keeps every one of ``points`` (the unit and its
- * targets, content coordinates) on a hit area of ``side`` px that no other covers. Zooms in
- * only as far as needed, about the points' centre; keeps ``v`` when it already does.
+ * After a unit is selected: a view in which every one of ``points`` (the unit and its targets,
+ * content coordinates) gets a hit area of ``side`` px that no other covers, and — when that
+ * zoom allows — all of them are in view. Keeps ``v`` when it already does both; otherwise
+ * zooms as little as possible away from ``v``'s scale, about the points' centre.
  */
 export function separate(v: View, points: Point[], side: number, f: Frame): View {
-  const need = separatingScale(points, side);
-  if (points.length === 0 || need <= v.s + 1e-6) return v;
+  if (points.length === 0) return v;
+  const need = Math.min(separatingScale(points, side), f.maxScale);
+  if (need <= v.s + 1e-6 && allInView(v, points, side / 2, f)) return v;
   const box = bounds(points);
-  return centreOn({ x: box.x + box.w / 2, y: box.y + box.h / 2 }, Math.min(need, f.maxScale), f);
+  const fits = Math.min((f.viewport.w - side) / Math.max(box.w, 1), (f.viewport.h - side) / Math.max(box.h, 1));
+  const s = need <= fits ? clamp(v.s, need, fits) : need;
+  return centreOn({ x: box.x + box.w / 2, y: box.y + box.h / 2 }, s, f);
 }
 
 /**
