@@ -99,10 +99,15 @@ def tab_to(page: Any, test: str, limit: int = 80) -> None:
 # centre and corners all land there: first the hit area's square, else a square found inside the
 # province's visible shape (a sea wider than the screen, say).
 _TARGET_AREA = """(p) => {
-  const hit = document.querySelector('[data-testid="hit-' + p + '"]'), path = document.getElementById('p-' + p);
-  const vp = document.querySelector('.map-viewport').getBoundingClientRect(), h = 21.5;
-  const mine = (x, y) => { const e = document.elementFromPoint(x, y); return !!e && (e === hit || e === path); };
-  const square = (x, y) => [[0, 0], [-h, -h], [h, -h], [-h, h], [h, h]].every(([dx, dy]) => mine(x + dx, y + dy));
+  const hit = document.querySelector('[data-testid="hit-' + p + '"]');
+  const path = document.getElementById('p-' + p), h = 21.5;
+  const vp = document.querySelector('.map-viewport').getBoundingClientRect();
+  const mine = (x, y) => {
+    const e = document.elementFromPoint(x, y);
+    return !!e && (e === hit || e === path);
+  };
+  const corners = [[0, 0], [-h, -h], [h, -h], [-h, h], [h, h]];
+  const square = (x, y) => corners.every(([dx, dy]) => mine(x + dx, y + dy));
   if (hit) {
     const r = hit.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (r.width >= 44 && r.height >= 44 && square(x, y)) return { x, y, via: 'hit area' };
@@ -119,3 +124,11 @@ def target_areas(page: Any) -> dict[str, dict[str, Any] | None]:
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     provinces = [h.get_attribute("data-province") for h in page.locator(".hits .hit").all()]
     return {p: page.evaluate(_TARGET_AREA, p) for p in provinces}
+
+
+def nav(page: Any, name: str) -> None:
+    """Follow a main link of the header; on a phone it sits behind the "Menu" button."""
+    menu = page.get_by_role("button", name="Menu")
+    if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
+        menu.click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True).click()

@@ -20,7 +20,9 @@ from local_stack.stack import LocalStack
 from tests.web.helpers import label_centre, pinch, shot, target_areas
 
 pytestmark = pytest.mark.system
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+BOARD_BOX = "document.querySelector('[data-testid=map]').getBoundingClientRect()"
 OTHERS = ["AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
@@ -65,8 +67,8 @@ def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
 ) -> None:
     # Given a France seat in a game the computer fills (six dummy powers), auto-processed
     url = web_stack.url
-    game = requests.post(f"{url}/games", json={"name": "Phone table", "dummy_powers": OTHERS, "auto_process": True},
-                         timeout=30).json()
+    created = {"name": "Phone table", "dummy_powers": OTHERS, "auto_process": True}
+    game = requests.post(f"{url}/games", json=created, timeout=30).json()
     seat = requests.post(f"{url}/games/{game['game_id']}/join", json={"power": "FRANCE"}, timeout=30).json()
     page = _seated_page(browser, url, game["game_id"], "FRANCE", seat["token"], **PHONE)
     shot(page, shots, "01-phone-board")
@@ -85,11 +87,12 @@ def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
     # And the + button zooms about the board's centre (whatever is there stays there)
     box = page.locator(".map-viewport").bounding_box()
     centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    probe = page.evaluate("([x, y]) => { const m = document.querySelector('[data-testid=map]').getBoundingClientRect();"
-                          " return { fx: (x - m.left) / m.width, fy: (y - m.top) / m.height }; }", list(centre))
+    fraction = "{ fx: (x - m.left) / m.width, fy: (y - m.top) / m.height }"
+    probe = page.evaluate(f"([x, y]) => {{ const m = {BOARD_BOX}; return {fraction}; }}", list(centre))
     page.get_by_role("button", name="Zoom in").tap()
-    moved = page.evaluate("([fx, fy]) => { const m = document.querySelector('[data-testid=map]').getBoundingClientRect();"
-                          " return [m.left + fx * m.width, m.top + fy * m.height]; }", [probe["fx"], probe["fy"]])
+    back = "[m.left + fx * m.width, m.top + fy * m.height]"
+    moved = page.evaluate(f"([fx, fy]) => {{ const m = {BOARD_BOX}; return {back}; }}",
+                          [probe["fx"], probe["fy"]])
     assert math.dist(centre, moved) <= 2
     assert _scale(page) == pytest.approx(4.5, rel=0.1)
 
@@ -109,7 +112,9 @@ def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
         at = label_centre(page, unit)
         assert box["x"] < at["x"] < box["x"] + box["width"] and box["y"] < at["y"] < box["y"] + box["height"]
     assert _scale(page) > 1.5
+    before_shot = page.evaluate(f"{BOARD_BOX}.left")
     shot(page, shots, "03-phone-my-units")
+    assert page.evaluate(f"{BOARD_BOX}.left") == before_shot, "DEBUG the view moved during the screenshot"
 
     # Then the whole Spring turn is ordered by taps alone, every target a 44 x 44 area
     _order_by_taps(page, "PAR", "PIC", "A PAR - PIC", shots, "04-phone-paris-selected")

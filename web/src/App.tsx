@@ -30,6 +30,7 @@ export function App() {
     <div className={`app palette-${settings().palette}`}>
       <header className="topbar">
         <a className="brand" href={href("/")}>Convoy</a>
+        {who && <span className="who" data-testid="signed-in-as">{who.user.display_name}</span>}
         <button type="button" className="menu-toggle" aria-expanded={menu} aria-controls="main-nav"
           onClick={() => setMenu((m) => !m)}>Menu</button>
         <nav id="main-nav" aria-label="Main" className={menu ? "open" : ""}>
@@ -38,10 +39,7 @@ export function App() {
           <a href={href("/seat")}>Seat token</a>
           <a href={href("/settings")}>Settings</a>
           {who ? (
-            <>
-              <span className="who" data-testid="signed-in-as">{who.user.display_name}</span>
-              <button className="link" onClick={() => saveSession(null)}>Sign out</button>
-            </>
+            <button className="link" onClick={() => saveSession(null)}>Sign out</button>
           ) : (
             <a href={href("/signin")}>Sign in</a>
           )}

@@ -55,10 +55,28 @@ export function sources(moves: Move[]): Source[] {
   return [...new Set(moves.map((m) => m.source))].sort((a, b) => (a ?? -1) - (b ?? -1));
 }
 
-export const placeName = (p: Source | Dest): string => (p === null ? "the bar" : p === "off" ? "off the board" : `point ${p + 1}`);
+/**
+ * A point's number for a player: 1-24 counted from the player's own home, as each side calls
+ * its points (White's index 0 is its 1-point; Black's index 23 is its 1-point). Observers count
+ * as White.
+ */
+export const pointNumber = (index: number, viewer: Side | null): number => (viewer === "BLACK" ? 24 - index : index + 1);
 
-/** A move in words: "point 13 to point 8 (5)". Points are numbered 1-24 for people. */
-export const moveWords = (m: Move): string => `${placeName(m.source)} to ${placeName(m.dest)} (${m.pips})`;
+export const placeName = (p: Source | Dest, viewer: Side | null = null): string =>
+  p === null ? "the bar" : p === "off" ? "off the board" : `point ${pointNumber(p, viewer)}`;
+
+/** A move in words for its player: "point 13 to point 8 (5)". */
+export const moveWords = (m: Move, viewer: Side | null = null): string =>
+  `${placeName(m.source, viewer)} to ${placeName(m.dest, viewer)} (${m.pips})`;
+
+/** The dice as they stand: four for a double; each marked used once played. */
+export function diceLeft(view: BackgammonView): { pips: number; used: boolean }[] {
+  if (!view.dice) return [];
+  const [a, b] = view.dice;
+  if (a !== b) return [{ pips: a, used: view.unused[0] === 0 }, { pips: b, used: view.unused[1] === 0 }];
+  const left = view.unused[0] + view.unused[1];
+  return [0, 1, 2, 3].map((i) => ({ pips: a, used: i < 4 - left }));
+}
 
 /** The stage in a sentence, for the player ``me`` (null: an observer). */
 export function stageWords(view: BackgammonView, me: Side | null): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deadlineWords, detailWords, fromListing, gamePath, sortMine, statusOf } from "./lobby";
-import { landing, movesOf, moveWords, stageWords, type BackgammonView } from "./backgammon";
+import { diceLeft, landing, movesOf, moveWords, stageWords, type BackgammonView } from "./backgammon";
 
 const FORMING = fromListing({
   game_id: "768171169745", name: "H1 newcomer game", game: "diplomacy", variant: "classical", phase: "S1901M",
@@ -48,6 +48,12 @@ const BG = {
 } as unknown as BackgammonView;
 
 describe("backgammon moves in the client", () => {
+  it("shows four dice for a double, the played ones marked", () => {
+    const double = { ...BG, dice: [4, 4], unused: [1, 2] } as unknown as BackgammonView;
+    expect(diceLeft(double).map((d) => d.used)).toEqual([true, false, false, false]);
+    expect(diceLeft({ ...BG, unused: [0, 1] } as BackgammonView).map((d) => d.used)).toEqual([true, false]);
+  });
+
   it("lands White downwards and Black upwards, entering from the bar and bearing off", () => {
     expect(landing("WHITE", 12, 5)).toBe(7);
     expect(landing("WHITE", null, 3)).toBe(21);
@@ -58,11 +64,12 @@ describe("backgammon moves in the client", () => {
   });
 
   it("lists each legal move once, in words people use (points 1-24)", () => {
-    expect(movesOf(BG).map(moveWords)).toEqual([
+    expect(movesOf(BG).map((m) => moveWords(m))).toEqual([
       "point 13 to point 8 (5)", "point 8 to point 5 (3)", "point 8 to point 3 (5)", "point 6 to point 3 (3)",
       "point 13 to point 10 (3)",
     ]);
     expect(stageWords(BG, "WHITE")).toBe("Your move with 5 and 3.");
+    expect(moveWords(movesOf(BG)[0], "BLACK")).toBe("point 12 to point 17 (5)");
     expect(stageWords(BG, "BLACK")).toBe("White to move with 5 and 3.");
   });
 });

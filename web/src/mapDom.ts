@@ -77,6 +77,11 @@ export function scaleMarks(root: HTMLElement, units: number, orders: number): vo
     const drawn = g.dataset.transform ?? (g.dataset.transform = g.getAttribute("transform") ?? "");
     g.setAttribute("transform", units === 1 ? drawn : `${drawn} scale(${units})`);
   });
+  root.querySelectorAll<SVGCircleElement>("#orders circle").forEach((c) => {
+    if (c.closest("g.unit")) return; // rings around units (holds, builds) grow with the units
+    const drawn = c.dataset.r ?? (c.dataset.r = c.getAttribute("r") ?? "0");
+    c.setAttribute("r", String(Number(drawn) * units));
+  });
   root.querySelectorAll<SVGElement>("#orders [stroke-width]").forEach((el) => {
     if (el.closest("g.unit")) return;
     const drawn = el.dataset.strokeWidth ?? (el.dataset.strokeWidth = el.getAttribute("stroke-width") ?? "1");

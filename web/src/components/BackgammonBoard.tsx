@@ -1,4 +1,4 @@
-import type { BackgammonView, Dest, Side, Source } from "../backgammon";
+import { pointNumber, type BackgammonView, type Dest, type Side, type Source } from "../backgammon";
 
 // The board in SVG units: two halves of six points with the bar between, the off tray at the right.
 const W = 540, H = 400, PT = 36, LEFT = 14, BAR = 40, R = 16, DEPTH = 165;
@@ -72,7 +72,7 @@ function Point({ p, view, picked, target, choosable, onPoint }: { p: number; vie
       {side && <Stack side={side} count={view.points[side][p]} x={x} fromTop={up} base={base} />}
       {picked && <rect x={x - PT / 2 + 1} y={up ? 9 : H / 2 + 1} width={PT - 2} height={H / 2 - 10} fill="none" stroke="#111" strokeWidth="3" />}
       {target && <circle cx={x} cy={up ? tip + 18 : tip - 18} r="9" fill="#f2c14e" stroke="#111" strokeWidth="2" strokeDasharray="4 2" />}
-      <text x={x} y={up ? H / 2 - 8 : H / 2 + 18} textAnchor="middle" fontSize="10" fill="#3b2a1a">{p + 1}</text>
+      <text x={x} y={up ? H / 2 - 8 : H / 2 + 18} textAnchor="middle" fontSize="11" fill="#3b2a1a">{pointNumber(p, view.side)}</text>
     </g>
   );
 }

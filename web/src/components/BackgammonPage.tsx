@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, call } from "../api";
-import { movesOf, moveWords, placeName, sources, stageWords, type BackgammonView, type Move, type Side, type Source } from "../backgammon";
+import { diceLeft, movesOf, moveWords, placeName, sources, stageWords, type BackgammonView, type Move, type Side, type Source } from "../backgammon";
 import { go } from "../router";
 import { bearerFor, useStore } from "../store";
 import type { GameEvent } from "../types";
@@ -81,7 +81,7 @@ export function BackgammonPage({ gameId }: { gameId: string }) {
     <div className="bg-game">
       <div className="game-head">
         <h1>Backgammon <span className="muted">· {view.side ? `you play ${NAME[view.side]}` : "watching"}</span></h1>
-        <p className="status-line" role="status" data-testid="bg-stage">{stageWords(view, view.side)}{rolled && !view.result ? ` ${rolled}` : ""}</p>
+        <p className="status-line" role="status" data-testid="bg-stage">{stageWords(view, view.side)}{rolled && view.rolls <= 2 && !view.result ? ` ${rolled}` : ""}</p>
       </div>
       <ErrorNote error={error} />
       <div className="game-body">
@@ -102,7 +102,8 @@ function rollWords(events: GameEvent[]): string {
   const roll = [...events].reverse().find((e) => e.type === "MOVE_ROLLS" || e.type === "TURN_ROLLS");
   const dice = roll?.data.dice as number[] | undefined;
   if (!roll || !dice) return "";
-  return roll.type === "TURN_ROLLS" ? `Opening roll: White ${dice[0]}, Black ${dice[1]}.` : `Rolled ${dice[0]} and ${dice[1]}.`;
+  // the opening roll says who moves first; every later roll is the dice the stage names
+  return roll.type === "TURN_ROLLS" ? `Opening roll: White ${dice[0]}, Black ${dice[1]}.` : "";
 }
 
 function MovePanel({ view, moves, busy, onMove, onUndo }: { view: BackgammonView; moves: Move[]; busy: boolean; onMove: (m: Move) => void; onUndo: () => void }) {
@@ -110,14 +111,15 @@ function MovePanel({ view, moves, busy, onMove, onUndo }: { view: BackgammonView
   return (
     <section aria-labelledby="bg-moves-title">
       <h2 id="bg-moves-title">Moves</h2>
-      {view.dice && <p className="dice" aria-label={`Dice: ${view.dice[0]} and ${view.dice[1]}`}>
-        {view.dice.map((d, i) => <span key={i} className={`die${view.unused[i] ? "" : " used"}`}>{d}</span>)}
+      {view.dice && <p className="dice">
+        <span className="sr-only">Dice: {view.dice[0]} and {view.dice[1]}; {diceLeft(view).filter((d) => !d.used).length} to play.</span>
+        {diceLeft(view).map((d, i) => <span key={i} className={`die${d.used ? " used" : ""}`} aria-hidden="true">{d.pips}</span>)}
       </p>}
       {mine && moves.length === 0 && <p className="muted">No move is possible: the turn passes.</p>}
       {!mine && <p className="muted">{view.side ? "Wait for your turn." : "You are watching this game."}</p>}
       <ul className="bg-moves" data-testid="bg-moves">
         {moves.map((m) => (
-          <li key={`${m.source}-${m.dest}`}><button disabled={busy} onClick={() => onMove(m)}>{moveWords(m)}</button></li>
+          <li key={`${m.source}-${m.dest}`}><button disabled={busy} onClick={() => onMove(m)}>{moveWords(m, view.side)}</button></li>
         ))}
       </ul>
       {view.can_undo && <button className="secondary" disabled={busy} onClick={onUndo}>Undo my last move</button>}
@@ -130,7 +132,7 @@ function BoardList({ view }: { view: BackgammonView }) {
   const rows: string[] = [];
   for (let p = 23; p >= 0; p -= 1) {
     const w = view.points.WHITE[p], b = view.points.BLACK[p];
-    if (w || b) rows.push(`${placeName(p)}: ${w ? `${w} White` : `${b} Black`}`);
+    if (w || b) rows.push(`${placeName(p, view.side)}: ${w ? `${w} White` : `${b} Black`}`);
   }
   return (
     <details className="board-text">
