@@ -170,6 +170,8 @@ def test_two_players_sign_up_create_join_talk_order_and_see_the_resolution(
     mine.get_by_text("Friday table").wait_for()
     france.locator(".game-list li", has_text="Friday table").locator(".badge.due").wait_for()
     shot(france, shots, "13-france-lobby-account")
+    for page in (france, germany):
+        page.context.close()  # no page left polling for the tests after this one
 
 
 def _seat_view(page: Any, url: str, game_id: str) -> dict[str, Any]:
@@ -258,6 +260,7 @@ def test_a_demo_game_is_played_to_a_winter_build(browser: Any, web_stack: LocalS
     page.get_by_test_id("tab-orders").click()
     page.get_by_test_id("map").locator("svg").wait_for()
     shot(page, shots, "06-demo-colour-blind")
+    page.context.close()
 
 
 def _phase_words(phase: str) -> str:
@@ -295,3 +298,4 @@ def test_a_seat_token_opens_the_seat_in_a_fresh_browser(
     listed = page.locator(".game-list li", has_text=game["game_id"])
     assert listed.locator(".badge.due").count() == 0  # France is still open: nothing is due yet
     shot(page, shots, "02-seat-token-lobby")
+    page.context.close()

@@ -121,5 +121,6 @@ def test_a_spring_turn_by_keyboard_alone_and_axe_on_every_screen(
         page.goto(f"{url}/#{path}")
         page.locator("main h1").wait_for()
         screens.check(name)
+    page.context.close()
     bad = {screen: v for screen, v in screens.found.items() if v}
     assert not bad, bad

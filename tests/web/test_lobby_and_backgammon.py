@@ -189,6 +189,8 @@ def test_the_lobby_reads_like_a_lobby_and_backgammon_is_played_in_the_browser(
     mine = white.get_by_test_id(f"my-game-{game_id}")
     assert mine.get_by_test_id("status").inner_text() == "finished"
     shot(white, shots, "06-lobby-phone")
+    for page in (france, white, black, watcher):
+        page.context.close()  # no page left polling for the tests after this one
 
 
 def _tap_a_move(page: Any) -> bool:
@@ -199,10 +201,10 @@ def _tap_a_move(page: Any) -> bool:
     _tap_centre(page, source.locator("rect").first)
     target = page.locator("[data-testid=bg-board] circle[stroke-dasharray]").first
     target.wait_for()
-    moves = page.evaluate("() => document.querySelector('.bg-moves').innerText")
+    position = "document.querySelector('[data-testid=bg-board-text]').textContent"
+    before = page.evaluate(f"() => {position}")
     _tap_centre(page, target)
-    page.wait_for_function("(m) => !document.querySelector('[data-testid=bg-board] circle[stroke-dasharray]')"
-                           " && document.querySelector('.bg-moves').innerText !== m", arg=moves)
+    page.wait_for_function(f"(p) => {position} !== p", arg=before)  # the checker moved
     return True
 
 

@@ -114,7 +114,7 @@ def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
     assert _scale(page) > 1.5
     before_shot = page.evaluate(f"{BOARD_BOX}.left")
     shot(page, shots, "03-phone-my-units")
-    assert page.evaluate(f"{BOARD_BOX}.left") == before_shot, "DEBUG the view moved during the screenshot"
+    assert page.evaluate(f"{BOARD_BOX}.left") == before_shot, "the board moved while nobody touched it"
 
     # Then the whole Spring turn is ordered by taps alone, every target a 44 x 44 area
     _order_by_taps(page, "PAR", "PIC", "A PAR - PIC", shots, "04-phone-paris-selected")
@@ -126,3 +126,4 @@ def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
     page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
     page.get_by_role("status").get_by_text("Spring 1901 movement has been resolved").wait_for()
     shot(page, shots, "08-phone-resolved")
+    page.context.close()
