@@ -5,6 +5,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field, SecretStr
 
 from functions.schemas.api import BaseModel  # validators built on first use (issue 9, cold start)
+from functions.schemas.common import STAGE_TEXT, Stage
 
 EMAIL = r"^[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s]{1,63}$"
 
@@ -65,6 +66,10 @@ class MyGame(BaseModel):
     game_id: str
     name: str
     game: str = Field(description="diplomacy or backgammon")
+    variant: str
+    seats_filled: int = Field(description="Seats taken, of seats_total (dummy powers are not seats)")
+    seats_total: int
+    stage: Stage = Field(description=STAGE_TEXT)
     power: str | None = Field(description="The account's seat; null when it only created the game")
     phase: str
     deadline: str | None

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, SecretStr
 
-from functions.schemas.common import BaseModel, Event, GameResult, Vote, _Request
+from functions.schemas.common import STAGE_TEXT, BaseModel, Event, GameResult, Stage, Vote, _Request
 from functions.schemas.results import ExplanationBody, PhaseNoteBody, ReasonBody
 
 
@@ -296,7 +296,12 @@ class Events(BaseModel):
 
 class GameSummary(BaseModel):
     game_id: str
+    name: str = Field(description="The game's name, else '<variant> <game id>'")
     variant: str
+    seats_filled: int = Field(description="Seats taken, of seats_total (dummy powers are not seats)")
+    seats_total: int
+    stage: Stage = Field(description=STAGE_TEXT)
+    deadline: str | None = Field(default=None, description="UTC, ISO 8601; null without a running clock")
     rules: str
     phase: str
     status: str
@@ -319,6 +324,7 @@ class Variant(BaseModel):
     name: str
     powers: list[str]
     rules: list[str]
+    provinces: dict[str, str] = Field(default_factory=dict, description="Each province's name by its id")
 
 
 class VariantList(BaseModel):

@@ -54,3 +54,9 @@ class Event(BaseModel):
     phase: str
     data: dict[str, Any]
     at: str
+
+
+# A listing's word for where a game stands (functions/usecases/lobby.py, ``stage``).
+Stage = Literal["waiting for players", "in play", "paused", "finished"]
+STAGE_TEXT = ("Where the game stands, for a lobby: 'waiting for players' until every seat was "
+              "filled once, then 'in play' or 'paused', 'finished' once over")

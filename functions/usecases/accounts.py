@@ -42,6 +42,7 @@ from functions.usecases.common import (
     load_active,
     retrying,
 )
+from functions.usecases.lobby import WAITING, listing_fields
 from functions.usecases.press import unread_total
 from functions.usecases.views import powers_to_wait_on
 
@@ -196,21 +197,20 @@ def my_games(store: GameStore, press: PressStore, accounts: AccountStore, user: 
 
 def _entry(game: GameRecord, actor: Actor, press: PressStore) -> dict[str, Any]:
     """One /me/games item: orders are due when the seat has a decision to make this phase and
-    has not ordered yet (Diplomacy; other kinds say false); the unread press of the seat."""
+    has not ordered yet (Diplomacy; other kinds say false) — never while the game still waits
+    for players, whose clock has not started; the unread press of the seat. The name, seats
+    and stage are the lobby's (``lobby.listing_fields``)."""
     power, kind = actor.power, kind_name(game)
+    listed = listing_fields(game)
     diplomacy_seat = power is not None and kind == DIPLOMACY
-    due = bool(diplomacy_seat and game.status == "ACTIVE" and power in powers_to_wait_on(game)
-               and power not in game.pending_orders)
+    due = bool(diplomacy_seat and game.status == "ACTIVE" and listed["stage"] != WAITING
+               and power in powers_to_wait_on(game) and power not in game.pending_orders)
     unread = unread_total(press, game, actor) if diplomacy_seat else 0
     return {
-        "game_id": game.game_id, "name": game_name(game), "game": kind, "power": power,
-        "phase": game.phase, "deadline": game.deadline, "orders_due": due, "unread_press": unread,
+        "game_id": game.game_id, **listed, "game": kind, "power": power,
+        "phase": game.phase, "orders_due": due, "unread_press": unread,
         "is_creator": actor.is_creator, "status": game.status,
     }
-
-
-def game_name(game: GameRecord) -> str:
-    return str(game.settings.get("name") or f"{game.variant} {game.game_id}")
 
 
 # --- Telegram (item 4): a chat linked to a seat of an account is linked to the account --------

@@ -2,30 +2,67 @@
 
 Apart from views.py because it dispatches on the game's kind (kind_registry.py), and the
 Diplomacy kind is itself built on views.py.
+
+What a listing says of a game (ARCHITECTURE §8; ``listing_fields``), read from the game record
+alone: its ``name``, the seats people fill (``seats_filled`` of ``seats_total``: every seat of
+the game less its dummy powers, which nobody takes) and ``stage``, the lobby's word for where
+it stands — ``waiting for players`` until every seat was filled once (``roster.has_started``),
+then ``in play`` (or ``paused``), ``finished`` once it is over. ``status`` stays the engine's
+``ACTIVE``/``COMPLETED`` as in the game's view, so a client that compares it keeps working.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from functions.ports import GameRecord, GameStore
 from functions.usecases.common import kind_name
 from functions.usecases.kind_registry import kind_of
 from functions.usecases.results import with_scores
-from functions.usecases.roster import dummy_powers, in_civil_disorder, open_seats
+from functions.usecases.roster import dummy_powers, has_started, in_civil_disorder, open_seats
+
+Stage = Literal["waiting for players", "in play", "paused", "finished"]
+WAITING: Stage = "waiting for players"
+
+
+def game_name(game: GameRecord) -> str:
+    """The name a person gave the game, else ``<variant> <game id>``."""
+    return str(game.settings.get("name") or f"{game.variant} {game.game_id}")
+
+
+def stage(game: GameRecord, seats: list[str] | None = None) -> Stage:
+    """Where the game stands, in the lobby's words (``seats``: the kind's, when known)."""
+    if game.status != "ACTIVE":
+        return "finished"
+    if not has_started(game, seats if seats is not None else kind_of(game).seats(game)):
+        return WAITING
+    return "paused" if game.paused else "in play"
+
+
+def listing_fields(game: GameRecord) -> dict[str, Any]:
+    """What every listing (``GET /games``, ``/me/games``) says of a game beyond its id."""
+    seats = kind_of(game).seats(game)
+    takeable = [s for s in seats if s not in set(dummy_powers(game))]
+    return {
+        "name": game_name(game),
+        "variant": game.variant,
+        "seats_filled": sum(1 for s in takeable if s in game.players),
+        "seats_total": len(takeable),
+        "stage": stage(game, seats),
+        "deadline": game.deadline,
+    }
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:
     seats = kind_of(game).seats(game)
     return {
         "game_id": game.game_id,
-        "variant": game.variant,
+        **listing_fields(game),
         "rules": game.rules,
         "phase": game.phase,
         "status": game.status,
         "private": bool(game.settings.get("private")),
         "players": sorted(game.players),
-        # status mirrors the engine (ACTIVE/COMPLETED); a game still forming shows here
         "open_seats": open_seats(game, seats),
         "dummy_powers": dummy_powers(game),
         "civil_disorder": in_civil_disorder(game, seats),

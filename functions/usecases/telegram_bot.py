@@ -261,7 +261,8 @@ def _games_text(listed: list[dict[str, Any]]) -> str:
     lines = ["Your games:"]
     for game in listed:
         seat = game["power"] or "no seat"
-        due = "orders due" if game["orders_due"] else "no orders due"
+        waiting = game.get("stage") == "waiting for players"  # /me/games (issue 32)
+        due = "waiting for players" if waiting else "orders due" if game["orders_due"] else "no orders due"
         unread = f", {game['unread_press']} unread" if game["unread_press"] else ""
         creator = ", you created it" if game["is_creator"] else ""
         lines.append(f"  {game['game_id']} {game['name']}: {seat}, {game['phase']}, {due}{unread}{creator}"

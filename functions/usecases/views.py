@@ -203,5 +203,8 @@ def list_variants() -> list[dict[str, Any]]:
     out = []
     for name in sorted(engine.available_maps()):
         the_map = game_map(name)
-        out.append({"name": name, "powers": sorted(the_map.power_ids), "rules": sorted(engine.RULEBOOKS)})
+        # the provinces' names: a client says "Paris", not "PAR", to people and screen readers
+        provinces = {pid: the_map.provinces[pid].name for pid in sorted(the_map.provinces)}
+        out.append({"name": name, "powers": sorted(the_map.power_ids), "rules": sorted(engine.RULEBOOKS),
+                    "provinces": provinces})
     return out

@@ -114,12 +114,14 @@ def game_item(game: GameRecord) -> Item:
 
 
 def _lobby(game: GameRecord) -> dict[str, Any]:
-    """What the listing shows beyond the key fields: the kind and seat settings, each seat's
-    status (civil disorder, open), the result. No token hash, order or vote is among them."""
+    """What the listing shows beyond the key fields: the kind, name and seat settings, each
+    seat's status (civil disorder, open), the result, and the clock a lobby shows (deadline,
+    paused, started_at: issue 32's "waiting for players"). No token hash, order or vote."""
     settings = {k: game.settings[k] for k in keys.LOBBY_SETTINGS if k in game.settings}
     seats = {p: {"status": s["status"]} for p, s in game.seats.items()
              if isinstance(s, dict) and "status" in s}
-    return {"settings": settings, "seats": seats, "result": game.result}
+    return {"settings": settings, "seats": seats, "result": game.result, "deadline": game.deadline,
+            "paused": game.paused, "started_at": game.started_at}
 
 
 def game_from_item(item: Item) -> GameRecord:
@@ -142,6 +144,7 @@ def listing_from_item(item: Item) -> GameRecord:
         settings={**(lobby.get("settings") or {}), "private": bool(attrs.get("is_private"))},
         seats=dict(lobby.get("seats") or {}),
         result=lobby.get("result"),
+        deadline=lobby.get("deadline"), paused=bool(lobby.get("paused")), started_at=lobby.get("started_at"),
     )
 
 

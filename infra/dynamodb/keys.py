@@ -30,7 +30,7 @@ LISTING_FIELDS = (
 )
 # The settings a listing needs (the game's kind, its dummies, demo), copied into ``lobby``
 # with the seats' status and the result: small, and no secret among them.
-LOBBY_SETTINGS = ("game", "dummy_powers", "demo", "press", "anonymous")
+LOBBY_SETTINGS = ("game", "dummy_powers", "demo", "press", "anonymous", "name")
 
 
 def due_bucket(game_id: str) -> str:

@@ -43,7 +43,8 @@ def test_a_linked_account_lists_and_plays_its_games_from_telegram(api: InProcess
     assert "FRANCE" in linked and "account" in linked
     # Then /games lists the account's games, and /use plays the other seat
     listed = _say(api, "/games")
-    assert f"{first} Friday: FRANCE, S1901M, orders due, you created it" in listed
+    # six seats still open: the game waits for players, nothing is due yet (issue 32)
+    assert f"{first} Friday: FRANCE, S1901M, waiting for players, you created it" in listed
     assert f"{second} classical {second}: TURKEY" in listed
     assert "TURKEY" in _say(api, f"/use {second}")
     accepted = _say(api, "/orders F ANK - BLA")

@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
+from functions.usecases.accounts import User, my_games
 from functions.usecases.common import Actor, hash_token, identify
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.join import join_game
+from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.lobby import game_summary, list_games
 from functions.usecases.views import list_variants
+from tests.accounts.fakes import MemoryAccountStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 
 
 def test_create_stores_initial_state_and_only_a_token_hash(
@@ -80,6 +83,8 @@ def test_listings_never_show_secrets(table: Table) -> None:
     game = table.store.load(table.game_id)
     assert "token" not in str(game_summary(game))
     assert {v["name"] for v in list_variants()} >= {"classical", "1900"}
+    classical = next(v for v in list_variants() if v["name"] == "classical")
+    assert classical["provinces"]["PAR"] == "Paris" and len(classical["provinces"]) == 75
 
 
 def test_listing_shows_which_seats_are_still_open(store: InMemoryGameStore, clock: FakeClock) -> None:
@@ -92,3 +97,48 @@ def test_listing_shows_which_seats_are_still_open(store: InMemoryGameStore, cloc
         if power != "FRANCE":
             join_game(store, clock, game_id, power)
     assert list_games(store)[0]["open_seats"] == []
+
+
+def test_listing_reads_like_a_lobby_name_seats_and_stage(store: InMemoryGameStore, clock: FakeClock) -> None:
+    """ARCHITECTURE §8 (issue 32): a listing carries the game's name, seats filled and a stage
+    that says "waiting for players" before the board is full; dummy powers are not seats."""
+    hourly = {"MOVEMENT": 3600}
+    named = create_game(store, clock, CreateGame(name="H1 newcomer game", phase_seconds=hourly)).game_id
+    join_game(store, clock, named, "FRANCE")
+    dummies = ("AUSTRIA", "ENGLAND", "ITALY", "RUSSIA", "TURKEY")
+    duo = create_game(store, clock, CreateGame(lifecycle=LifecycleSettings(dummy_powers=dummies)))
+    listed = {g["game_id"]: g for g in list_games(store)}
+    assert {k: listed[named][k] for k in ("name", "variant", "seats_filled", "seats_total", "stage")} == {
+        "name": "H1 newcomer game", "variant": "classical", "seats_filled": 1, "seats_total": 7,
+        "stage": "waiting for players"}
+    two = listed[duo.game_id]
+    assert (two["name"], two["seats_total"]) == (f"classical {duo.game_id}", 2)
+    for power in POWERS[1:]:
+        if power != "FRANCE":
+            join_game(store, clock, named, power)
+    six = game_summary(store.load(named))
+    assert (six["stage"], six["seats_filled"], six["deadline"]) == ("waiting for players", 6, None)
+    join_game(store, clock, named, POWERS[0])
+    full = game_summary(store.load(named))
+    assert (full["stage"], full["seats_filled"]) == ("in play", 7)
+    assert full["deadline"] == store.load(named).deadline is not None
+
+
+def test_my_games_owes_no_orders_before_the_board_is_full(store: InMemoryGameStore, clock: FakeClock) -> None:
+    """Issue 32: a game with 6 of 7 seats empty said "orders due"; it says "waiting for players"."""
+    ada = User("u-ada", "Ada")
+    accounts, press = MemoryAccountStore(), InMemoryPressStore()
+    request = CreateGame(name="H1 newcomer game", creator_user_id=ada.user_id)
+    game_id = create_game(store, clock, request).game_id
+    join_game(store, clock, game_id, "FRANCE", owner=ada)
+    accounts.remember_game(ada.user_id, game_id, "2026-01-01T00:00:00Z")
+    [mine] = my_games(store, press, accounts, ada)
+    assert {k: mine[k] for k in ("name", "power", "seats_filled", "seats_total", "stage", "orders_due")} == {
+        "name": "H1 newcomer game", "power": "FRANCE", "seats_filled": 1, "seats_total": 7,
+        "stage": "waiting for players", "orders_due": False}
+    for power in POWERS:
+        if power != "FRANCE":
+            join_game(store, clock, game_id, power)
+    [mine] = my_games(store, press, accounts, ada)
+    assert (mine["stage"], mine["seats_filled"], mine["orders_due"]) == ("in play", 7, True)
+    assert mine["deadline"] == store.load(game_id).deadline

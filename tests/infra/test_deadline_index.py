@@ -25,7 +25,8 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 def _timed_game(store: DynamoGameStore, clock: FakeClock, seconds: int = 60) -> str:
     """A game whose phase deadline runs (set directly: seven joins per game are slow on moto)."""
-    created = create_game(store, clock, CreateGame(variant="classical", phase_seconds={"MOVEMENT": seconds}))
+    created = create_game(store, clock, CreateGame(variant="classical", phase_seconds={"MOVEMENT": seconds},
+                                                   name="Friday table"))
     game = store.load(created.game_id)
     game.deadline = iso(clock.now() + timedelta(seconds=seconds))
     store.save(game, expected_version=game.version)
@@ -90,3 +91,7 @@ def test_the_listing_reads_only_projected_fields(dynamo_store: DynamoGameStore, 
     [summary] = list_games(dynamo_store)
     assert summary["game_id"] == game_id and summary["players"] == POWERS[:3]
     assert summary["open_seats"] == POWERS[3:]
+    # what a lobby shows (issue 32) is read off the index too: name, seats, stage, deadline
+    lobby = {k: summary[k] for k in ("name", "seats_filled", "seats_total", "stage", "deadline")}
+    assert lobby == {"name": "Friday table", "seats_filled": 3, "seats_total": 7,
+                     "stage": "waiting for players", "deadline": dynamo_store.load(game_id).deadline}

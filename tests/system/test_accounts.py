@@ -60,9 +60,12 @@ def test_an_account_keeps_its_seats_across_devices(stack: LocalStack) -> None:
     # Then /me/games lists both, with the seat, the phase and whether the account created it
     games = {g["game_id"]: g for g in phone.call("GET", "/me/games", token=jwt)["games"]}
     assert set(games) == {mine, theirs}
+    # (six seats still open: the game waits for players, so nothing is due yet — issue 32)
     assert games[mine] | {"deadline": None} == {
-        "game_id": mine, "name": "Ada's table", "game": "diplomacy", "power": "FRANCE", "phase": "S1901M",
-        "deadline": None, "orders_due": True, "unread_press": 0, "is_creator": True, "status": "ACTIVE",
+        "game_id": mine, "name": "Ada's table", "game": "diplomacy", "variant": "classical",
+        "power": "FRANCE", "phase": "S1901M", "deadline": None, "orders_due": False, "unread_press": 0,
+        "is_creator": True, "status": "ACTIVE", "seats_filled": 1, "seats_total": 7,
+        "stage": "waiting for players",
     }
     assert games[theirs]["power"] == second["power"] and games[theirs]["is_creator"] is False
     # When the same user signs in again on a new device, holding no seat token at all

@@ -35,6 +35,8 @@ def _missing() -> str | None:
                 "(apt-get install chromium chromium-driver)")
     if not (DEFAULT_BUILD / "index.html").exists():
         return "browser tests skipped: the web client is not built (make web)"
+    if not (DEFAULT_BUILD.parent / "node_modules" / "axe-core" / "axe.min.js").exists():
+        return "browser tests skipped: axe-core is not installed (make web runs npm ci)"
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:

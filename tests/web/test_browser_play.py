@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from local_stack.stack import LocalStack
-from tests.web.helpers import click_province, shot
+from tests.web.helpers import click_province, nav, shot
 
 pytestmark = pytest.mark.system
 DUMMIES = ["AUSTRIA", "ENGLAND", "ITALY", "RUSSIA", "TURKEY"]
@@ -36,7 +36,7 @@ PASSWORD = "Convoy-web-1"
 def _sign_up(page: Any, stack: LocalStack, name: str, shots: Path, prefix: str) -> None:
     """Sign up, confirm with the code the local pool "mailed" (docs/accounts.md), be signed in."""
     email = f"{name.lower()}-{uuid.uuid4().hex[:8]}@example.com"
-    page.get_by_role("link", name="Sign in").click()
+    nav(page, "Sign in")
     page.get_by_role("link", name="Create an account").click()
     page.get_by_label("Name shown to others").fill(name)
     page.get_by_label("E-mail").fill(email)
@@ -105,7 +105,7 @@ def test_two_players_sign_up_create_join_talk_order_and_see_the_resolution(
     shot(france, shots, "04-france-created")
 
     # When Bert joins it from the lobby on his phone
-    germany.get_by_role("link", name="Lobby").click()
+    nav(germany, "Lobby")
     germany.get_by_test_id(f"join-{game_id}-power").select_option("GERMANY")
     shot(germany, shots, "05-germany-lobby-phone")
     germany.get_by_test_id(f"join-{game_id}-button").click()
@@ -170,6 +170,8 @@ def test_two_players_sign_up_create_join_talk_order_and_see_the_resolution(
     mine.get_by_text("Friday table").wait_for()
     france.locator(".game-list li", has_text="Friday table").locator(".badge.due").wait_for()
     shot(france, shots, "13-france-lobby-account")
+    for page in (france, germany):
+        page.context.close()  # no page left polling for the tests after this one
 
 
 def _seat_view(page: Any, url: str, game_id: str) -> dict[str, Any]:
@@ -258,6 +260,7 @@ def test_a_demo_game_is_played_to_a_winter_build(browser: Any, web_stack: LocalS
     page.get_by_test_id("tab-orders").click()
     page.get_by_test_id("map").locator("svg").wait_for()
     shot(page, shots, "06-demo-colour-blind")
+    page.context.close()
 
 
 def _phase_words(phase: str) -> str:
@@ -295,3 +298,4 @@ def test_a_seat_token_opens_the_seat_in_a_fresh_browser(
     listed = page.locator(".game-list li", has_text=game["game_id"])
     assert listed.locator(".badge.due").count() == 0  # France is still open: nothing is due yet
     shot(page, shots, "02-seat-token-lobby")
+    page.context.close()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { click, complete, EMPTY, parseAll, parseLegal, targets, unitOf } from "./orders";
+import { click, EMPTY, parseAll, parseLegal, targets, unitOf } from "./orders";
 
 // France's legal orders at S1901M, as the view lists them (engine.legal_orders, sorted), trimmed.
 const FRANCE = parseAll([
@@ -84,15 +84,7 @@ describe("click: a unit, then a target", () => {
   });
 });
 
-describe("the order box's completion", () => {
-  const texts = FRANCE.map((o) => o.text);
-  it("offers prefix matches first, then orders holding every typed word", () => {
-    expect(complete(texts, "a par -")).toEqual([
-      "A PAR - BUR", "A PAR - GAS", "A PAR - PIC", "A MAR S A PAR - BUR", "A PAR S A MAR - BUR", "F BRE S A PAR - PIC",
-    ]);
-    expect(complete(texts, "bur")[0]).toBe("A MAR - BUR");
-    expect(complete(texts, "")).toEqual([]);
-  });
+describe("retractions", () => {
   it("names the unit of an order for a retraction", () => {
     expect(unitOf("A PAR - BUR")).toBe("A PAR");
     expect(unitOf("BUILD F STP/NC")).toBe("F STP/NC");

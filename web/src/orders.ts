@@ -126,16 +126,6 @@ export function targets(legal: LegalOrder[], sel: Selection): Set<string> {
   return out;
 }
 
-/** The legal orders that match what was typed, best first (prefix matches, then anywhere). */
-export function complete(legalTexts: string[], typed: string, limit = 8): string[] {
-  const q = typed.toUpperCase().replace(/\s+/g, " ").trim();
-  if (!q) return [];
-  const starts = legalTexts.filter((t) => t.startsWith(q));
-  const words = q.split(" ");
-  const inside = legalTexts.filter((t) => !t.startsWith(q) && words.every((w) => t.includes(w)));
-  return [...starts, ...inside].slice(0, limit);
-}
-
 /** The unit an order is for, as the API's DELETE /orders {"units"} names it ("A PAR"). */
 export function unitOf(order: string): string | null {
   const m = /^([AF] \S+)/.exec(order) ?? /^BUILD ([AF] \S+)/.exec(order);

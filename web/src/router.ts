@@ -11,12 +11,15 @@ export type Route =
   | { name: "signin" }
   | { name: "signup" }
   | { name: "settings" }
-  | { name: "game"; gameId: string };
+  | { name: "game"; gameId: string }
+  | { name: "backgammon"; gameId: string };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, "") || "/";
   const game = /^\/games\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (game) return { name: "game", gameId: game[1] };
+  const board = /^\/backgammon\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (board) return { name: "backgammon", gameId: board[1] };
   const named: Record<string, Route> = {
     "/new": { name: "new" }, "/seat": { name: "seat" }, "/signin": { name: "signin" },
     "/signup": { name: "signup" }, "/settings": { name: "settings" },

@@ -51,4 +51,4 @@ export interface Channel {
   last_message: Message | null;
 }
 export interface GameEvent { seq: number; type: string; phase: string; data: Record<string, unknown>; at: string }
-export interface Variant { name: string; powers: string[]; rules: string[] }
+export interface Variant { name: string; powers: string[]; rules: string[]; provinces?: Record<string, string> }

@@ -16,6 +16,7 @@ interface Form {
   press: Press; anonymous: boolean; draw_votes: "secret" | "public"; max_year: string;
   nmr_extensions: string; civil_disorder_after: string; dummy_powers: string[];
   demo: boolean; demo_power: string; notify: string; seat: string; name: string;
+  game: "diplomacy" | "backgammon";
 }
 
 const START: Form = {
@@ -24,8 +25,16 @@ const START: Form = {
   gridDays: { MOVEMENT: "1", RETREAT: "1", ADJUSTMENT: "1" }, gridGap: "60",
   auto_process: true, reminder_minutes: "60", private: false, join_password: "", press: "full",
   anonymous: false, draw_votes: "secret", max_year: "", nmr_extensions: "0", civil_disorder_after: "2",
-  dummy_powers: [], demo: false, demo_power: "", notify: "", seat: "any", name: "",
+  dummy_powers: [], demo: false, demo_power: "", notify: "", seat: "any", name: "", game: "diplomacy",
 };
+
+/** POST /games for a backgammon game: a name and privacy; the Diplomacy settings do not apply. */
+export function backgammonBody(f: Form): Record<string, unknown> {
+  const body: Record<string, unknown> = { game: "backgammon" };
+  if (f.name.trim()) body.name = f.name.trim();
+  if (f.private) { body.private = true; if (f.join_password) body.join_password = f.join_password; }
+  return body;
+}
 
 /** POST /games with every setting it takes (functions/schemas/api.py CreateGameRequest). */
 export function requestBody(f: Form): Record<string, unknown> {
@@ -69,16 +78,18 @@ export function CreateGame() {
     setBusy(true);
     setError(null);
     try {
-      const made = await call<{ game_id: string; token: string; power?: string; player_token?: string }>("POST", "/games", { body: requestBody(form), token: session()?.id_token });
+      const backgammon = form.game === "backgammon";
+      const made = await call<{ game_id: string; token: string; power?: string; player_token?: string }>("POST", "/games", {
+        body: backgammon ? backgammonBody(form) : requestBody(form), token: session()?.id_token });
       saveSeat(made.game_id, { creatorToken: made.token, ...(made.player_token ? { power: made.power, token: made.player_token } : {}) });
-      if (!form.demo && form.seat !== "none") {
+      if (backgammon ? form.seat !== "none" : !form.demo && form.seat !== "none") {
         const joined = await call<{ power: string; token: string }>("POST", `/games/${made.game_id}/join`, {
           body: { ...(form.seat !== "any" ? { power: form.seat } : {}), ...(form.private && form.join_password ? { password: form.join_password } : {}) },
           token: session()?.id_token,
         });
         saveSeat(made.game_id, { power: joined.power, token: joined.token });
       }
-      go(`/games/${made.game_id}`);
+      go(backgammon ? `/backgammon/${made.game_id}` : `/games/${made.game_id}`);
     } catch (e) {
       setError(e as ApiError);
     } finally {
@@ -89,6 +100,9 @@ export function CreateGame() {
   return (
     <form className="create card" onSubmit={submit} aria-labelledby="create-title">
       <h1 id="create-title">New game</h1>
+      <label>Game <select value={form.game} onChange={(e) => setForm((f) => ({ ...f, game: e.target.value as Form["game"], seat: "any" }))} name="game">
+        <option value="diplomacy">Diplomacy</option><option value="backgammon">Backgammon (two players)</option></select></label>
+      {form.game === "backgammon" ? <BackgammonFields form={form} set={set} /> : <>
       <fieldset>
         <legend>Board</legend>
         <label>Name (shown in your list of games) <input value={form.name} maxLength={80} onChange={(e) => set("name", e.target.value)} name="name" placeholder="e.g. Friday night" /></label>
@@ -141,8 +155,27 @@ export function CreateGame() {
         <label>Notify (one per line: <code>webhook https://…</code>, <code>discord https://…</code>, <code>telegram CHAT_ID</code>)
           <textarea rows={2} value={form.notify} onChange={(e) => set("notify", e.target.value)} /></label>
       </fieldset>
+      </>}
       <ErrorNote error={error} />
       <button type="submit" disabled={busy} data-testid="create-game">{busy ? "Creating…" : "Create game"}</button>
     </form>
+  );
+}
+
+type Setter = <K extends keyof Form>(key: K, value: Form[K]) => void;
+
+/** A backgammon game's few settings: its name, my side, privacy (docs/backgammon.md). */
+function BackgammonFields({ form, set }: { form: Form; set: Setter }) {
+  return (
+    <fieldset>
+      <legend>Backgammon</legend>
+      <label>Name (shown in the lobby) <input value={form.name} maxLength={80} onChange={(e) => set("name", e.target.value)} name="name" placeholder="e.g. Rematch" /></label>
+      <label>Take a seat <select value={form.seat} onChange={(e) => set("seat", e.target.value)} name="seat">
+        <option value="any">either side</option><option value="WHITE">White</option><option value="BLACK">Black</option>
+        <option value="none">no, I only run the game</option></select></label>
+      <label><input type="checkbox" checked={form.private} onChange={(e) => set("private", e.target.checked)} /> Private (needs a password to join)</label>
+      {form.private && <label>Join password <input type="password" value={form.join_password} onChange={(e) => set("join_password", e.target.value)} /></label>}
+      <p className="muted">The dice are rolled by the server once both sides are seated; no deadlines.</p>
+    </fieldset>
   );
 }

@@ -9,6 +9,9 @@ import { ErrorNote } from "./ErrorNote";
 import { GameInfo, resultSentence } from "./GameInfo";
 import { HistoryPanel } from "./HistoryPanel";
 import { MapView } from "./MapView";
+import { BoardText } from "./BoardText";
+import { go } from "../router";
+import { provinceName, useVariant } from "../variants";
 import { OrderPanel, type Sending } from "./OrderPanel";
 import { PressPanel } from "./PressPanel";
 
@@ -44,6 +47,7 @@ export function GamePage({ gameId }: { gameId: string }) {
   const load = useCallback(async () => {
     try {
       const v = await call<GameView>("GET", `/games/${gameId}`, { token });
+      if ((v as { game?: string }).game === "backgammon") { go(`/backgammon/${gameId}`); return; }
       if (shownPhase.current && shownPhase.current !== v.phase) {
         // the turn moved on (seen here first, or by the poll): say so with the same render
         setProcessed(shownPhase.current); setSel(EMPTY); setChoices([]); setLast(null);
@@ -92,6 +96,9 @@ export function GamePage({ gameId }: { gameId: string }) {
 
   const legal = useMemo(() => parseAll(view?.legal_orders ?? []), [view]);
   const pending = view && view.power ? view.orders[view.power] ?? [] : [];
+  const variant = useVariant(view?.variant);
+  const highlight = useMemo(() => targets(legal, sel), [legal, sel]);
+  const mine = useMemo(() => (view?.power ? (view.units_by_power[view.power] ?? []).map((u) => u.location.split("/")[0]) : []), [view]);
 
   const send = useCallback(async (method: string, path: string, body: unknown, label: string) => {
     if (!view) return;
@@ -133,6 +140,22 @@ export function GamePage({ gameId }: { gameId: string }) {
     if (step.choices.length === 1 && step.selection.unit === null) addOrder(step.choices[0].text);
     else setChoices(step.choices);
   }
+  /** What a tap on ``p`` would do now, in words (the hit area's name for a screen reader). */
+  function describe(p: string): string {
+    const name = provinceName(variant, p);
+    const unit = view?.units.find((u) => u.location.split("/")[0] === p);
+    const unitText = unit ? `${unit.kind} ${unit.location}` : p;
+    if (!sel.unit) {
+      const step = click(legal, EMPTY, p);
+      if (step.selection.unit) return `${name}: select ${unitText}`;
+      return step.choices.length ? `${name}: ${step.choices.map((c) => c.text).join(" or ")}` : name;
+    }
+    if (p === sel.unit && !sel.via) return `${name}: ${unitText} selected; again to hold`;
+    const step = click(legal, sel, p);
+    if (step.selection.via && step.selection.via !== sel.via) return `${name}: support or convoy ${unitText}`;
+    return step.choices.length ? `${name}: ${step.choices.map((c) => c.text).join(" or ")}` : name;
+  }
+  function cancel() { setSel(EMPTY); setChoices([]); setHint(""); }
   function onChoose(choice: LegalOrder) {
     setSel(EMPTY);
     addOrder(choice.text);
@@ -186,14 +209,17 @@ export function GamePage({ gameId }: { gameId: string }) {
       {view.result && <div className="result" role="status">Game over: {resultSentence(view.result)}</div>}
       <ErrorNote error={error} />
       <div className="game-body">
+        <div className="board-col">
         {tab === "history" && historyPhase ? (
           <MapView path={`/games/${gameId}/map/resolution?phase=${historyPhase}`} version={historyPhase}
             label={`Results of ${phaseWords(historyPhase)}`} />
         ) : (
           <MapView path={`/games/${gameId}/map/orders`} token={token} version={mapVersion} label={`Board, ${phaseWords(view.phase)}`}
             onProvince={view.power && live ? onProvince : undefined} selected={sel.unit} via={sel.via}
-            highlight={view.power && live && sel.unit ? targets(legal, sel) : undefined} />
+            highlight={view.power && live ? highlight : undefined} describe={describe} onCancel={cancel} mine={mine} />
         )}
+          <BoardText view={view} variant={variant} />
+        </div>
         <aside className="side">
           <div className="tabs" role="tablist" aria-label="Game panels">
             {(["orders", "press", "history", "table"] as Tab[]).map((t) => (

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { complete } from "../orders";
+import { complete } from "../completion";
 
 /**
  * Type an order; the legal orders that match are offered (arrow keys and Enter, or a click).
