@@ -3,8 +3,9 @@
 Every request goes through one guard (`vet_url`) against server-side request
 forgery, because webhook URLs are supplied by players: https only; the host is
 resolved with `socket.getaddrinfo` and *every* address must be public (not private,
-loopback, link-local, reserved, multicast, unspecified or otherwise non-global,
-including IPv4-mapped IPv6). The connection is then made to the vetted address
+loopback, link-local, reserved, multicast, unspecified or otherwise non-global, nor an
+IPv6 address carrying such an IPv4 address: IPv4-mapped, 6to4, Teredo, NAT64, ...;
+functions/ports/addresses.py). The connection is then made to the vetted address
 itself (TLS still verifies the host name), so a DNS answer that changes between
 check and connect cannot redirect us inside the network. Redirects are never
 followed. `allow_loopback` (local runs and tests only) additionally admits
@@ -29,7 +30,6 @@ import contextlib
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import json
 import socket
 import ssl
@@ -39,6 +39,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
+
+from functions.ports import addresses
 
 Resolver = Callable[..., list[tuple[Any, ...]]]
 
@@ -89,26 +91,13 @@ class VettedUrl:
 
 
 def is_public_address(address: str) -> bool:
-    """True only for globally routable unicast addresses."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    forbidden = (
-        ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_reserved
-        or ip.is_multicast
-        or ip.is_unspecified
-    )
-    return not forbidden and ip.is_global
+    """True only for globally routable unicast addresses, every IPv4 address embedded in an
+    IPv6 one included (6to4, Teredo, NAT64, ...: functions/ports/addresses.py)."""
+    return addresses.is_public_address(address)
 
 
 def _is_loopback(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback
+    return addresses.is_loopback_address(address)
 
 
 def vet_url(url: str, *, allow_loopback: bool = False, resolver: Resolver = socket.getaddrinfo) -> VettedUrl:

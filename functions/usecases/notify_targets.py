@@ -2,7 +2,8 @@
 
 A player-supplied URL is checked here for what can be known without the network:
 ``https`` only, no credentials in the URL, a host, an IP-literal host must be a
-public address, and a name must not be one that can only be internal
+public address (functions/ports/addresses.py: and so must every IPv4 address inside an
+IPv6 one), and a name must not be one that can only be internal
 (functions/usecases/host_names.py: ``metadata.google.internal``, ``169.254.169.254.nip.io``).
 The full SSRF guard (DNS resolution, every address public, the
 connection pinned to the vetted address) runs on every send (infra/webhooks.py),
@@ -22,7 +23,6 @@ when it keeps failing (functions/usecases/notifications.py).
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import secrets
 from collections import Counter
@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from functions.errors import HostTargetLimit, TooManyTargets, TooManyTargetsPerHost, ValidationFailed
-from functions.ports import AttemptCounter
+from functions.ports import AttemptCounter, addresses
 from functions.usecases.host_names import internal_name_reason
 
 MAX_TARGETS = 5
@@ -45,7 +45,7 @@ def _is_loopback_host(host: str) -> bool:
     if host.lower() in ("localhost", "localhost."):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return addresses.is_loopback_address(host)
     except ValueError:
         return False
 
@@ -66,7 +66,7 @@ def check_url(url: str, *, allow_loopback: bool) -> str:
     if parts.scheme.lower() != "https" and not (loopback_ok and parts.scheme.lower() == "http"):
         raise ValidationFailed("notify URLs must be https")
     try:
-        address = ipaddress.ip_address(host)
+        address = addresses.parse(host)
     except ValueError:
         if host.lower().rstrip(".") == "localhost" and not loopback_ok:
             raise ValidationFailed("notify URLs must not point at loopback addresses") from None
@@ -74,7 +74,7 @@ def check_url(url: str, *, allow_loopback: bool) -> str:
         if reason is not None:  # functions/usecases/host_names.py
             raise ValidationFailed(f"notify URLs must name a public host: {reason}") from None
         return url
-    if not (address.is_global or loopback_ok):
+    if not (addresses.is_public(address) or loopback_ok):  # 6to4, NAT64, ... by their IPv4 address
         raise ValidationFailed("notify URLs must not point at private, loopback or link-local addresses")
     return url
 
