@@ -219,7 +219,8 @@ class MemoryTelegramStore:
 
     def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
         linked = self.chats.get((game_id, power), {})
-        return sorted((c for c, u in linked.items() if self.users.get(u) == Seat(game_id, power)), key=str)
+        return sorted((c for c, u in linked.items() if self.users.get(u) == Seat(game_id, power)
+                       and str(c) == str(u)), key=str)  # the user's private chat only
 
 
 class FakeGameActions:
