@@ -34,7 +34,7 @@ def user_for(token: str | None) -> User | None:
     from functions.usecases.accounts import user_of
 
     services = wiring.services()
-    return user_of(services.token_verifier, services.account_store, str(token))
+    return user_of(services.token_verifier, services.account_store, services.clock, str(token))
 
 
 def signed_in(token: str | None) -> User:

@@ -81,27 +81,30 @@ def confirm(identity: IdentityProvider, email: str, code: str) -> None:
         raise rejected(error) from None
 
 
-def sign_in(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore,
+def sign_in(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore, clock: Clock,
             email: str, password: str) -> tuple[AuthTokens, User]:
     try:
         tokens = identity.sign_in(email, password)
     except IdentityRejected as error:
         raise rejected(error) from None
-    return tokens, user_of(verifier, accounts, tokens.id_token)
+    return tokens, user_of(verifier, accounts, clock, tokens.id_token)
 
 
-def refresh(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore,
+def refresh(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore, clock: Clock,
             refresh_token: str) -> tuple[AuthTokens, User]:
     try:
         tokens = identity.refresh(refresh_token)
     except IdentityRejected as error:
         raise rejected(error) from None
-    return tokens, user_of(verifier, accounts, tokens.id_token)
+    return tokens, user_of(verifier, accounts, clock, tokens.id_token)
 
 
-def user_of(verifier: TokenVerifier, accounts: AccountStore, id_token: str) -> User:
-    """The user an ID token stands for, verified; the name from the profile (an account made
-    through Cognito directly, with no profile yet, gets one from its ``name`` claim)."""
+def user_of(verifier: TokenVerifier, accounts: AccountStore, clock: Clock, id_token: str) -> User:
+    """The user an ID token stands for, verified; the name from the profile. An account made
+    through Cognito directly (docs/accounts.md allows it) has no profile yet: it gets one at
+    its first call, named by its ``name`` claim and created now (issue 28 item 4: it was
+    written with ``created_at=""``, which the table's ``by_kind`` index refuses as a key, so
+    every call of such an account was a 500)."""
     try:
         claims = verifier.verify(id_token)
     except IdentityRejected as error:
@@ -109,8 +112,8 @@ def user_of(verifier: TokenVerifier, accounts: AccountStore, id_token: str) -> U
     user_id = str(claims["sub"])
     profile = accounts.profile(user_id)
     if profile is None:
-        name = str(claims.get("name") or f"player-{user_id[:6]}")[:40]
-        profile = Profile(user_id, name, "")
+        name = str(claims.get("name") or "").strip()[:40] or f"player-{user_id[:6]}"
+        profile = Profile(user_id, name, iso(clock.now()))
         accounts.save_profile(profile)
     return User(user_id, profile.display_name)
 

@@ -7,7 +7,9 @@ without any stored seat token; a user cannot take a second seat in a game they a
 
 from __future__ import annotations
 
+import os
 import uuid
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -161,3 +163,31 @@ def test_refusals_have_stable_codes(stack: LocalStack) -> None:
     wrong_use = api.call("GET", "/me", token=tokens["access_token"], expect=401)
     assert wrong_use["code"] == "TOKEN_WRONG_USE"
     assert api.call("GET", "/me/games", expect=401)["code"] == "NOT_SIGNED_IN"
+
+
+def test_an_account_made_on_cognito_directly_gets_a_profile_at_its_first_call(stack: LocalStack) -> None:
+    """Issue 28 item 4: docs/accounts.md lets a client call Cognito itself (SignUp, ConfirmSignUp,
+    InitiateAuth) and send the API only its ID token. Such an account has no profile, and the
+    one written for it had ``created_at=""``, which the table's index refuses: /auth/signin,
+    /me and POST /games answered 500."""
+    import boto3
+
+    from infra.dynamodb.account_store import DynamoAccountStore
+
+    client_id = stack.emulator.resources["COGNITO_CLIENT_ID"]
+    cognito = boto3.client("cognito-idp", endpoint_url=stack.emulator.endpoint, region_name="us-east-1")
+    email = _email("direct")
+    # Given an account signed up and confirmed on the user pool, never through the API
+    cognito.sign_up(ClientId=client_id, Username=email, Password=PASSWORD,
+                    UserAttributes=[{"Name": "email", "Value": email}, {"Name": "name", "Value": "Dee"}])
+    code = stack.emulator.mailbox.code_for(email)
+    cognito.confirm_sign_up(ClientId=client_id, Username=email, ConfirmationCode=code)
+    # When it uses the API
+    api, tokens = _sign_in(stack, email)
+    jwt = tokens["id_token"]
+    # Then every call answers, and the profile written for it has a real creation time
+    assert tokens["user"]["display_name"] == "Dee"
+    assert api.call("GET", "/me", token=jwt)["display_name"] == "Dee"
+    api.call("POST", "/games", token=jwt, body={"variant": "classical"}, expect=201)
+    profile = DynamoAccountStore(os.environ["GAME_TABLE"]).profile(tokens["user"]["user_id"])
+    assert profile is not None and datetime.fromisoformat(profile.created_at).year >= 2024

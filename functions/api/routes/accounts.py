@@ -60,7 +60,7 @@ def confirm(body: schemas.ConfirmRequest) -> schemas.ConfirmResponse:
 def signin(body: schemas.SignInRequest) -> schemas.SignInResponse:
     services = wiring.services()
     tokens, user = accounts.sign_in(
-        services.identity_provider, services.token_verifier, services.account_store,
+        services.identity_provider, services.token_verifier, services.account_store, services.clock,
         body.email.lower(), body.password.get_secret_value(),
     )
     return schemas.SignInResponse(**_tokens(tokens, user), refresh_token=tokens.refresh_token or "")
@@ -71,7 +71,7 @@ def signin(body: schemas.SignInRequest) -> schemas.SignInResponse:
 def refresh(body: schemas.RefreshRequest) -> schemas.RefreshResponse:
     services = wiring.services()
     tokens, user = accounts.refresh(
-        services.identity_provider, services.token_verifier, services.account_store,
+        services.identity_provider, services.token_verifier, services.account_store, services.clock,
         body.refresh_token.get_secret_value(),
     )
     return schemas.RefreshResponse(**_tokens(tokens, user))
