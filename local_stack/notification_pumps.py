@@ -42,6 +42,16 @@ LOCAL_DEFAULTS = {
 }
 
 
+def apply_local_defaults() -> None:
+    """The functions' environment under the local stack (what template.yaml sets on AWS),
+    unless the caller set a variable already. ``LocalStack.start`` applies it *before* it
+    spawns the API worker processes, which copy the environment as it is when they start
+    (issue 28 item 10: set only here, at install, it reached the pumps but never the
+    workers, so ``make run`` refused the ``http://127.0.0.1`` webhooks the README allows)."""
+    for name, value in LOCAL_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+
+
 class NotificationPumps:
     def __init__(
         self,
@@ -118,8 +128,7 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
     """
     from local_stack import pumps as loop
 
-    for name, value in LOCAL_DEFAULTS.items():
-        os.environ.setdefault(name, value)
+    apply_local_defaults()
     from functions import wiring
     from functions.deadline.handler import handler as deadline_handler
     from functions.deadline.handler import sweep_handler
