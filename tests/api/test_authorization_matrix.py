@@ -92,6 +92,10 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/auth/confirm"): ({"email": "nobody@example.com", "code": "123456"}, (400,) * 10),
     ("POST", "/auth/signin"): ({"email": "own@example.com", "password": "Password-1"}, (200,) * 10),
     ("POST", "/auth/refresh"): ({"refresh_token": "unknown"}, (401,) * 10),
+    # issue 28 item 11: the same answer for any address; a wrong reset code is refused for all
+    ("POST", "/auth/forgot"): ({"email": "own@example.com"}, (200,) * 10),
+    ("POST", "/auth/reset"): ({"email": "own@example.com", "code": "000000", "password": "Password-2"},
+                              (400,) * 10),
     ("GET", "/me"): (None, NOT_SIGNED_IN + (200,) * 4),
     ("GET", "/me/games"): (None, NOT_SIGNED_IN + (200,) * 4),
     # ITALY's seat token (joined without an account): only an account without a seat here may bind it
