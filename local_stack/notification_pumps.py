@@ -138,11 +138,13 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
     from local_stack import emulator
     from local_stack.backends import scheduler_backend
 
+    custom = register is not None
     if register is None:
         register = loop.register
     for old in _installed:
         if old in loop.PUMPS:
             loop.PUMPS.remove(old)
+        loop.SEPARATE.discard(old)
     _installed.clear()
     wiring.reset()
     settings = wiring.settings()
@@ -163,7 +165,13 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
         notifier_handler=notifier_handler,
         forget=(lambda upto: running.trim_stream(table, upto)) if running else None,
     )
-    for pump in (pumps.fire_due_deadlines, pumps.relay_outbox, pumps.drain_queue):
+    for pump in (pumps.fire_due_deadlines, pumps.relay_outbox):
         register(pump)
         _installed.append(pump)
+    # deliveries wait on receivers (seconds, for a slow one): never in turn with the deadlines
+    if custom:
+        register(pumps.drain_queue)
+    else:
+        loop.register(pumps.drain_queue, separate=True)
+    _installed.append(pumps.drain_queue)
     return pumps

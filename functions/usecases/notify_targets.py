@@ -18,7 +18,9 @@ Limits (issue 11: a game's targets must not become a way to flood third parties)
 ``MAX_TARGETS`` per game (422 ``TOO_MANY_TARGETS``) and at most
 ``MAX_TARGETS_PER_HOST`` webhook/Discord targets naming one host (422
 ``TOO_MANY_TARGETS_PER_HOST``); each target is retried by the queue, then parked
-when it keeps failing (functions/usecases/notifications.py).
+when it keeps failing (functions/usecases/notifications.py). A "host" is a registrable
+domain (issue 28 item 7: ``x1.victim.com``, ``x2.victim.com``, ... are one party), and the
+notifier also limits concurrent sends per registrable domain and per resolved address.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from urllib.parse import urlsplit
 
 from functions.errors import HostTargetLimit, TooManyTargets, TooManyTargetsPerHost, ValidationFailed
 from functions.ports import AttemptCounter, addresses
-from functions.usecases.host_names import internal_name_reason
+from functions.usecases.host_names import internal_name_reason, registrable_domain
 
 MAX_TARGETS = 5
 MAX_TARGETS_PER_HOST = 2
@@ -115,9 +117,10 @@ def _stored_target(entry: Mapping[str, Any], *, allow_loopback: bool) -> dict[st
 
 
 def _check_hosts(stored: Sequence[Mapping[str, Any]]) -> None:
-    """At most MAX_TARGETS_PER_HOST URL targets per host name (case and trailing dot folded)."""
+    """At most MAX_TARGETS_PER_HOST URL targets per host: per registrable domain
+    (host_names.registrable_domain), so ``a.victim.com`` and ``b.victim.com`` are one host."""
     hosts = Counter(
-        (urlsplit(t["url"]).hostname or "").rstrip(".") for t in stored if isinstance(t.get("url"), str)
+        registrable_domain(urlsplit(t["url"]).hostname or "") for t in stored if isinstance(t.get("url"), str)
     )
     crowded = sorted(host for host, n in hosts.items() if n > MAX_TARGETS_PER_HOST)
     if crowded:
@@ -133,8 +136,8 @@ def claim_webhook_hosts(counter: AttemptCounter, raw: Sequence[Mapping[str, Any]
     past that, 429 ``HOST_TARGET_LIMIT``. Discord and Telegram targets are not counted: they
     are the platforms' own endpoints, rate-limited by them. Issue 11: many anonymous games
     aimed at one third party would otherwise multiply its load without bound."""
-    hosts = sorted({
-        (urlsplit(entry["url"]).hostname or "").rstrip(".")
+    hosts = sorted({  # by registrable domain: many names under one domain are one host (issue 28)
+        registrable_domain(urlsplit(entry["url"]).hostname or "")
         for entry in raw if entry.get("type") == "webhook" and isinstance(entry.get("url"), str)
     } - {""})
     for host in hosts:

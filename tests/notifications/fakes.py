@@ -94,12 +94,14 @@ class MemoryQueue:
 
     def __init__(self, refuse: bool = False) -> None:
         self.sent: list[OutboxMessage] = []
+        self.delays: list[int] = []
         self.refuse = refuse
 
-    def send_messages(self, messages: Sequence[OutboxMessage]) -> set[str]:
+    def send_messages(self, messages: Sequence[OutboxMessage], delay_seconds: int = 0) -> set[str]:
         if self.refuse:
             return {m.dedupe_key for m in messages}
         self.sent += list(messages)
+        self.delays += [delay_seconds] * len(messages)
         return set()
 
 

@@ -146,3 +146,49 @@ def test_ipv6_addresses_embedding_a_public_ipv4_address_are_judged_by_it(
     with pytest.raises(Exception) as failed:
         delivery.send_webhook("https://hooks.example.com/x", "secret", {"kind": "X"}, "d1")
     assert not isinstance(failed.value, UnsafeUrl) and calls == [(address, 443)]
+
+
+def test_many_names_for_one_address_share_its_connection_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28 item 7: per-host limits were dodged with many host names. Whatever the names
+    (and their registrable domains), one resolved address gets PER_ADDRESS connections at once."""
+    import threading
+
+    from infra.webhooks import PER_ADDRESS, AddressGates
+
+    connected, release = threading.Semaphore(0), threading.Event()
+    open_now: list[int] = [0]
+    most: list[int] = [0]
+    lock = threading.Lock()
+
+    def hanging_connect(address: Any, *_: Any, **__: Any) -> Any:
+        with lock:
+            open_now[0] += 1
+            most[0] = max(most[0], open_now[0])
+        connected.release()
+        release.wait(timeout=20)
+        with lock:
+            open_now[0] -= 1
+        raise OSError("no network in tests")
+
+    monkeypatch.setattr(socket, "create_connection", hanging_connect)
+    delivery = HttpDelivery(HttpSettings(timeout_seconds=30), resolver=FlippingResolver("93.184.216.34"),
+                            gates=AddressGates())
+    names = ["hooks.alpha.example", "hooks.beta.example", "www.gamma.example", "x.delta.example"]
+    sends = [threading.Thread(target=_quietly, args=(delivery.send_discord, f"https://{n}/x", "hi"))
+             for n in names]
+    for send in sends:
+        send.start()
+    for _ in range(PER_ADDRESS):
+        assert connected.acquire(timeout=20)
+    assert not connected.acquire(timeout=0.5)  # the others wait for the address, not connected
+    release.set()
+    for send in sends:
+        send.join(timeout=30)
+    assert most[0] == PER_ADDRESS
+
+
+def _quietly(call: Any, *args: Any) -> None:
+    try:
+        call(*args)
+    except Exception:  # noqa: BLE001 - the fake network always fails; only the connections count
+        return
