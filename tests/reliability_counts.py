@@ -60,7 +60,7 @@ def install() -> None:
         COUNTS[f"{surface} 5xx"] += _status(answer) >= 500
         return answer
 
-    api.lambda_handler = counted_api  # type: ignore[assignment]
+    api.lambda_handler = counted_api
     original_make = telegram.make_handler
 
     def counted_make(*args: Any, **kwargs: Any) -> Any:
@@ -74,8 +74,8 @@ def install() -> None:
 
         return counted
 
-    telegram.make_handler = counted_make  # type: ignore[assignment]
-    telegram.handler = counted_make(telegram._default_dependencies)  # type: ignore[assignment]
+    telegram.make_handler = counted_make
+    telegram.handler = counted_make(telegram._default_dependencies)
     original_batch = notifications.deliver_batch
 
     def counted_batch(messages: Any, **kwargs: Any) -> Any:
@@ -87,7 +87,7 @@ def install() -> None:
             COUNTS["webhooks deferred"] += len(report.deferred)
         return reports
 
-    notifications.deliver_batch = counted_batch  # type: ignore[assignment]
+    notifications.deliver_batch = counted_batch
     _install_daide()
 
 
