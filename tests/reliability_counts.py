@@ -46,6 +46,15 @@ def _status(answer: Any) -> int:
         return 0
 
 
+def _five_xx(surface: str, status: int) -> None:
+    """Count a 5xx, by status, with the test that got it (a 503 is the honest answer to an
+    injected storage outage: the fault-injection suites provoke those on purpose)."""
+    COUNTS[f"{surface} 5xx"] += status >= 500
+    if status >= 500:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").split(" ")[0]
+        COUNTS[f"{surface} {status} in {test}"] += 1
+
+
 def install() -> None:
     from functions.api import handler as api
     from functions.telegram import handler as telegram
@@ -57,7 +66,7 @@ def install() -> None:
         answer = original_api(event, context)
         surface = _surface(event)
         COUNTS[f"{surface} requests"] += 1
-        COUNTS[f"{surface} 5xx"] += _status(answer) >= 500
+        _five_xx(surface, _status(answer))
         return answer
 
     api.lambda_handler = counted_api
@@ -69,7 +78,7 @@ def install() -> None:
         def counted(event: dict[str, Any], context: Any) -> Any:
             answer = made(event, context)
             COUNTS["telegram requests"] += 1
-            COUNTS["telegram 5xx"] += _status(answer) >= 500
+            _five_xx("telegram", _status(answer))
             return answer
 
         return counted
