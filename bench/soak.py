@@ -153,8 +153,9 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="convoy-soak-") as data_dir:
         server = start_server(data_dir, port)
+        played: list[float] = []
         try:
-            report(server, f"http://127.0.0.1:{port}", args, data_dir)
+            played.append(report(server, f"http://127.0.0.1:{port}", args, data_dir))
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=120)
@@ -163,13 +164,17 @@ def main() -> None:
         server = start_server(data_dir, port, fresh=False)
         try:
             time.sleep(2)
-            print(f"| RSS after a restart on the same data (MB) | {rss_mb(server.pid):8.0f} |")
+            restarted = rss_mb(server.pid)
+            print(f"| RSS after a restart on the same data (MB) | {restarted:8.0f} |")
+            # issue 28 item 14: the stack's memory should follow its data (target <= 1.25)
+            print(f"| RSS after play / after a restart          | {played[0] / restarted:8.2f} |")
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=120)
 
 
-def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace, data_dir: str) -> None:
+def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace, data_dir: str) -> float:
+    """Play, idle and print the table; the RSS after play (MB)."""
     time.sleep(2)  # let the API workers finish importing
     rss_start = rss_mb(server.pid)
     turns: list[tuple[float, float]] = []
@@ -226,6 +231,7 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
     print(f"| process_turn p50, last 10% (ms) | {statistics.median(late) * 1000:8.0f} |")
     print(f"| process_turn p99, last 10% (ms) | {percentile(late, 0.99) * 1000:8.0f} |")
     print(f"| late p50 / early p50            | {statistics.median(late) / statistics.median(early):8.2f} |")
+    return rss_play
 
 
 if __name__ == "__main__":

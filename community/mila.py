@@ -276,13 +276,16 @@ def _differences(state: engine.GameState, recorded: Mapping[str, Any]) -> str:
 
 
 def resolution_record(resolution: engine.Resolution, nmr: Sequence[str]) -> dict[str, Any]:
-    """A resolution as Convoy stores it with a phase: each result with its power and order
-    text (as functions/usecases/process_turn.py's ``resolution_view``), and the NMR powers."""
+    """A resolution as Convoy's export document carries it: each result with its power and
+    order text (as functions/usecases/process_turn.py's ``resolution_view``) but no
+    explanation (an export leaves them out: functions/usecases/export.py says why), the
+    engine's notes, and the NMR powers."""
     data = engine.resolution_to_dict(resolution)
+    results = []
     for entry, result in zip(data.get("results", []), resolution.results, strict=True):
-        entry["power"] = result.order.power
-        entry["order_str"] = engine.format_order(result.order)
-    return {"results": data.get("results", []), "nmr": sorted(nmr)}
+        entry.pop("explanation", None)
+        results.append({**entry, "power": result.order.power, "order_str": engine.format_order(result.order)})
+    return {"results": results, "notes": data.get("notes", []), "nmr": sorted(nmr)}
 
 
 def replay(phases: Sequence[Mapping[str, Any]], the_map: engine.MapData, rules: str,

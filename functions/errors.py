@@ -82,6 +82,9 @@ TooManyJoinAttempts = _error(
 )
 BadCursor = _error("BadCursor", "BAD_CURSOR", 400, "The cursor was not given by this game's history.")
 BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malformed or does not replay.")
+TooManyImports = _error(
+    "TooManyImports", "TOO_MANY_IMPORTS", 429, "This account imported as many games this hour as allowed."
+)
 PhaseNotFound = _error(
     "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
 )

@@ -21,26 +21,37 @@ from functions.ports import AuthTokens, IdentityRejected, SignedUp, StorageUnava
 from infra import aws_errors
 from infra.errors import is_retryable
 
-# Cognito's error code -> (our code, message a person can act on)
+# Cognito's error code -> (our code, message a person can act on). No answer may tell whether
+# an address has an account (issue 28 item 11; the app client's PreventUserExistenceErrors):
+# one message for every refused sign-in, whether the password was wrong, the address unknown
+# or the name locked out after repeated failures ("Password attempts exceeded" is also a
+# NotAuthorizedException); one for every refused code.
+WRONG_CREDENTIALS = ("wrong email or password (after several wrong passwords the account also waits a "
+                     "while before it takes another: try again later)")
+WRONG_CODE = ("the code is wrong or expired, or too many wrong codes were tried (wait a while); ask for a "
+              "new code if it keeps failing")
 REFUSALS: dict[str, tuple[str, str]] = {
-    "UsernameExistsException": ("USER_EXISTS", "an account with this email exists; sign in instead"),
+    "UsernameExistsException": ("USER_EXISTS", "an account with this email exists"),
     "InvalidPasswordException": ("WEAK_PASSWORD", "the password does not meet the pool's policy"),
-    "CodeMismatchException": ("BAD_CONFIRMATION_CODE", "the confirmation code is wrong"),
-    "ExpiredCodeException": ("BAD_CONFIRMATION_CODE", "the confirmation code has expired"),
+    "CodeMismatchException": ("BAD_CONFIRMATION_CODE", WRONG_CODE),
+    "ExpiredCodeException": ("BAD_CONFIRMATION_CODE", WRONG_CODE),
     "UserNotConfirmedException": ("USER_NOT_CONFIRMED", "confirm the account with the emailed code first"),
-    "NotAuthorizedException": ("BAD_CREDENTIALS", "wrong email or password"),
-    "UserNotFoundException": ("BAD_CREDENTIALS", "wrong email or password"),
+    "NotAuthorizedException": ("BAD_CREDENTIALS", WRONG_CREDENTIALS),
+    "UserNotFoundException": ("BAD_CREDENTIALS", WRONG_CREDENTIALS),
     "InvalidParameterException": ("INVALID_ACCOUNT_REQUEST", "the pool refused the request"),
-    "TooManyRequestsException": ("TOO_MANY_REQUESTS", "too many attempts; wait and retry"),
-    "LimitExceededException": ("TOO_MANY_REQUESTS", "too many attempts; wait and retry"),
-    "TooManyFailedAttemptsException": ("TOO_MANY_REQUESTS", "too many attempts; wait and retry"),
+    "TooManyRequestsException": ("TOO_MANY_REQUESTS", "too many requests; wait and retry"),
+    "LimitExceededException": ("TOO_MANY_REQUESTS", "too many requests; wait and retry"),
+    "TooManyFailedAttemptsException": ("TOO_MANY_REQUESTS", "too many requests; wait and retry"),
 }
 
-# ConfirmSignUp says NotAuthorized for a user already confirmed, and (unless the client hides
-# it) UserNotFound for an unknown address: neither is about credentials there.
-CONFIRM_REFUSALS: dict[str, tuple[str, str]] = {
-    "NotAuthorizedException": ("ALREADY_CONFIRMED", "this account is confirmed already; sign in"),
-    "UserNotFoundException": ("BAD_CONFIRMATION_CODE", "the confirmation code is wrong"),
+# A code's check (ConfirmSignUp, ConfirmForgotPassword): a confirmed account (NotAuthorized),
+# an unknown address (UserNotFound) and a name locked out after wrong codes (LimitExceeded,
+# TooManyFailedAttempts) all answer as a wrong code does, so none of them tells that the
+# address has an account or what state it is in.
+CODE_REFUSALS: dict[str, tuple[str, str]] = {
+    code: ("BAD_CONFIRMATION_CODE", WRONG_CODE)
+    for code in ("NotAuthorizedException", "UserNotFoundException", "LimitExceededException",
+                 "TooManyFailedAttemptsException")
 }
 
 
@@ -58,9 +69,19 @@ class CognitoIdentity:
         )
         return SignedUp(user_id=str(answer["UserSub"]), confirmed=bool(answer.get("UserConfirmed")))
 
+    def resend_code(self, email: str) -> None:
+        self._call("resend_confirmation_code", ClientId=self.client_id, Username=email)
+
     def confirm(self, email: str, code: str) -> None:
         self._call("confirm_sign_up", ClientId=self.client_id, Username=email, ConfirmationCode=code,
-                   refusals=CONFIRM_REFUSALS)
+                   refusals=CODE_REFUSALS)
+
+    def forgot_password(self, email: str) -> None:
+        self._call("forgot_password", ClientId=self.client_id, Username=email)
+
+    def reset_password(self, email: str, code: str, password: str) -> None:
+        self._call("confirm_forgot_password", ClientId=self.client_id, Username=email, ConfirmationCode=code,
+                   Password=password, refusals=CODE_REFUSALS)
 
     def sign_in(self, email: str, password: str) -> AuthTokens:
         answer = self._call(

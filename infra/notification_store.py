@@ -186,7 +186,9 @@ class DynamoTelegramStore(_Table):
 
     def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
         """Chats linked to the seat since ``linked_since`` (epoch s: the current player's joining)
-        whose user still plays it (a user re-linked elsewhere drops out)."""
+        whose user still plays it (a user re-linked elsewhere drops out), and only the user's
+        own private chat (Telegram numbers it as the user): a group linked before the bot
+        refused /link in groups (issue 28 item 5) never gets the seat's private press."""
         answer = self._call(
             "query",
             KeyConditionExpression="pk = :pk",
@@ -197,6 +199,8 @@ class DynamoTelegramStore(_Table):
         for item in answer.get("Items", []):
             if int(item.get("linked_at", {}).get("N", "0")) < int(linked_since):
                 continue  # linked by an earlier holder of the seat
+            if item["chat_id"]["S"] != item["user_id"]["N"]:
+                continue  # not the user's private chat: a group or a channel
             seat = self.seat_of(int(item["user_id"]["N"]))
             if seat is not None and (seat.game_id, seat.power) == (game_id, power):
                 raw = item["chat_id"]["S"]

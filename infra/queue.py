@@ -57,8 +57,10 @@ class SqsMessageQueue:
         self._queue_url = queue_url
         self._fifo = queue_url.endswith(".fifo")
 
-    def send_messages(self, messages: Sequence[QueueableMessage]) -> set[str]:
-        """Send all; return the dedupe keys that failed (empty set = all sent).
+    def send_messages(self, messages: Sequence[QueueableMessage], delay_seconds: int = 0) -> set[str]:
+        """Send all, each invisible for ``delay_seconds`` first (SQS's per-message DelaySeconds;
+        a FIFO queue has none: there they are sent at once); return the dedupe keys that
+        failed (empty set = all sent).
 
         A failing chunk does not stop the next one: the relay reports failures per
         record, and whatever was sent is deduplicated downstream if sent again.
@@ -67,7 +69,7 @@ class SqsMessageQueue:
         for start in range(0, len(messages), SQS_BATCH_LIMIT):
             chunk = messages[start : start + SQS_BATCH_LIMIT]
             ids = {f"m{i}": message for i, message in enumerate(chunk)}
-            entries = [self._entry(entry_id, message) for entry_id, message in ids.items()]
+            entries = [self._entry(entry_id, message, delay_seconds) for entry_id, message in ids.items()]
             try:
                 answer = self._client_factory().send_message_batch(QueueUrl=self._queue_url, Entries=entries)
             except (aws_errors.ClientError, aws_errors.BotoCoreError):
@@ -76,7 +78,7 @@ class SqsMessageQueue:
             failed.update(ids[f["Id"]].dedupe_key for f in answer.get("Failed", []))
         return failed
 
-    def _entry(self, entry_id: str, message: QueueableMessage) -> dict[str, Any]:
+    def _entry(self, entry_id: str, message: QueueableMessage, delay_seconds: int = 0) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "Id": entry_id,
             "MessageBody": message.to_json(),
@@ -85,6 +87,8 @@ class SqsMessageQueue:
                 "kind": {"DataType": "String", "StringValue": message.kind},
             },
         }
+        if delay_seconds and not self._fifo:
+            entry["DelaySeconds"] = max(0, min(900, int(delay_seconds)))
         if self._fifo:
             # SQS caps the deduplication id at 128 chars; the key is short, but be safe.
             entry["MessageDeduplicationId"] = message.dedupe_key[-128:]

@@ -3,8 +3,9 @@
 Every request goes through one guard (`vet_url`) against server-side request
 forgery, because webhook URLs are supplied by players: https only; the host is
 resolved with `socket.getaddrinfo` and *every* address must be public (not private,
-loopback, link-local, reserved, multicast, unspecified or otherwise non-global,
-including IPv4-mapped IPv6). The connection is then made to the vetted address
+loopback, link-local, reserved, multicast, unspecified or otherwise non-global, nor an
+IPv6 address carrying such an IPv4 address: IPv4-mapped, 6to4, Teredo, NAT64, ...;
+functions/ports/addresses.py). The connection is then made to the vetted address
 itself (TLS still verifies the host name), so a DNS answer that changes between
 check and connect cannot redirect us inside the network. Redirects are never
 followed. `allow_loopback` (local runs and tests only) additionally admits
@@ -29,16 +30,17 @@ import contextlib
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import json
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
+
+from functions.ports import addresses
 
 Resolver = Callable[..., list[tuple[Any, ...]]]
 
@@ -89,26 +91,13 @@ class VettedUrl:
 
 
 def is_public_address(address: str) -> bool:
-    """True only for globally routable unicast addresses."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    forbidden = (
-        ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_reserved
-        or ip.is_multicast
-        or ip.is_unspecified
-    )
-    return not forbidden and ip.is_global
+    """True only for globally routable unicast addresses, every IPv4 address embedded in an
+    IPv6 one included (6to4, Teredo, NAT64, ...: functions/ports/addresses.py)."""
+    return addresses.is_public_address(address)
 
 
 def _is_loopback(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback
+    return addresses.is_loopback_address(address)
 
 
 def vet_url(url: str, *, allow_loopback: bool = False, resolver: Resolver = socket.getaddrinfo) -> VettedUrl:
@@ -188,6 +177,46 @@ def verify_signature(
     return any(matches)
 
 
+# ---------------------------------------------------------------- per address
+
+PER_ADDRESS = 2  # connections at once to one vetted address, from one process
+
+
+class AddressGates:
+    """At most ``PER_ADDRESS`` connections at once to one resolved address (issue 28 item 7:
+    many host names, or many registrable domains, pointing at one server must not multiply
+    the load we put on it). A send waits for a gate until its deadline, then gives up as
+    timed out (the notifier defers or retries it). Gates exist only while used."""
+
+    def __init__(self, per_address: int = PER_ADDRESS) -> None:
+        self._per_address = per_address
+        self._lock = threading.Lock()
+        self._gates: dict[str, tuple[threading.BoundedSemaphore, int]] = {}
+
+    @contextlib.contextmanager
+    def gate(self, address: str, timeout: float) -> Iterator[None]:
+        with self._lock:
+            semaphore, users = self._gates.get(address) or (threading.BoundedSemaphore(self._per_address), 0)
+            self._gates[address] = (semaphore, users + 1)
+        try:
+            if not semaphore.acquire(timeout=max(0.0, timeout)):
+                raise DeliveryTimedOut(f"{address}: {self._per_address} deliveries to it are under way")
+            try:
+                yield
+            finally:
+                semaphore.release()
+        finally:
+            with self._lock:
+                semaphore, users = self._gates[address]
+                if users <= 1:
+                    del self._gates[address]
+                else:
+                    self._gates[address] = (semaphore, users - 1)
+
+
+GATES = AddressGates()
+
+
 # ---------------------------------------------------------------- HTTP
 
 
@@ -225,11 +254,13 @@ class HttpDelivery:
         resolver: Resolver = socket.getaddrinfo,
         clock: Callable[[], float] = time.time,
         tls_context: ssl.SSLContext | None = None,
+        gates: AddressGates = GATES,
     ) -> None:
         self._settings = settings
         self._resolver = resolver
         self._clock = clock
         self._tls = tls_context or ssl.create_default_context()
+        self._gates = gates  # one set per process: every sender of the process shares it
 
     def send_webhook(
         self,
@@ -309,6 +340,17 @@ class HttpDelivery:
             connection = _PinnedHTTPSConnection(target.host, target.address, target.port, timeout, self._tls)
         else:  # only reachable for loopback with allow_loopback (vet_url enforces it)
             connection = http.client.HTTPConnection(target.address, target.port, timeout=timeout)
+        started = time.monotonic()
+        with self._gates.gate(target.address, timeout):
+            left = timeout - (time.monotonic() - started)
+            response, detail = self._exchange(connection, target, body, headers, max(left, 0.001))
+        if not 200 <= response.status < 300:
+            raise DeliveryRejected(response.status, detail)
+
+    @staticmethod
+    def _exchange(connection: http.client.HTTPConnection, target: VettedUrl, body: bytes,
+                  headers: Mapping[str, str], timeout: float) -> tuple[http.client.HTTPResponse, str]:
+        """POST and read the answer's start, the socket closed by a watchdog at ``timeout``."""
         watchdog = _Watchdog(connection, timeout)
         try:
             connection.request("POST", target.path, body=body, headers=headers)
@@ -323,8 +365,7 @@ class HttpDelivery:
         finally:
             watchdog.cancel()
             connection.close()
-        if not 200 <= response.status < 300:
-            raise DeliveryRejected(response.status, detail)
+        return response, detail
 
 
 class _Watchdog:

@@ -11,7 +11,7 @@ import argparse
 import os
 import signal
 import sys
-import threading
+import time
 from pathlib import Path
 from types import FrameType
 
@@ -37,28 +37,45 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 STOP_POLL_SECONDS = 0.5
 
 
-def wait_until(stopping: threading.Event) -> None:
-    """Return once ``stopping`` is set, waiting in short slices.
+class StopRequest:
+    """Whether SIGTERM or SIGINT asked the stack to stop: a flag the signal handler sets and
+    nothing else.
 
-    The kernel may deliver SIGTERM to any of the stack's threads; Python then runs the
-    handler only when the main thread next runs bytecode. A main thread asleep in one
-    long wait missed a SIGTERM for as long as that wait (seen in the soak benchmark: a
-    stop ignored for minutes), so it wakes up every half second to let the handler run.
+    Why no ``threading.Event`` (issue 28 item 9: a SIGTERM hung ``make run`` one time in
+    three, and the API then answered ``WORKER_FAILED`` until kill -9): Python runs a signal
+    handler in the main thread between two bytecodes, wherever that thread is, so also
+    inside ``Event.wait`` or inside an earlier handler's ``Event.set``, while the event's
+    lock is held. ``Event.set`` takes that (non-reentrant) lock again, and the main thread
+    waits for itself forever. A second signal arriving during the first handler did that
+    every time. The handler here takes no lock and calls nothing: it stores ``True``.
+
+    ``wait`` polls the flag in short sleeps. The kernel may deliver the signal to any of the
+    stack's threads; Python runs the handler only when the main thread runs bytecode again,
+    so a main thread asleep in one long wait would miss it for that long (the soak benchmark
+    saw a stop ignored for minutes); ``time.sleep`` wakes at least every half second.
     """
-    while not stopping.wait(STOP_POLL_SECONDS):
-        pass
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.requested = True  # no lock, no call: safe wherever the main thread was
+
+    def install(self) -> None:
+        signal.signal(signal.SIGTERM, self.on_signal)
+        signal.signal(signal.SIGINT, self.on_signal)
+
+    def wait(self) -> None:
+        """Return once a stop was requested."""
+        while not self.requested:
+            time.sleep(STOP_POLL_SECONDS)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    stopping = threading.Event()
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    stopping = StopRequest()
+    stopping.install()
     durable = DurableState(args.data_dir, fresh=args.fresh)
     stack = LocalStack(port=args.port, api_workers=args.workers, emulator=Emulator(durable=durable))
     stack.start()
@@ -69,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  curl -s -X POST {stack.url}/games/<game_id>/join {json_header} -d '{{\"power\": \"FRANCE\"}}'")
     print("API docs: GET /openapi.json, docs/api.md; README says what survives a restart.", flush=True)
     try:
-        wait_until(stopping)
+        stopping.wait()
     finally:
         print("stopping (writing a snapshot)", file=sys.stderr, flush=True)
         stack.stop()

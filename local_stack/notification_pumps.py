@@ -42,6 +42,16 @@ LOCAL_DEFAULTS = {
 }
 
 
+def apply_local_defaults() -> None:
+    """The functions' environment under the local stack (what template.yaml sets on AWS),
+    unless the caller set a variable already. ``LocalStack.start`` applies it *before* it
+    spawns the API worker processes, which copy the environment as it is when they start
+    (issue 28 item 10: set only here, at install, it reached the pumps but never the
+    workers, so ``make run`` refused the ``http://127.0.0.1`` webhooks the README allows)."""
+    for name, value in LOCAL_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+
+
 class NotificationPumps:
     def __init__(
         self,
@@ -118,8 +128,7 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
     """
     from local_stack import pumps as loop
 
-    for name, value in LOCAL_DEFAULTS.items():
-        os.environ.setdefault(name, value)
+    apply_local_defaults()
     from functions import wiring
     from functions.deadline.handler import handler as deadline_handler
     from functions.deadline.handler import sweep_handler
@@ -129,11 +138,13 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
     from local_stack import emulator
     from local_stack.backends import scheduler_backend
 
+    custom = register is not None
     if register is None:
         register = loop.register
     for old in _installed:
         if old in loop.PUMPS:
             loop.PUMPS.remove(old)
+        loop.SEPARATE.discard(old)
     _installed.clear()
     wiring.reset()
     settings = wiring.settings()
@@ -154,7 +165,13 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
         notifier_handler=notifier_handler,
         forget=(lambda upto: running.trim_stream(table, upto)) if running else None,
     )
-    for pump in (pumps.fire_due_deadlines, pumps.relay_outbox, pumps.drain_queue):
+    for pump in (pumps.fire_due_deadlines, pumps.relay_outbox):
         register(pump)
         _installed.append(pump)
+    # deliveries wait on receivers (seconds, for a slow one): never in turn with the deadlines
+    if custom:
+        register(pumps.drain_queue)
+    else:
+        loop.register(pumps.drain_queue, separate=True)
+    _installed.append(pumps.drain_queue)
     return pumps

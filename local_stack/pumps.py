@@ -19,6 +19,9 @@ from collections.abc import Callable
 Pump = Callable[[], None]
 
 PUMPS: list[Pump] = []
+# Pumps that run on a thread of their own, not in turn with the others: one that may take
+# seconds (the notifier's deliveries wait on receivers) must not hold up the rest (deadlines).
+SEPARATE: set[Pump] = set()
 # Installers run when the stack starts ("module" or "module:function"). Kept as strings
 # so local_stack does not depend on them at import time.
 PUMP_MODULES: list[str] = ["local_stack.notification_pumps:install"]
@@ -36,18 +39,27 @@ def install_all() -> None:
 log = logging.getLogger("convoy.local.pumps")
 
 
-def register(pump: Pump) -> Pump:
+def register(pump: Pump, *, separate: bool = False) -> Pump:
+    """Add ``pump``; ``separate``: on a thread of its own (issue 28 item 7: a slow webhook
+    receiver held the notifier's batch, and with it every deadline, for seconds)."""
     if pump not in PUMPS:
         PUMPS.append(pump)
+    if separate:
+        SEPARATE.add(pump)
     return pump
+
+
+def _run(pump: Pump) -> None:
+    try:
+        pump()
+    except Exception:  # a pump's failure must not stop the others or the server
+        log.exception("pump %s failed", getattr(pump, "__name__", pump))
 
 
 def run_once() -> None:
     for pump in list(PUMPS):
-        try:
-            pump()
-        except Exception:  # a pump's failure must not stop the others or the server
-            log.exception("pump %s failed", getattr(pump, "__name__", pump))
+        if pump not in SEPARATE:
+            _run(pump)
 
 
 class PumpLoop(threading.Thread):
@@ -57,8 +69,15 @@ class PumpLoop(threading.Thread):
         self._stop_event = threading.Event()
 
     def run(self) -> None:
+        for pump in [p for p in PUMPS if p in SEPARATE]:
+            threading.Thread(target=self._run_alone, args=(pump,), daemon=True,
+                             name=f"convoy-pump-{getattr(pump, '__name__', 'pump')}").start()
         while not self._stop_event.wait(self.interval):
             run_once()
+
+    def _run_alone(self, pump: Pump) -> None:
+        while not self._stop_event.wait(self.interval):
+            _run(pump)
 
     def stop(self) -> None:
         self._stop_event.set()

@@ -35,7 +35,9 @@ class LocalStack:
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "convoy")
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as template.yaml's Globals
         from functions import wiring
+        from local_stack.notification_pumps import apply_local_defaults
 
+        apply_local_defaults()  # before the API workers start: they copy the environment then
         wiring.reset()
         self._containers = Containers(self.api_workers if handler is None else 0, handler)
         self._http = HttpServer(self.host, self.port, self._containers).start()

@@ -8,12 +8,13 @@ environment the API reads: ``COGNITO_USER_POOL_ID``, ``COGNITO_CLIENT_ID``,
 
 What moto 5.2.5 does not do, and the smallest honest way around it (docs/accounts.md):
 
-- **Confirmation codes.** moto's ``SignUp`` creates an UNCONFIRMED user but makes no code,
-  and its ``ConfirmSignUp`` confirms whatever code it is given. ``install_confirmation_codes``
-  makes sign-up draw a six-digit code (from moto's seeded random, so a journal replay draws
-  the same one), "mails" it to the **local mailbox** (one file per address under
-  ``<data dir>/mailbox/``, and a log line), and makes ``ConfirmSignUp`` refuse another code
-  with Cognito's ``CodeMismatchException``. The API's adapter is the one used on AWS.
+- **Codes and lockouts.** moto's ``SignUp`` creates an UNCONFIRMED user but makes no code,
+  its ``ConfirmSignUp`` confirms whatever code it is given, and it never locks anyone out.
+  ``install_confirmation_codes`` (local_stack/pool_codes.py) makes sign-up, resend and
+  forgot-password draw a six-digit code (from moto's seeded random, so a journal replay draws
+  the same one), "mail" it to the **local mailbox** (one file per address under
+  ``<data dir>/mailbox/``, and a log line), check it as Cognito does, and lock out wrong
+  passwords and wrong codes with Cognito's schedule. The API's adapter is the one used on AWS.
 - **The JWKS URL.** moto signs tokens with the issuer
   ``https://cognito-idp.us-east-1.amazonaws.com/<pool id>``, which on AWS is also where the
   keys are; locally nothing answers there, so ``COGNITO_JWKS_URL`` points the verifier at the
@@ -88,14 +89,15 @@ class Mailbox:
     def path_for(self, email: str) -> Path:
         return self.directory / (re.sub(r"[^A-Za-z0-9@._+-]", "_", email.lower()) + ".json")
 
-    def deliver(self, email: str, code: str) -> None:
+    def deliver(self, email: str, code: str, subject: str = "Your Convoy confirmation code") -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        message = {"to": email.lower(), "subject": "Your Convoy confirmation code", "code": code,
+        message = {"to": email.lower(), "subject": subject, "code": code,
                    "sent_at": datetime.now(UTC).isoformat(timespec="seconds")}
         temporary = self.path_for(email).with_suffix(".tmp")
         temporary.write_text(json.dumps(message))
         temporary.replace(self.path_for(email))
-        log.warning("local mail to %s: confirmation code %s (%s)", email, code, self.path_for(email))
+        log.warning("local mail to %s: %s %s (%s)", email, subject.removeprefix("Your Convoy ").lower(), code,
+                    self.path_for(email))
 
     def code_for(self, email: str) -> str | None:
         try:
@@ -108,43 +110,14 @@ _mailbox: list[Mailbox] = []
 
 
 def install_confirmation_codes(mailbox: Mailbox) -> None:
-    """Make moto's sign-up draw and mail a code, and its confirmation check it (idempotent)."""
+    """Make moto's pool draw, mail and check codes and lock out wrong guesses, as Cognito does
+    (local_stack/pool_codes.py); mail goes to ``mailbox`` (idempotent)."""
+    from local_stack import pool_codes
+
     _mailbox[:] = [mailbox]
-    from moto.cognitoidp.models import CognitoIdpBackend, UserStatus
-    from moto.cognitoidp.responses import CognitoIdpResponse
+    pool_codes.install(_deliver)
 
-    if getattr(CognitoIdpBackend.sign_up, "_convoy", False):
-        return
-    original_sign_up = CognitoIdpBackend.sign_up
-    original_confirm = CognitoIdpResponse.confirm_sign_up
 
-    def sign_up(self: Any, client_id: str, username: str, password: str,
-                attributes: list[dict[str, str]]) -> Any:
-        from moto.moto_api._internal import mock_random
-
-        user, details = original_sign_up(self, client_id, username, password, attributes)
-        if user.status == UserStatus.UNCONFIRMED:
-            user.confirmation_code = f"{mock_random.randint(0, 999_999):06d}"
-            address = user.attribute_lookup.get("email") or username
-            for box in _mailbox:
-                box.deliver(str(address), user.confirmation_code)
-        return user, details
-
-    def confirm_sign_up(self: Any) -> Any:
-        from moto.cognitoidp.exceptions import CodeMismatchException
-
-        client_id = self._get_param("ClientId")
-        backend = self._get_region_agnostic_backend()._find_backend_for_clientid(client_id)
-        pool = next((p for p in backend.user_pools.values() if client_id in p.clients), None)
-        if pool is not None:
-            user = backend.admin_get_user(pool.id, self._get_param("Username"))
-            expected = getattr(user, "confirmation_code", None)
-            if user.status == UserStatus.UNCONFIRMED and expected is not None:
-                if self._get_param("ConfirmationCode") != expected:
-                    raise CodeMismatchException("Invalid verification code provided, please try again.")
-                user.confirmation_code = None
-        return original_confirm(self)
-
-    sign_up._convoy = True  # type: ignore[attr-defined]
-    CognitoIdpBackend.sign_up = sign_up  # type: ignore[method-assign]
-    CognitoIdpResponse.confirm_sign_up = confirm_sign_up  # type: ignore[method-assign]
+def _deliver(address: str, subject: str, code: str) -> None:
+    for box in _mailbox:
+        box.deliver(address, code, subject)

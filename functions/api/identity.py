@@ -12,6 +12,7 @@ seat token never loads them (issue 9).
 
 from __future__ import annotations
 
+import hmac
 from typing import TYPE_CHECKING
 
 from functions import wiring
@@ -34,7 +35,7 @@ def user_for(token: str | None) -> User | None:
     from functions.usecases.accounts import user_of
 
     services = wiring.services()
-    return user_of(services.token_verifier, services.account_store, str(token))
+    return user_of(services.token_verifier, services.account_store, services.clock, str(token))
 
 
 def signed_in(token: str | None) -> User:
@@ -43,6 +44,13 @@ def signed_in(token: str | None) -> User:
     if user is None:
         raise NotSignedIn("these routes need Authorization: Bearer <ID token> from /auth/signin")
     return user
+
+
+def is_operator(token: str | None, operator_token: str | None) -> bool:
+    """The operator token, compared by hash in constant time (as ``identify`` does)."""
+    if not token or not operator_token:
+        return False
+    return hmac.compare_digest(hash_token(token), hash_token(operator_token))
 
 
 def caller_key(token: str | None) -> str | None:

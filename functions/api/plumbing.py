@@ -19,7 +19,7 @@ from functions import wiring
 from functions.api.idempotency import run_once
 from functions.api.identity import actor_for, caller_key
 from functions.api.request_store import RequestStore
-from functions.usecases.common import Actor, hash_token, load
+from functions.usecases.common import Actor, load
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -78,13 +78,6 @@ class RequestHelpers:
     def source_ip(self) -> str | None:
         context = self._router.current_event.raw_event.get("requestContext") or {}
         return (context.get("http") or {}).get("sourceIp")
-
-    def rate_key(self) -> str:
-        """Who is asking, for per-caller limits (issue 11): the bearer token, else the source address."""
-        token = self.bearer()
-        if token:
-            return "token:" + hash_token(token)
-        return "ip:" + str(self.source_ip() or "unknown")
 
     def actor(self, store: RequestStore, game_id: str, operator_token: str | None) -> Actor:
         """The caller in this game: a seat/creator/operator token, or a signed-in user's ID token."""

@@ -1,15 +1,19 @@
 """Notifier Lambda: SQS batch of outbox messages -> deliveries, with partial-batch failure reporting.
 
-Wiring only: parse each record into an `OutboxMessage` and call the `deliver` use case
-within one wall-clock budget taken from the Lambda context (functions/usecases/
-delivery_budget.py, issue 11). What the batch answers, per record:
+Wiring only: parse each record into an `OutboxMessage` and hand the batch to the
+`deliver_batch` use case within one wall-clock budget taken from the Lambda context
+(functions/usecases/delivery_budget.py, issue 11). The batch's sends run side by side
+(functions/usecases/delivery_lanes.py, issue 28 item 7): a slow or dead receiver holds up
+only its own deliveries. What the batch answers, per record:
 
 - delivered (or nothing left to do): deleted;
 - failed (malformed body, a target that failed): in ``batchItemFailures``, so SQS
   redelivers just that message; after maxReceiveCount receives the queue's
   RedrivePolicy moves it to the DLQ;
-- deferred (the budget ran out before every target was tried): sent back to the queue
-  as a new message, so the wait does not use up one of its receives, and deleted;
+- deferred (the budget ran out before every target was tried, or a target's host was slow
+  in this batch): sent back to the queue as a new message, so the wait does not use up one
+  of its receives, and deleted (behind a slow host it comes back ``SLOW_DELAY_SECONDS``
+  later, so that it does not hold up the next batches);
   only if that re-send fails is it reported in ``batchItemFailures``.
 
 Notices that a target was parked are queued the same way. Failures are logged at
@@ -35,7 +39,7 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from functions.observability import get_logger, get_tracer
 from functions.ports import MessageQueue, OutboxMessage
 from functions.usecases.delivery_budget import Budget
-from functions.usecases.notifications import NotificationFailed, deliver
+from functions.usecases.notifications import deliver_batch
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -61,6 +65,7 @@ def make_handler(
         batch = _Batch(dependencies(), Budget.from_context(context, clock=clock))
         if not event.get("Records"):  # the utility refuses an empty batch; nothing to answer
             return {"batchItemFailures": []}
+        batch.deliver_all(event["Records"])
         processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
         answer = process_partial_response(event=event, record_handler=batch.handle, processor=processor,
                                           context=context)
@@ -72,79 +77,91 @@ def make_handler(
 
 
 class _Batch:
-    """One invocation's deliveries: the record handler the batch utility calls for each
-    message, and what is left to queue once they are all done (deferred messages, notices)."""
+    """One invocation's deliveries: all of them run at once (``deliver_all``), then the batch
+    utility asks for each record's outcome (``handle``); what is left to queue afterwards
+    (deferred messages, each with its delay, and parking notices) is kept here."""
 
     def __init__(self, deps: Any, budget: Budget) -> None:
         self.deps, self.budget = deps, budget
-        self.deferred: dict[str, OutboxMessage] = {}
+        self.deferred: dict[str, tuple[OutboxMessage, int]] = {}
         self.notices: list[OutboxMessage] = []
+        self.outcomes: dict[str, str] = {}
+
+    def deliver_all(self, records: list[dict[str, Any]]) -> None:
+        """Deliver every readable record's message side by side; remember each outcome."""
+        messages: dict[str, OutboxMessage] = {}
+        for record in records:
+            record_id = str(record.get("messageId", ""))
+            try:
+                messages[record_id] = OutboxMessage.from_json(str(record.get("body", "")))
+            except (ValueError, TypeError) as exc:
+                logger.warning("unreadable notification message", extra={"message_id": record_id,
+                                                                         "error": type(exc).__name__})
+                self.outcomes[record_id] = "unreadable"
+        try:
+            reports = deliver_batch(
+                list(messages.values()), targets=self.deps.targets, deliverer=self.deps.deliverer,
+                log=self.deps.log, public_url=getattr(self.deps, "public_url", ""), budget=self.budget,
+                health=getattr(self.deps, "health", None),
+            )
+        except Exception:
+            logger.exception("notification batch crashed", extra={"count": len(messages)})
+            self.outcomes.update(dict.fromkeys(messages, "failed"))
+            return
+        for (record_id, message), report in zip(messages.items(), reports, strict=True):
+            self.notices += report.notices
+            if report.failed:
+                logger.warning("notification failed", extra={"dedupe_key": message.dedupe_key,
+                                                            "failures": dict(report.failed)})
+                self.outcomes[record_id] = "failed"
+            elif report.deferred:
+                self.deferred[record_id] = (message, report.delay_seconds)
+                self.outcomes[record_id] = "deferred"
+            else:
+                self.outcomes[record_id] = "delivered"
 
     def handle(self, record: SQSRecord) -> str:
-        """Deliver one message: "delivered" or "deferred", or raise `NotDelivered`."""
+        """One record's outcome: "delivered" or "deferred", or raise `NotDelivered`."""
         record_id = str(record.get("messageId", ""))
-        try:
-            message = OutboxMessage.from_json(str(record.get("body", "")))
-        except (ValueError, TypeError) as exc:
-            logger.warning("unreadable notification message", extra={"message_id": record_id,
-                                                                     "error": type(exc).__name__})
-            raise NotDelivered(f"message {record_id} is not an outbox message") from None
-        if not self.budget.can_start():
-            self.deferred[record_id] = message
-            return "deferred"
-        outcome = _deliver_one(self.deps, message, self.budget)
-        self.notices += outcome.notices
-        if outcome.failed:
+        outcome = self.outcomes.get(record_id, "failed")
+        if outcome == "unreadable":
+            raise NotDelivered(f"message {record_id} is not an outbox message")
+        if outcome == "failed":
             raise NotDelivered(f"message {record_id} did not reach every target")
-        if outcome.deferred:
-            self.deferred[record_id] = message
-            return "deferred"
-        return "delivered"
+        return outcome
 
 
-class _Result:
-    def __init__(self, failed: bool, deferred: bool, notices: Sequence[OutboxMessage]) -> None:
-        self.failed, self.deferred, self.notices = failed, deferred, list(notices)
+Deferred = dict[str, tuple[OutboxMessage, int]]  # record id -> (message, seconds it waits in the queue)
 
 
-def _deliver_one(deps: Any, message: OutboxMessage, budget: Budget) -> _Result:
-    try:
-        report = deliver(
-            message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log,
-            public_url=getattr(deps, "public_url", ""), budget=budget, health=getattr(deps, "health", None),
-        )
-    except NotificationFailed as exc:
-        logger.warning("notification failed", extra={"dedupe_key": message.dedupe_key,
-                                                    "failures": exc.failures})
-        return _Result(True, False, exc.report.notices)
-    except Exception:
-        logger.exception("notification crashed", extra={"dedupe_key": message.dedupe_key})
-        return _Result(True, False, ())
-    return _Result(False, bool(report.deferred), report.notices)
-
-
-def _send_back(
-    queue: MessageQueue | None, deferred: dict[str, OutboxMessage], notices: Sequence[OutboxMessage]
-) -> list[str]:
-    """Queue deferred messages anew and the notices; the ids of deferred records that could
-    not be re-sent (SQS must redeliver those instead)."""
+def _send_back(queue: MessageQueue | None, deferred: Deferred, notices: Sequence[OutboxMessage]) -> list[str]:
+    """Queue the deferred messages anew (each after its delay) and the notices; the ids of
+    deferred records that could not be re-sent (SQS must redeliver those instead)."""
     if not deferred and not notices:
         return []
     if queue is None:
         if notices:
             logger.warning("no queue for parking notices", extra={"count": len(notices)})
         return list(deferred)
-    try:
-        unsent = queue.send_messages([*deferred.values(), *notices])
-    except Exception:
-        logger.exception("could not queue deferred messages")
-        return list(deferred)
+    by_delay: dict[int, list[OutboxMessage]] = {0: list(notices)}
+    for message, delay in deferred.values():
+        by_delay.setdefault(delay, []).append(message)
+    unsent: set[str] = set()
+    for delay, messages in sorted(by_delay.items()):
+        if not messages:
+            continue
+        try:  # one SQS call per delay (in chunks of ten), not one per message
+            unsent |= queue.send_messages(messages, delay_seconds=delay) if delay else \
+                queue.send_messages(messages)
+        except Exception:
+            logger.exception("could not queue deferred messages")
+            unsent |= {m.dedupe_key for m in messages}
     if deferred:
-        logger.info("deferred for lack of time", extra={"count": len(deferred)})
+        logger.info("deferred", extra={"count": len(deferred)})
     lost_notices = [n.dedupe_key for n in notices if n.dedupe_key in unsent]
     if lost_notices:
         logger.warning("parking notices not queued", extra={"dedupe_keys": lost_notices})
-    return [record_id for record_id, m in deferred.items() if m.dedupe_key in unsent]
+    return [record_id for record_id, (m, _) in deferred.items() if m.dedupe_key in unsent]
 
 
 def _default_dependencies() -> Any:

@@ -30,13 +30,28 @@ class IdentityProvider(Protocol):
     """The user pool (Amazon Cognito; moto's cognito-idp locally): infra/cognito.py.
     Every refusal is an ``IdentityRejected``."""
 
-    def sign_up(self, email: str, password: str, display_name: str) -> SignedUp: ...
+    def sign_up(self, email: str, password: str, display_name: str) -> SignedUp:
+        """``IdentityRejected("USER_EXISTS")`` when the address has an account (the pool says so,
+        as Cognito's SignUp does; the use case keeps it from the caller)."""
+        ...
+
+    def resend_code(self, email: str) -> None:
+        """Mail an unconfirmed account a new confirmation code."""
+        ...
 
     def confirm(self, email: str, code: str) -> None: ...
 
     def sign_in(self, email: str, password: str) -> AuthTokens: ...
 
     def refresh(self, refresh_token: str) -> AuthTokens: ...
+
+    def forgot_password(self, email: str) -> None:
+        """Mail the account a code to set a new password (nothing for an unknown address)."""
+        ...
+
+    def reset_password(self, email: str, code: str, password: str) -> None:
+        """Set a new password with the mailed code."""
+        ...
 
 
 class TokenVerifier(Protocol):

@@ -208,7 +208,10 @@ class TargetHealth(Protocol):
 class MessageQueue(Protocol):
     """The relay's outlet: sends messages, returns the dedupe keys that could NOT be sent."""
 
-    def send_messages(self, messages: Sequence[OutboxMessage]) -> set[str]: ...
+    def send_messages(self, messages: Sequence[OutboxMessage], delay_seconds: int = 0) -> set[str]:
+        """``delay_seconds`` (0-900): how long they stay invisible (a notice deferred behind a
+        slow receiver, issue 28 item 7)."""
+        ...
 
 
 # ---------------------------------------------------------------- deadline ports

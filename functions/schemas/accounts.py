@@ -37,6 +37,26 @@ class ConfirmResponse(BaseModel):
     confirmed: Literal[True] = True
 
 
+class ForgotPasswordRequest(_Request):
+    email: str = Field(pattern=EMAIL, max_length=254)
+
+
+class ForgotPasswordResponse(BaseModel):
+    requested: Literal[True] = Field(
+        default=True, description="If the address has an account, a reset code was mailed to it.")
+
+
+class ResetPasswordRequest(_Request):
+    email: str = Field(pattern=EMAIL, max_length=254)
+    code: str = Field(min_length=1, max_length=64, repr=False)
+    password: SecretStr = Field(min_length=1, max_length=256,
+                                description="The pool's policy: 8+ characters with upper, lower and digits")
+
+
+class ResetPasswordResponse(BaseModel):
+    reset: Literal[True] = True
+
+
 class SignInRequest(_Request):
     email: str = Field(pattern=EMAIL, max_length=254)
     password: SecretStr = Field(min_length=1, max_length=256)

@@ -109,7 +109,7 @@ LAZY: dict[str, tuple[str, ...]] = {
         "ProcessTurnResponse", "VoteRequest", "VoteResponse", "SeatChange", "DummyPowersRequest",
         "DummyPowersResponse", "OrdersStatus", "HistoryEntry", "History", "Events", "GameSummary",
         "GameList", "Variant", "VariantList", "ExportedPhase", "ExportedCurrent", "ExportDocument",
-        "ErrorBody",
+        "ImportedSource", "ImportedPhase", "ImportedCurrent", "ImportDocument", "ErrorBody",
     ),
     "functions.schemas.press": (
         "SendMessageRequest", "SentMessage", "MessageView", "MessageList", "ChannelView",

@@ -15,6 +15,8 @@ ports do: infra/cognito.py, infra/jwt_verifier.py).
 from __future__ import annotations
 
 import hmac
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,45 +66,97 @@ def rejected(error: IdentityRejected) -> AuthRejected:
 # --- sign-up, confirmation, sign-in --------------------------------------------------------
 
 
+# The pool's password policy (template.yaml UserPool Policies; a contract test holds them equal),
+# checked here first so that a weak password is refused whether or not the address has an
+# account (Cognito's SignUp looks the address up before the password).
+PASSWORD_MIN_LENGTH = 8
+PASSWORD_RULE = "8 or more characters, with upper case, lower case and a digit"
+
+
+def check_password_policy(password: str) -> None:
+    if not (len(password) >= PASSWORD_MIN_LENGTH and any(c.islower() for c in password)
+            and any(c.isupper() for c in password) and any(c.isdigit() for c in password)):
+        raise AuthRejected("WEAK_PASSWORD", f"the password needs {PASSWORD_RULE}")
+
+
 def sign_up(identity: IdentityProvider, accounts: AccountStore, clock: Clock,
             email: str, password: str, display_name: str) -> tuple[str, bool]:
-    """(user id, confirmed already). The profile is written once the pool has the user."""
+    """(user id, confirmed already). The profile is written once the pool has the user.
+
+    No enumeration (issue 28 item 11; docs/accounts.md): an address that has an account gets
+    the answer a new one gets, ``confirmation: "required"``, with a fresh random id that names
+    no account, and never ``USER_EXISTS``. If that account is still unconfirmed, its owner is
+    mailed a new code (so signing up again is how one asks for it); the existing account, its
+    password and its profile are left as they were."""
+    check_password_policy(password)
     try:
         done = identity.sign_up(email, password, display_name)
     except IdentityRejected as error:
-        raise rejected(error) from None
+        if error.code != "USER_EXISTS":
+            raise rejected(error) from None
+        _quietly(lambda: identity.resend_code(email))
+        return str(uuid.uuid4()), False
     accounts.save_profile(Profile(done.user_id, display_name, iso(clock.now())))
     return done.user_id, done.confirmed
 
 
 def confirm(identity: IdentityProvider, email: str, code: str) -> None:
+    """A wrong, expired or locked-out code, an unknown address and an account confirmed
+    already all answer ``BAD_CONFIRMATION_CODE`` (infra/cognito.py ``CODE_REFUSALS``)."""
     try:
         identity.confirm(email, code)
     except IdentityRejected as error:
         raise rejected(error) from None
 
 
-def sign_in(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore,
+def forgot_password(identity: IdentityProvider, email: str) -> None:
+    """Ask the pool to mail a reset code. The same answer whatever happens (an unknown address,
+    one without a verified email, a mail limit): the caller learns nothing of the account."""
+    _quietly(lambda: identity.forgot_password(email))
+
+
+def reset_password(identity: IdentityProvider, email: str, code: str, password: str) -> None:
+    """A new password with the mailed code; a wrong code, an unknown address or a lockout after
+    wrong codes are all ``BAD_CONFIRMATION_CODE``."""
+    check_password_policy(password)
+    try:
+        identity.reset_password(email, code, password)
+    except IdentityRejected as error:
+        raise rejected(error) from None
+
+
+def _quietly(call: Callable[[], None]) -> None:
+    """A pool call whose refusal must not reach the caller (it would tell an account's state)."""
+    try:
+        call()
+    except IdentityRejected:
+        return
+
+
+def sign_in(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore, clock: Clock,
             email: str, password: str) -> tuple[AuthTokens, User]:
     try:
         tokens = identity.sign_in(email, password)
     except IdentityRejected as error:
         raise rejected(error) from None
-    return tokens, user_of(verifier, accounts, tokens.id_token)
+    return tokens, user_of(verifier, accounts, clock, tokens.id_token)
 
 
-def refresh(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore,
+def refresh(identity: IdentityProvider, verifier: TokenVerifier, accounts: AccountStore, clock: Clock,
             refresh_token: str) -> tuple[AuthTokens, User]:
     try:
         tokens = identity.refresh(refresh_token)
     except IdentityRejected as error:
         raise rejected(error) from None
-    return tokens, user_of(verifier, accounts, tokens.id_token)
+    return tokens, user_of(verifier, accounts, clock, tokens.id_token)
 
 
-def user_of(verifier: TokenVerifier, accounts: AccountStore, id_token: str) -> User:
-    """The user an ID token stands for, verified; the name from the profile (an account made
-    through Cognito directly, with no profile yet, gets one from its ``name`` claim)."""
+def user_of(verifier: TokenVerifier, accounts: AccountStore, clock: Clock, id_token: str) -> User:
+    """The user an ID token stands for, verified; the name from the profile. An account made
+    through Cognito directly (docs/accounts.md allows it) has no profile yet: it gets one at
+    its first call, named by its ``name`` claim and created now (issue 28 item 4: it was
+    written with ``created_at=""``, which the table's ``by_kind`` index refuses as a key, so
+    every call of such an account was a 500)."""
     try:
         claims = verifier.verify(id_token)
     except IdentityRejected as error:
@@ -110,8 +164,8 @@ def user_of(verifier: TokenVerifier, accounts: AccountStore, id_token: str) -> U
     user_id = str(claims["sub"])
     profile = accounts.profile(user_id)
     if profile is None:
-        name = str(claims.get("name") or f"player-{user_id[:6]}")[:40]
-        profile = Profile(user_id, name, "")
+        name = str(claims.get("name") or "").strip()[:40] or f"player-{user_id[:6]}"
+        profile = Profile(user_id, name, iso(clock.now()))
         accounts.save_profile(profile)
     return User(user_id, profile.display_name)
 

@@ -8,6 +8,7 @@ schedule is created after the commit. Every join writes a PLAYER_JOINED notice.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -59,11 +60,12 @@ def join_game(
     scheduler: DeadlineScheduler | None = None,
     owner: User | None = None,
     attempts: AttemptCounter | None = None,
-    caller: str | None = None,
+    parties: Sequence[str] = (),
 ) -> Joined:
     """``owner``: the signed-in account taking the seat (issue 15): the seat is bound to it,
     and an account that already holds a seat in this game is refused (``ALREADY_SEATED``).
-    ``attempts`` and ``caller`` limit wrong passwords per game and caller (join_limits.py)."""
+    ``attempts`` and ``parties`` (``join_limits.counted_parties``: the source address and the
+    account) limit wrong passwords per game and party (join_limits.py)."""
     token = new_token()
     rng = secrets.SystemRandom()
 
@@ -71,7 +73,7 @@ def join_game(
         game = load_active(store, game_id)
         stored_password = game.settings.get("join_password")
         if stored_password:
-            _check_password(game_id, stored_password, password, attempts, caller, clock)
+            _check_password(game_id, stored_password, password, attempts, parties, clock)
         bound = seat_fields(game, owner) if owner is not None else {}
         kind = kind_of(game)
         powers = kind.seats(game)
@@ -107,16 +109,16 @@ def join_game(
 
 def _check_password(
     game_id: str, stored: Any, password: str | None,
-    attempts: AttemptCounter | None, caller: str | None, clock: Clock,
+    attempts: AttemptCounter | None, parties: Sequence[str], clock: Clock,
 ) -> None:
-    """A private game's password, with the caller's wrong tries counted when a counter is given."""
+    """A private game's password, with the parties' wrong tries counted when a counter is given."""
     now = clock.now().timestamp()
-    if attempts is not None and caller is not None:
-        check_join_allowed(attempts, game_id, caller, now)
+    if attempts is not None and parties:
+        check_join_allowed(attempts, game_id, parties, now)
     if password and check_password(password, stored):
         return
-    if attempts is not None and caller is not None:
-        record_failed_join(attempts, game_id, caller, now)
+    if attempts is not None and parties:
+        record_failed_join(attempts, game_id, parties, now)
     raise BadPassword("this game is private: a correct password is required")
 
 

@@ -11,10 +11,16 @@ What each draws, for ``phase`` = the current phase (default) or any adjudicated 
 
 Caching: the picture is a pure function of its inputs, so its ETag is a hash of them (game,
 phase, version, format, viewer, width, palette, style) and is known before anything is drawn.
-``version`` is the META version for the live phase and ``P<n>`` for an adjudicated phase (its
-PHASE item never changes). ``viewer`` is the power whose pending orders are drawn, else
-``public``. A matching ``If-None-Match`` answers 304 without drawing; recent pictures are kept
-in a small per-process cache.
+``version`` is the META version for the live phase and ``P<name>`` for an adjudicated phase (its
+PHASE item never changes, and a game has one phase of a name). ``viewer`` is the power whose
+pending orders are drawn, else ``public``. A matching ``If-None-Match`` answers 304 without
+drawing; recent pictures are kept in a small per-process cache.
+
+Reads (issue 28 item 2: one picture of a long game read its whole history, also for a 304):
+META, then for an adjudicated phase named by ``?phase=`` nothing more when the ETag matches
+or the picture is cached, else the one PHASE item, found by bisection
+(functions/usecases/phase_lookup.py: at most ceil(log2(phases + 1)) single-item reads); for
+the last phase (``/map/resolution`` without ``?phase=``) the one newest PHASE item.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import render
 from functions.errors import PhaseNotFound
 from functions.ports import GameRecord, GameStore, PhaseRecord
 from functions.usecases.common import Actor, game_map, load, state_of
+from functions.usecases.phase_lookup import find_phase, phase_key
 
 KINDS = ("board", "orders", "resolution")
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
@@ -69,17 +76,24 @@ def map_picture(
     store: GameStore, game_id: str, actor: Actor, request: MapRequest, if_none_match: str | None = None
 ) -> MapPicture:
     game = load(store, game_id)
-    scene = _scene(store, game, actor, request)
-    etag = _etag(game_id, scene, request)
+    live = request.phase in (None, game.phase) and request.kind != "resolution"
+    if not live and request.phase is not None:
+        _could_be_adjudicated(game, request.phase)
+    record = None if live or request.phase is not None else _last_phase(store, game)
+    phase = game.phase if live else (record.phase if record is not None else str(request.phase))
+    scene: _Scene | None = _live_scene(game, actor, request) if live else None
+    viewer = scene.viewer if scene is not None else "public"
+    etag = _etag(game_id, phase, scene.version if scene is not None else f"P{phase}", viewer, request)
     content_type = FORMATS[request.fmt]
-    public = scene.viewer == "public"
     if if_none_match and etag in {t.strip() for t in if_none_match.split(",")}:
-        return MapPicture(etag, content_type, None, scene.phase, public)
+        return MapPicture(etag, content_type, None, phase, viewer == "public")
     body = _CACHE.get(etag)
     if body is None:
+        if scene is None:
+            scene = _history_scene(game, record or _phase_record(store, game, phase), request)
         body = _draw(game, scene, request)
         _CACHE.put(etag, body)
-    return MapPicture(etag, content_type, body, scene.phase, public)
+    return MapPicture(etag, content_type, body, phase, viewer == "public")
 
 
 def seat_board_png(store: GameStore, picture: Mapping[str, Any], width: int = 1280) -> bytes:
@@ -91,17 +105,18 @@ def seat_board_png(store: GameStore, picture: Mapping[str, Any], width: int = 12
     return body
 
 
-def _scene(store: GameStore, game: GameRecord, actor: Actor, request: MapRequest) -> _Scene:
-    wanted = request.phase
-    live = wanted in (None, game.phase) and request.kind != "resolution"
-    if live:
-        state = state_of(game)
-        overlay = render.NO_OVERLAY
-        viewer = "public"
-        if request.kind == "orders":
-            viewer, overlay = _own_orders(game, actor, state)
-        return _Scene(state, overlay, game.phase, str(game.version), viewer)
-    record = _phase_record(store, game, wanted)
+def _live_scene(game: GameRecord, actor: Actor, request: MapRequest) -> _Scene:
+    """The current phase: its board, or the caller's own pending orders on it."""
+    state = state_of(game)
+    overlay = render.NO_OVERLAY
+    viewer = "public"
+    if request.kind == "orders":
+        viewer, overlay = _own_orders(game, actor, state)
+    return _Scene(state, overlay, game.phase, str(game.version), viewer)
+
+
+def _history_scene(game: GameRecord, record: PhaseRecord, request: MapRequest) -> _Scene:
+    """An adjudicated phase: its board, all its orders, or its results (public history)."""
     state = engine.state_from_dict(record.state_before)
     if request.kind == "board":
         overlay = render.NO_OVERLAY
@@ -110,7 +125,7 @@ def _scene(store: GameStore, game: GameRecord, actor: Actor, request: MapRequest
     else:
         results = engine.resolution_from_dict(record.resolution).results
         overlay = render.results_overlay(results, caption="Results")
-    return _Scene(state, overlay, record.phase, f"P{record.n}", "public")
+    return _Scene(state, overlay, record.phase, f"P{record.phase}", "public")
 
 
 def _own_orders(game: GameRecord, actor: Actor, state: engine.GameState) -> tuple[str, render.Overlay]:
@@ -143,32 +158,31 @@ def _recorded_orders(
     return tuple(out)
 
 
-def _phase_record(store: GameStore, game: GameRecord, phase: str | None) -> PhaseRecord:
-    if phase is None:
-        last = store.last_phase(game.game_id)
-        if last is None:
-            raise PhaseNotFound("no phase has been adjudicated yet", phase=game.phase)
-        return last
-    for record in store.phases(game.game_id):
-        if record.phase == phase:
-            return record
-    raise PhaseNotFound(f"no phase {phase!r} in this game", phase=phase)
+def _last_phase(store: GameStore, game: GameRecord) -> PhaseRecord:
+    last = store.last_phase(game.game_id)
+    if last is None:
+        raise PhaseNotFound("no phase has been adjudicated yet", phase=game.phase)
+    return last
 
 
-def _etag(game_id: str, scene: _Scene, request: MapRequest) -> str:
-    key = "|".join(
-        (
-            game_id,
-            scene.phase,
-            scene.version,
-            request.fmt,
-            scene.viewer,
-            request.kind,
-            str(request.width),
-            request.palette,
-            STYLE,
-        )
-    )
+def _could_be_adjudicated(game: GameRecord, phase: str) -> None:
+    """``PHASE_NOT_FOUND`` at once, without a read, for a name that is no phase or is not
+    before the current one (so a forged ETag can never get a 304 for it either)."""
+    wanted, current = phase_key(phase), phase_key(game.phase)
+    if wanted is None or current is None or wanted >= current:
+        raise PhaseNotFound(f"no adjudicated phase {phase[:20]!r} in this game", phase=phase[:20])
+
+
+def _phase_record(store: GameStore, game: GameRecord, phase: str) -> PhaseRecord:
+    found = find_phase(store, game, phase)
+    if found is None:
+        raise PhaseNotFound(f"no phase {phase[:20]!r} in this game", phase=phase[:20])
+    return found
+
+
+def _etag(game_id: str, phase: str, version: str, viewer: str, request: MapRequest) -> str:
+    parts = (game_id, phase, version, request.fmt, viewer, request.kind, str(request.width), request.palette)
+    key = "|".join((*parts, STYLE))
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 

@@ -47,6 +47,8 @@ from functions.ports import (
     target_from_dict,
 )
 from functions.usecases.delivery_budget import Budget
+from functions.usecases.delivery_lanes import SLOW_DELAY_SECONDS, Job, Lanes, Outcome
+from functions.usecases.host_names import registrable_domain
 
 OUTBOX_SK_PREFIX = "OUTBOX#"
 
@@ -63,9 +65,10 @@ class DeliveryReport:
     sent: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()  # already delivered earlier (a redelivery)
     failed: Mapping[str, str] = field(default_factory=dict)
-    deferred: tuple[str, ...] = ()  # not attempted: the batch's time ran out (not a failure)
+    deferred: tuple[str, ...] = ()  # not attempted: the batch's time ran out, or its host was slow
     parked: tuple[str, ...] = ()  # not attempted: the target is parked
     notices: tuple[OutboxMessage, ...] = ()  # "a target was parked" notices to send
+    delay_seconds: int = 0  # how long the deferred message waits in the queue (a slow host: a while)
 
 
 class NotificationFailed(Exception):
@@ -189,27 +192,107 @@ def deliver(
     batch's time is up: those targets are reported ``deferred`` (the message is retried,
     not counted as failed). With ``health`` a game target's failures are counted and a
     target that keeps failing is parked (skipped) for ``PARK_SECONDS``, with one notice
-    to the game's other targets, which its creator set up (docs/notifications.md)."""
-    text = render_text(message, public_url)
-    chosen = _chosen_targets(message, targets)
-    game_health = health if (health is not None and message.game_id and message.target is None) else None
-    now = wall_clock()
-    standing = game_health.standing(str(message.game_id), [t.key for t in chosen]) if game_health else {}
-    outcome = _Outcome()
-    for target in sorted(chosen, key=lambda t: t.key):
-        if log.was_delivered(message.dedupe_key, target.key):
-            outcome.skipped.append(target.key)
-        elif target.key in standing and standing[target.key].parked_at(now):
-            outcome.parked.append(target.key)
-        elif budget is not None and not budget.can_start():
-            outcome.deferred.append(target.key)
-        else:
-            _send_one(message, target, text, deliverer, log, budget, outcome)
-            _account(message, target, standing, game_health, now, outcome)
-    report = outcome.report()
+    to the game's other targets, which its creator set up (docs/notifications.md). One
+    message's targets are sent one after another; a batch's, side by side: ``deliver_batch``."""
+    (report,) = deliver_batch([message], targets=targets, deliverer=deliverer, log=log, public_url=public_url,
+                              budget=budget, health=health, wall_clock=wall_clock, lanes=Lanes(parallel=1))
     if report.failed:
         raise NotificationFailed(message.dedupe_key, report.failed, report)
     return report
+
+
+def deliver_batch(
+    messages: Sequence[OutboxMessage],
+    *,
+    targets: TargetDirectory,
+    deliverer: Deliverer,
+    log: DeliveryLog,
+    public_url: str = "",
+    budget: Budget | None = None,
+    health: TargetHealth | None = None,
+    wall_clock: Callable[[], float] = time.time,
+    lanes: Lanes | None = None,
+) -> list[DeliveryReport]:
+    """``deliver``'s rules for a whole batch, its sends run side by side by ``lanes``
+    (functions/usecases/delivery_lanes.py: per-host limits, games taken in turn, slow hosts
+    stepping aside); one report per message, in order. A report with ``failed`` targets means
+    the message must be retried; ``delay_seconds`` how long a deferred one should wait."""
+    now = wall_clock()
+    plans = [_plan(m, targets, log, health, now, public_url) for m in messages]
+    jobs = [Job(str(plan.message.game_id or plan.message.dedupe_key), _host_of(target),
+                _sender(plan, target, deliverer, log, budget))
+            for plan in plans for target in plan.to_send]
+    outcomes = iter((lanes or Lanes(clock=budget.clock if budget else time.monotonic)).run(
+        jobs, can_start=budget.can_start if budget is not None else lambda: True))
+    reports = []
+    for plan in plans:
+        for target in plan.to_send:
+            _record(plan, target, next(outcomes))
+            _account(plan.message, target, plan.standing, plan.health, now, plan.outcome)
+        reports.append(plan.outcome.report())
+    return reports
+
+
+@dataclass
+class _Plan:
+    """One message of a batch: what it says, and to whom it still has to go."""
+
+    message: OutboxMessage
+    text: str
+    to_send: list[DeliveryTarget]
+    standing: Mapping[str, TargetStanding]
+    health: TargetHealth | None
+    outcome: _Outcome
+
+
+def _plan(message: OutboxMessage, targets: TargetDirectory, log: DeliveryLog, health: TargetHealth | None,
+          now: float, public_url: str) -> _Plan:
+    chosen = _chosen_targets(message, targets)
+    game_health = health if (health is not None and message.game_id and message.target is None) else None
+    standing = game_health.standing(str(message.game_id), [t.key for t in chosen]) if game_health else {}
+    plan = _Plan(message, render_text(message, public_url), [], standing, game_health, _Outcome())
+    for target in sorted(chosen, key=lambda t: t.key):
+        if log.was_delivered(message.dedupe_key, target.key):
+            plan.outcome.skipped.append(target.key)
+        elif target.key in standing and standing[target.key].parked_at(now):
+            plan.outcome.parked.append(target.key)
+        else:
+            plan.to_send.append(target)
+    return plan
+
+
+def _sender(plan: _Plan, target: DeliveryTarget, deliverer: Deliverer, log: DeliveryLog,
+            budget: Budget | None) -> Callable[[], None]:
+    def send() -> None:
+        if budget is None:
+            deliverer.deliver(target, plan.message, plan.text)
+        else:
+            deliverer.deliver(target, plan.message, plan.text, deadline=budget.send_deadline())
+        log.mark_delivered(plan.message.dedupe_key, target.key)
+
+    return send
+
+
+def _record(plan: _Plan, target: DeliveryTarget, outcome: Outcome) -> None:
+    result = plan.outcome
+    if outcome.status == "sent":
+        result.sent.append(target.key)
+    elif outcome.status == "failed":  # one target's failure does not stop the others
+        error = outcome.error
+        result.failed[_redacted(target)] = f"{type(error).__name__}: {error}"
+        result.failed_keys.add(target.key)
+    else:  # not tried: the batch's time ran out, or its host was slow in this batch
+        result.deferred.append(target.key)
+        if outcome.status == "slow":
+            result.delay_seconds = SLOW_DELAY_SECONDS
+
+
+def _host_of(target: DeliveryTarget) -> str:
+    """The per-host limit's key: a URL target's registrable domain; a chat platform's name."""
+    from urllib.parse import urlsplit
+
+    url = getattr(target, "url", None)
+    return registrable_domain(urlsplit(url).hostname or "") if url else str(target.type)
 
 
 @dataclass
@@ -221,11 +304,13 @@ class _Outcome:
     deferred: list[str] = field(default_factory=list)
     parked: list[str] = field(default_factory=list)
     notices: list[OutboxMessage] = field(default_factory=list)
+    delay_seconds: int = 0
 
     def report(self) -> DeliveryReport:
         return DeliveryReport(
             sent=tuple(self.sent), skipped=tuple(self.skipped), failed=dict(self.failed),
             deferred=tuple(self.deferred), parked=tuple(self.parked), notices=tuple(self.notices),
+            delay_seconds=self.delay_seconds,
         )
 
 
@@ -235,23 +320,6 @@ def _chosen_targets(message: OutboxMessage, targets: TargetDirectory) -> Sequenc
     if message.game_id:
         return targets.targets_for(message.game_id)
     return []
-
-
-def _send_one(
-    message: OutboxMessage, target: DeliveryTarget, text: str, deliverer: Deliverer,
-    log: DeliveryLog, budget: Budget | None, outcome: _Outcome,
-) -> None:
-    try:
-        if budget is None:
-            deliverer.deliver(target, message, text)
-        else:
-            deliverer.deliver(target, message, text, deadline=budget.send_deadline())
-    except Exception as exc:  # one target's failure must not stop the others
-        outcome.failed[_redacted(target)] = f"{type(exc).__name__}: {exc}"
-        outcome.failed_keys.add(target.key)
-        return
-    log.mark_delivered(message.dedupe_key, target.key)
-    outcome.sent.append(target.key)
 
 
 def _account(

@@ -2,7 +2,8 @@
 
 A player-supplied URL is checked here for what can be known without the network:
 ``https`` only, no credentials in the URL, a host, an IP-literal host must be a
-public address, and a name must not be one that can only be internal
+public address (functions/ports/addresses.py: and so must every IPv4 address inside an
+IPv6 one), and a name must not be one that can only be internal
 (functions/usecases/host_names.py: ``metadata.google.internal``, ``169.254.169.254.nip.io``).
 The full SSRF guard (DNS resolution, every address public, the
 connection pinned to the vetted address) runs on every send (infra/webhooks.py),
@@ -17,12 +18,13 @@ Limits (issue 11: a game's targets must not become a way to flood third parties)
 ``MAX_TARGETS`` per game (422 ``TOO_MANY_TARGETS``) and at most
 ``MAX_TARGETS_PER_HOST`` webhook/Discord targets naming one host (422
 ``TOO_MANY_TARGETS_PER_HOST``); each target is retried by the queue, then parked
-when it keeps failing (functions/usecases/notifications.py).
+when it keeps failing (functions/usecases/notifications.py). A "host" is a registrable
+domain (issue 28 item 7: ``x1.victim.com``, ``x2.victim.com``, ... are one party), and the
+notifier also limits concurrent sends per registrable domain and per resolved address.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import secrets
 from collections import Counter
@@ -31,8 +33,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from functions.errors import HostTargetLimit, TooManyTargets, TooManyTargetsPerHost, ValidationFailed
-from functions.ports import AttemptCounter
-from functions.usecases.host_names import internal_name_reason
+from functions.ports import AttemptCounter, addresses
+from functions.usecases.host_names import internal_name_reason, registrable_domain
 
 MAX_TARGETS = 5
 MAX_TARGETS_PER_HOST = 2
@@ -45,7 +47,7 @@ def _is_loopback_host(host: str) -> bool:
     if host.lower() in ("localhost", "localhost."):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return addresses.is_loopback_address(host)
     except ValueError:
         return False
 
@@ -66,7 +68,7 @@ def check_url(url: str, *, allow_loopback: bool) -> str:
     if parts.scheme.lower() != "https" and not (loopback_ok and parts.scheme.lower() == "http"):
         raise ValidationFailed("notify URLs must be https")
     try:
-        address = ipaddress.ip_address(host)
+        address = addresses.parse(host)
     except ValueError:
         if host.lower().rstrip(".") == "localhost" and not loopback_ok:
             raise ValidationFailed("notify URLs must not point at loopback addresses") from None
@@ -74,7 +76,7 @@ def check_url(url: str, *, allow_loopback: bool) -> str:
         if reason is not None:  # functions/usecases/host_names.py
             raise ValidationFailed(f"notify URLs must name a public host: {reason}") from None
         return url
-    if not (address.is_global or loopback_ok):
+    if not (addresses.is_public(address) or loopback_ok):  # 6to4, NAT64, ... by their IPv4 address
         raise ValidationFailed("notify URLs must not point at private, loopback or link-local addresses")
     return url
 
@@ -115,9 +117,10 @@ def _stored_target(entry: Mapping[str, Any], *, allow_loopback: bool) -> dict[st
 
 
 def _check_hosts(stored: Sequence[Mapping[str, Any]]) -> None:
-    """At most MAX_TARGETS_PER_HOST URL targets per host name (case and trailing dot folded)."""
+    """At most MAX_TARGETS_PER_HOST URL targets per host: per registrable domain
+    (host_names.registrable_domain), so ``a.victim.com`` and ``b.victim.com`` are one host."""
     hosts = Counter(
-        (urlsplit(t["url"]).hostname or "").rstrip(".") for t in stored if isinstance(t.get("url"), str)
+        registrable_domain(urlsplit(t["url"]).hostname or "") for t in stored if isinstance(t.get("url"), str)
     )
     crowded = sorted(host for host, n in hosts.items() if n > MAX_TARGETS_PER_HOST)
     if crowded:
@@ -133,8 +136,8 @@ def claim_webhook_hosts(counter: AttemptCounter, raw: Sequence[Mapping[str, Any]
     past that, 429 ``HOST_TARGET_LIMIT``. Discord and Telegram targets are not counted: they
     are the platforms' own endpoints, rate-limited by them. Issue 11: many anonymous games
     aimed at one third party would otherwise multiply its load without bound."""
-    hosts = sorted({
-        (urlsplit(entry["url"]).hostname or "").rstrip(".")
+    hosts = sorted({  # by registrable domain: many names under one domain are one host (issue 28)
+        registrable_domain(urlsplit(entry["url"]).hostname or "")
         for entry in raw if entry.get("type") == "webhook" and isinstance(entry.get("url"), str)
     } - {""})
     for host in hosts:

@@ -152,8 +152,8 @@ def handle_update(
     if not store.claim_update(update_id):
         return UpdateOutcome("duplicate", command.name)
     try:
-        if command.name in PRIVATE_ONLY and not _is_private(message):
-            answer: str | PhotoAnswer = PRIVATE_ONLY_TEXT.format(command=command.name)
+        if command.name in PRIVATE_ONLY and not _is_private(message, user_id):
+            answer: str | PhotoAnswer = _refuse_in_group(command, store, now)
         else:
             answer = _answer(command, user_id=user_id, store=store, games=games, now=now,
                              chat_id=chat_id, update_id=update_id, accounts=accounts)
@@ -172,17 +172,36 @@ def handle_update(
 # where other players read along). /orders echoes what was accepted, /map draws it; /msg
 # sends press, which a group must not read either.
 # /games and /use tell which power the account plays (secret in an anonymous game).
-PRIVATE_ONLY = frozenset({"orders", "myorders", "map", "msg", "games", "use"})
+# /link (issue 28 item 5): a linked chat is told its seat and gets the seat's private press,
+# so only the player's own private chat may be linked. A code sent in a group was read by
+# everyone there: it is used up without linking anything, and the player asks for a new one.
+PRIVATE_ONLY = frozenset({"link", "orders", "myorders", "map", "msg", "games", "use"})
 PRIVATE_ONLY_TEXT = (
     "/{command} is for your eyes only, so it works only in a private chat with me: "
     "open a chat with the bot and send it there. Nothing was submitted or shown here."
 )
+GROUP_LINK_TEXT = (
+    "/link works only in a private chat with me: a linked chat gets your seat's private press. "
+    "Nothing was linked, and this code can no longer be used (everyone here has seen it): ask "
+    "the game for a new one and send it to me privately."
+)
 
 
-def _is_private(message: Mapping[str, Any]) -> bool:
+def _is_private(message: Mapping[str, Any], user_id: int) -> bool:
     """A one-to-one chat with the sender: Telegram's ``private`` chat type (group,
-    supergroup and channel chats are read by others)."""
-    return (message.get("chat") or {}).get("type") == "private"
+    supergroup and channel chats are read by others), whose id is the sender's own, as
+    Telegram numbers private chats."""
+    chat = message.get("chat") or {}
+    return chat.get("type") == "private" and str(chat.get("id")) == str(user_id)
+
+
+def _refuse_in_group(command: Command, store: TelegramStore, now: datetime) -> str:
+    """The answer to a private-only command sent elsewhere; a /link code is used up unlinked."""
+    if command.name != "link":
+        return PRIVATE_ONLY_TEXT.format(command=command.name)
+    if command.argument:
+        store.redeem_link_code(hash_link_code(command.argument), now)
+    return GROUP_LINK_TEXT
 
 
 def _answer(

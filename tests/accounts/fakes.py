@@ -37,6 +37,7 @@ class FakeUserPool:
     users: dict[str, dict[str, Any]] = field(default_factory=dict)
     refresh_tokens: dict[str, str] = field(default_factory=dict)
     jwks_fetches: int = 0
+    mails: list[tuple[str, str, str]] = field(default_factory=list)  # (address, what, code)
 
     @property
     def issuer(self) -> str:
@@ -61,11 +62,30 @@ class FakeUserPool:
                              "code": "123456", "name": display_name}
         return SignedUp(self.users[email]["sub"], confirmed=False)
 
+    def resend_code(self, email: str) -> None:
+        user = self.users.get(email)
+        if user is None or user["confirmed"]:
+            raise IdentityRejected("INVALID_ACCOUNT_REQUEST", "nothing to resend")
+        self.mails.append((email, "confirmation", user["code"]))
+
     def confirm(self, email: str, code: str) -> None:
         user = self.users.get(email)
-        if user is None or code != user["code"]:
+        if user is None or code != user["code"] or user["confirmed"]:
             raise IdentityRejected("BAD_CONFIRMATION_CODE", "wrong code")
         user["confirmed"] = True
+
+    def forgot_password(self, email: str) -> None:
+        user = self.users.get(email)
+        if user is None:
+            return  # Cognito simulates a delivery for an unknown address
+        user["reset_code"] = "654321"
+        self.mails.append((email, "reset", "654321"))
+
+    def reset_password(self, email: str, code: str, password: str) -> None:
+        user = self.users.get(email)
+        if user is None or code != user.get("reset_code"):
+            raise IdentityRejected("BAD_CONFIRMATION_CODE", "wrong code")
+        user["password"], user["reset_code"] = password, None
 
     def sign_in(self, email: str, password: str) -> AuthTokens:
         user = self.users.get(email)

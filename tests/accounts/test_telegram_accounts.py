@@ -18,8 +18,9 @@ def _say(api: InProcessApi, text: str, chat_type: str = "private") -> str:
     services = wiring.services()
     outbox = MemoryReplyOutbox()
     handle_update(
-        {"update_id": next(_updates), "message": {"text": text, "chat": {"id": 77, "type": chat_type},
-                                                  "from": {"id": TELEGRAM_USER}}},
+        {"update_id": next(_updates),
+         "message": {"text": text, "chat": {"id": TELEGRAM_USER, "type": chat_type},  # numbered as its user
+                     "from": {"id": TELEGRAM_USER}}},
         store=wiring.telegram_store(),
         games=StoreGameActions(api.store, api.clock, press=services.press_store,
                                chats=wiring.telegram_store()),

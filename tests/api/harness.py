@@ -38,10 +38,11 @@ class InProcessApi:
     pool: FakeUserPool = field(default_factory=FakeUserPool)  # accounts (issue 15)
     accounts: MemoryAccountStore = field(default_factory=MemoryAccountStore)
 
-    def raw(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Answer:
+    def raw(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None,
+            source: str = "127.0.0.1") -> Answer:
         from functions.api import handler
 
-        event = to_event(method, path, dict(headers or {}), body, "127.0.0.1")
+        event = to_event(method, path, dict(headers or {}), body, source)
         result = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
         text = result.get("body") or ""
         if result.get("isBase64Encoded"):
@@ -53,12 +54,12 @@ class InProcessApi:
         return Answer(int(result["statusCode"]), parsed, text, dict(result.get("headers") or {}))
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None,
-             headers: dict[str, str] | None = None) -> Answer:
+             headers: dict[str, str] | None = None, source: str = "127.0.0.1") -> Answer:
         sent = {"content-type": "application/json", **(headers or {})}
         if token:
             sent["authorization"] = f"Bearer {token}"
         data = b"" if body is None else json.dumps(body).encode()
-        return self.raw(method, path, data, sent)
+        return self.raw(method, path, data, sent, source)
 
     def new_game(self, **settings: Any) -> tuple[str, str, dict[str, str]]:
         """(game id, creator token, {power: token}) of a full classical game."""

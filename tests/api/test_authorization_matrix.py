@@ -77,7 +77,8 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     # dummies are chosen while forming: this game has started, so even its controllers get 403
     ("POST", "/games/{game_id}/dummy_powers"): ({"dummy_powers": []}, (401, 401, 403, 403, 403, 403)),
     ("GET", "/games/{game_id}/export"): (None, EVERYONE),  # as public as the history
-    ("POST", "/games/import"): (IMPORTABLE, (201,) * 6),
+    # issue 28 item 1: signed-in accounts and the operator import; a seat token is nobody here
+    ("POST", "/games/import"): (IMPORTABLE, (401, 401, 401, 401, 401, 201) + (201,) * 4),
     # press (issue 13): players send; everyone who may see the game reads (observers: public press)
     ("POST", "/games/{game_id}/messages"): ({"to": ["ENGLAND"], "text": "hi"},
                                             (401, 401, 201, 201, 403, 403)),
@@ -91,6 +92,10 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/auth/confirm"): ({"email": "nobody@example.com", "code": "123456"}, (400,) * 10),
     ("POST", "/auth/signin"): ({"email": "own@example.com", "password": "Password-1"}, (200,) * 10),
     ("POST", "/auth/refresh"): ({"refresh_token": "unknown"}, (401,) * 10),
+    # issue 28 item 11: the same answer for any address; a wrong reset code is refused for all
+    ("POST", "/auth/forgot"): ({"email": "own@example.com"}, (200,) * 10),
+    ("POST", "/auth/reset"): ({"email": "own@example.com", "code": "000000", "password": "Password-2"},
+                              (400,) * 10),
     ("GET", "/me"): (None, NOT_SIGNED_IN + (200,) * 4),
     ("GET", "/me/games"): (None, NOT_SIGNED_IN + (200,) * 4),
     # ITALY's seat token (joined without an account): only an account without a seat here may bind it

@@ -166,9 +166,10 @@ def test_every_caller_invokes_the_alias_never_latest(translated: dict[str, Any])
             assert any(f'"{a}"' in text or "${" + a + "}" in text for a in aliases), (name, target)
             assert not any(f'"{f}"' in text or "${" + f + "}" in text or "${" + f + ".Arn}" in text
                            for f in functions), (name, target)
-    # API Gateway's 6 permissions (5 API routes, the Telegram one), 2 event source mappings,
-    # the sweep schedule, the HTTP API body's 6 integrations
-    assert seen == 6 + 2 + 1 + 6
+    # API Gateway's 10 permissions (9 API routes: the proxy, create, join, the two sandbox
+    # routes, import and the three maps (issue 28 item 2); the Telegram one), 2 event source
+    # mappings, the sweep schedule, the HTTP API body's 10 integrations
+    assert seen == 10 + 2 + 1 + 10
     for name, config in _of_type(translated, "AWS::Lambda::EventInvokeConfig").items():
         assert config["Properties"]["Qualifier"] == "live", name  # the async retries/DLQ of the alias
 

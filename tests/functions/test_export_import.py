@@ -10,7 +10,8 @@ import pytest
 from functions import errors
 from functions.usecases.common import SCHEDULER, Actor
 from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.export import export_game, import_game
+from functions.usecases.export import export_game
+from functions.usecases.game_import import import_game
 from functions.usecases.join import join_game
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.process_turn import process_turn

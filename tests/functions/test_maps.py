@@ -226,3 +226,83 @@ def test_the_chat_bots_map_is_the_seats_own_orders_map(api_table: Table) -> None
     assert base64.b64decode(answer["body"]) == png
     other = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["FRANCE"], query)
     assert base64.b64decode(other["body"]) != png
+
+
+# --- issue 28 item 2: a map reads only the phase it draws ----------------------------------------
+
+
+class CountingStore:
+    """The in-memory store, counting the PHASE items each read hands out."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.phase_items = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def phases(self, game_id: str, *, after: int = -1, limit: int | None = None) -> list[Any]:
+        found = self._store.phases(game_id, after=after, limit=limit)
+        self.phase_items += len(found)
+        return list(found)
+
+    def last_phase(self, game_id: str) -> Any:
+        found = self._store.last_phase(game_id)
+        self.phase_items += found is not None
+        return found
+
+
+def _long_history(table: Table, phases: int) -> list[str]:
+    """``phases`` phases of a game in which every unit holds; their names, oldest first."""
+    names = []
+    for _ in range(phases):
+        names.append(table.store.load(table.game_id).phase)
+        process_turn(table.store, table.clock, table.game_id, Actor("operator"))
+    return names
+
+
+def test_a_past_phase_is_found_reading_a_logarithmic_number_of_phases(table: Table) -> None:
+    # Given a game of 120 adjudicated phases (the issue: one picture read all of them, 1.2-1.4 s
+    # on a 2,000-phase game)
+    names = _long_history(table, 120)
+    counting = CountingStore(table.store)
+    map_view._CACHE.clear()
+    for name in names:
+        # When one past phase is drawn, by name
+        counting.phase_items = 0
+        request = map_view.MapRequest("board", "svg", 400, "standard", name)
+        picture = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request)  # type: ignore[arg-type]
+        # Then it is that phase, found in at most ceil(log2(121)) = 7 single-item reads
+        assert picture.phase == name and picture.body is not None
+        assert counting.phase_items <= 7, (name, counting.phase_items)
+
+
+def test_a_304_for_a_past_phase_reads_no_phase_at_all(table: Table) -> None:
+    names = _long_history(table, 30)
+    counting = CountingStore(table.store)
+    map_view._CACHE.clear()
+    request = map_view.MapRequest("resolution", "svg", 400, "standard", names[11])
+    first = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request)  # type: ignore[arg-type]
+    counting.phase_items = 0
+    again = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request,  # type: ignore[arg-type]
+                                 if_none_match=first.etag)
+    assert again.body is None and again.etag == first.etag and counting.phase_items == 0
+    # and a name that is no adjudicated phase is refused without a read, ETag or not
+    current = table.store.load(table.game_id).phase
+    for kind, name in (("board", "S9999M"), ("board", "X1901M"), ("board", "S1901M" * 50),
+                       ("resolution", current)):
+        with pytest.raises(Exception) as refused:
+            wanted = map_view.MapRequest(kind, "svg", 400, "standard", name)
+            map_view.map_picture(counting, table.game_id, Actor("anonymous"), wanted,  # type: ignore[arg-type]
+                                 if_none_match=first.etag)
+        assert getattr(refused.value, "code", None) == "PHASE_NOT_FOUND", (kind, name)
+    assert counting.phase_items == 0
+
+
+def test_phases_skipped_by_the_game_are_not_found(table: Table) -> None:
+    names = _long_history(table, 12)
+    assert "S1902R" not in names
+    request = map_view.MapRequest("board", "svg", 400, "standard", "S1902R")
+    with pytest.raises(Exception) as refused:
+        map_view.map_picture(table.store, table.game_id, Actor("anonymous"), request)
+    assert getattr(refused.value, "code", None) == "PHASE_NOT_FOUND"

@@ -85,7 +85,7 @@ def test_at_most_two_targets_may_name_one_host() -> None:
     assert validate_targets(
         [{"type": "webhook", "url": "https://hooks.example.com/a"},
          {"type": "discord", "url": "https://HOOKS.example.com./b"},
-         {"type": "webhook", "url": "https://other.example.com/c"}],
+         {"type": "webhook", "url": "https://other.example.org/c"}],
         allow_loopback=False,
     )
     with pytest.raises(TooManyTargetsPerHost) as refused:

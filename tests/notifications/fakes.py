@@ -94,12 +94,14 @@ class MemoryQueue:
 
     def __init__(self, refuse: bool = False) -> None:
         self.sent: list[OutboxMessage] = []
+        self.delays: list[int] = []
         self.refuse = refuse
 
-    def send_messages(self, messages: Sequence[OutboxMessage]) -> set[str]:
+    def send_messages(self, messages: Sequence[OutboxMessage], delay_seconds: int = 0) -> set[str]:
         if self.refuse:
             return {m.dedupe_key for m in messages}
         self.sent += list(messages)
+        self.delays += [delay_seconds] * len(messages)
         return set()
 
 
@@ -219,7 +221,8 @@ class MemoryTelegramStore:
 
     def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
         linked = self.chats.get((game_id, power), {})
-        return sorted((c for c, u in linked.items() if self.users.get(u) == Seat(game_id, power)), key=str)
+        return sorted((c for c, u in linked.items() if self.users.get(u) == Seat(game_id, power)
+                       and str(c) == str(u)), key=str)  # the user's private chat only
 
 
 class FakeGameActions:

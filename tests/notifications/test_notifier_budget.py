@@ -7,6 +7,7 @@ without one (the 1 byte/s receiver of the issue). Nothing here sleeps.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 
 from functions.notifier.handler import make_handler
 from functions.ports import DeliveryTarget, OutboxMessage, TargetStanding, TelegramTarget, WebhookTarget
+from functions.usecases.delivery_lanes import SLOW_DELAY_SECONDS
 from functions.usecases.notifications import (
     PARK_AFTER_FAILURES,
     PARK_SECONDS,
@@ -107,20 +109,37 @@ def test_one_stalling_webhook_does_not_time_the_batch_out() -> None:
 
 
 def test_what_was_not_attempted_for_lack_of_time_is_requeued_not_failed() -> None:
-    # Given a short remaining time: two stalling notices use it up before the third
+    # Given a batch that arrives with less time left than a send may start with
     clock = Clock()
     deliverer = TimedDeliverer(clock, slow={SLOW.key})
     queue = MemoryQueue()
-    targets = StaticTargets({"g1": [SLOW], "g2": [SLOW], "g3": [HEALTHY]})
+    targets = StaticTargets({"g1": [SLOW], "g2": [HEALTHY], "g3": [HEALTHY]})
     handler = make_handler(lambda: Deps(targets, deliverer, MemoryDeliveryLog(), queue=queue), clock)
 
-    answer = handler(event(message(1, "g1"), message(1, "g2"), message(1, "g3")), Context(clock, 9_000))
+    answer = handler(event(message(1, "g1"), message(1, "g2"), message(1, "g3")), Context(clock, 2_500))
 
-    # Then the two attempted ones failed; the third was never tried: it went back to the queue
-    # as a new message (its receive count untouched) and is not reported as a failure
-    assert failures(answer) == ["id-g1:1", "id-g2:1"]
-    assert [m.dedupe_key for m in queue.sent] == ["g3:1"]
+    # Then nothing was tried: each went back to the queue as a new message (its receive count
+    # untouched, no delay) and none is reported as a failure
+    assert failures(answer) == []
+    assert sorted(m.dedupe_key for m in queue.sent) == ["g1:1", "g2:1", "g3:1"] and set(queue.delays) == {0}
     assert deliverer.sent == []
+
+
+def test_a_slow_host_steps_aside_for_the_rest_of_the_batch() -> None:
+    # Given three games whose one webhook host drips, and a fourth game with a healthy target
+    clock = Clock()
+    deliverer = TimedDeliverer(clock, slow={SLOW.key})
+    queue = MemoryQueue()
+    targets = StaticTargets({"g1": [SLOW], "g2": [SLOW], "g3": [SLOW], "g4": [HEALTHY]})
+    handler = make_handler(lambda: Deps(targets, deliverer, MemoryDeliveryLog(), queue=queue), clock)
+
+    answer = handler(event(*(message(1, g) for g in ("g1", "g2", "g3", "g4"))), Context(clock))
+
+    # Then the healthy game got its notice; the slow host had at most PER_HOST sends (both
+    # failed); its third notice was not tried but deferred, to come back a while later
+    assert deliverer.sent == [("g4:1", "telegram:42")]
+    assert failures(answer) == ["id-g1:1", "id-g2:1"]
+    assert [m.dedupe_key for m in queue.sent] == ["g3:1"] and queue.delays == [SLOW_DELAY_SECONDS]
 
 
 def test_a_deferred_message_the_queue_refuses_is_left_to_sqs() -> None:
@@ -129,28 +148,41 @@ def test_a_deferred_message_the_queue_refuses_is_left_to_sqs() -> None:
     targets = StaticTargets({"g1": [SLOW], "g3": [HEALTHY]})
     deps = Deps(targets, deliverer, MemoryDeliveryLog(), queue=MemoryQueue(refuse=True))
     handler = make_handler(lambda: deps, clock)
-    answer = handler(event(message(1, "g1"), message(1, "g3")), Context(clock, 7_500))
+    answer = handler(event(message(1, "g1"), message(1, "g3")), Context(clock, 2_500))
     assert failures(answer) == ["id-g1:1", "id-g3:1"]
 
 
 def test_targets_left_untried_within_a_message_defer_it_after_the_sent_ones() -> None:
-    # Given a message for two targets and time for just one send
+    # Given a message for three targets on one host (two at once) and time for one round: the
+    # first two sends start together (a barrier holds each until both have), then take 0.1 s
     clock = Clock()
-    deliverer = TimedDeliverer(clock, slow={SLOW.key})
+    together = threading.Barrier(2)
+
+    class Together(TimedDeliverer):
+        def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str, *,
+                    deadline: float | None = None) -> None:
+            if len(self.sent) < 2:
+                together.wait(timeout=10)
+            with lock:
+                super().deliver(target, message, text, deadline=deadline)
+
+    lock = threading.Lock()
+    deliverer = Together(clock, slow={SLOW.key})
     log = MemoryDeliveryLog()
     queue = MemoryQueue()
-    targets = StaticTargets({"g1": [HEALTHY, TelegramTarget(43)]})
+    targets = StaticTargets({"g1": [HEALTHY, TelegramTarget(43), TelegramTarget(44)]})
     handler = make_handler(lambda: Deps(targets, deliverer, log, queue=queue), clock)
-    context = Context(clock, 3_050)  # 1.05 s after the reserve: one 0.1 s send, then < 1 s left
+    context = Context(clock, 3_050)  # 1.05 s after the reserve: two sends start, then < 1 s is left
 
     answer = handler(event(message(1)), context)
 
-    # Then the first target got it, the message is requeued, not failed, and the retry sends
-    # only to the second
-    assert failures(answer) == [] and deliverer.sent == [("g1:1", "telegram:42")]
+    # Then the first two got it, the message is requeued, not failed, and the retry sends
+    # only to the third
+    assert failures(answer) == []
+    assert sorted(deliverer.sent) == [("g1:1", "telegram:42"), ("g1:1", "telegram:43")]
     assert [m.dedupe_key for m in queue.sent] == ["g1:1"]
     make_handler(lambda: Deps(targets, deliverer, log, queue=queue), clock)(event(message(1)), Context(clock))
-    assert deliverer.sent == [("g1:1", "telegram:42"), ("g1:1", "telegram:43")]
+    assert deliverer.sent[2:] == [("g1:1", "telegram:44")]
 
 
 def test_every_send_gets_a_deadline_within_the_per_delivery_cap() -> None:
@@ -274,3 +306,39 @@ def test_dynamo_target_health_counts_parks_once_and_forgets(table: Any) -> None:
     assert "abc" not in str(items) and all("expires_at" in item for item in items)
     health.succeeded("g1", key)
     assert health.standing("g1", [key]) == {}
+
+
+def test_three_stalled_receivers_hold_up_only_their_own_notices() -> None:
+    """Issue 28 item 7: three slow webhook receivers delayed another game's notice by 91 s,
+    the batch's deliveries going one after another. Real threads, no timing: the stalled
+    receivers hang until the test lets them go, and the healthy game's notice must arrive
+    while they still hang."""
+    stalled = [WebhookTarget(f"https://hooks.slow{n}.example/hook", "s") for n in range(3)]  # 3 hosts
+    released, arrived = threading.Event(), threading.Event()
+    hanging: list[str] = []
+
+    class Stalling:
+        sent: list[tuple[str, str]] = []
+
+        def deliver(self, target: DeliveryTarget, message: OutboxMessage, text: str, *,
+                    deadline: float | None = None) -> None:
+            if target.key.startswith("webhook:"):
+                hanging.append(target.key)
+                released.wait(timeout=30)
+                raise DeliveryTimedOut("stalled")
+            self.sent.append((message.dedupe_key, target.key))
+            arrived.set()
+
+    targets = StaticTargets({"g1": [stalled[0]], "g2": [stalled[1]], "g3": [stalled[2]], "g4": [HEALTHY]})
+    handler = make_handler(lambda: Deps(targets, Stalling(), MemoryDeliveryLog(), queue=MemoryQueue()))
+    answers: list[dict[str, Any]] = []
+    batch = threading.Thread(target=lambda: answers.append(handler(event(
+        *(message(1, g) for g in ("g1", "g2", "g3", "g4"))), Context(Clock()))))
+    batch.start()
+    try:
+        assert arrived.wait(timeout=20), "the healthy notice waited for the stalled receivers"
+        assert not released.is_set() and len(hanging) == 3  # all three still hanging meanwhile
+    finally:
+        released.set()
+        batch.join(timeout=30)
+    assert failures(answers[0]) == ["id-g1:1", "id-g2:1", "id-g3:1"]

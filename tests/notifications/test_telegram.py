@@ -47,9 +47,11 @@ def post(bot: Bot, update: dict[str, Any], secret: str | None = SECRET) -> dict[
 
 
 def update(
-    update_id: int, text: str, user: int = 7, chat: int = 70, chat_type: str = "private"
+    update_id: int, text: str, user: int = 7, chat: int | None = None, chat_type: str = "private"
 ) -> dict[str, Any]:
-    message = {"text": text, "chat": {"id": chat, "type": chat_type}, "from": {"id": user}}
+    """A message update; a private chat's id is the user's own (Telegram's numbering)."""
+    chat_id = user if chat is None else chat
+    message = {"text": text, "chat": {"id": chat_id, "type": chat_type}, "from": {"id": user}}
     return {"update_id": update_id, "message": message}
 
 
@@ -87,7 +89,7 @@ def test_link_then_orders_and_a_duplicate_update_is_processed_once(bot: Bot) -> 
     assert bot.games.orders[("g1", "FRANCE")] == ["A PAR - BUR", "F BRE - MAO"]
     assert bot.outbox.replies["tg:1"][1] == "Linked: you play FRANCE in game g1."
     chat, text = bot.outbox.replies["tg:2"]
-    assert chat == 70 and "2 order(s) accepted" in text and "NO  XYZ: unparseable" in text
+    assert chat == 7 and "2 order(s) accepted" in text and "NO  XYZ: unparseable" in text
 
 
 def test_a_link_code_works_once(bot: Bot) -> None:
@@ -213,3 +215,24 @@ def test_pending_orders_never_reach_a_group_chat(bot: Bot, chat_type: str, comma
     chat, text = bot.outbox.replies["tg:3"]
     assert chat == -100 and "private chat" in text and "PAR" not in text
     assert bot.games.submissions == submissions  # nothing submitted from the group
+
+
+@pytest.mark.parametrize("chat_type", ["group", "supergroup", "channel"])
+def test_link_in_a_group_links_nothing_and_uses_the_code_up(bot: Bot, chat_type: str) -> None:
+    """Issue 28 item 5: /link CODE in a group told the group the seat of an anonymous game,
+    and the seat's private press was then delivered to the group."""
+    code = issue_link_code(Seat("g1", "FRANCE"), store=bot.store, now=NOW)
+
+    post(bot, update(1, f"/link {code}", chat=-100, chat_type=chat_type))
+
+    chat, text = bot.outbox.replies["tg:1"]
+    assert chat == -100 and "private chat" in text and "FRANCE" not in text and "g1" not in text
+    assert bot.store.users == {} and bot.store.chats == {}  # no seat, no chat for its press
+    post(bot, update(2, f"/link {code}"))  # everyone in the group saw the code: it is spent
+    assert "unknown, used or expired" in bot.outbox.replies["tg:2"][1] and bot.store.users == {}
+
+
+def test_a_private_type_with_another_chat_id_is_no_private_chat(bot: Bot) -> None:
+    code = issue_link_code(Seat("g1", "FRANCE"), store=bot.store, now=NOW)
+    post(bot, update(1, f"/link {code}", user=7, chat=-100, chat_type="private"))
+    assert bot.store.users == {} and "private chat" in bot.outbox.replies["tg:1"][1]

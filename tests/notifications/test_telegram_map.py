@@ -51,7 +51,7 @@ def test_map_answers_with_a_picture_of_the_callers_seat(linked: Any) -> None:
     outcome = handle_update(update(2, "/map"), store=store, games=games, outbox=outbox, now=NOW)
     assert outcome.status == "handled" and outcome.command == "map"
     chat, caption, picture = outbox.photos["tg:2"]
-    assert chat == 70 and picture == {"game_id": "g1", "power": "FRANCE"}
+    assert chat == 7 and picture == {"game_id": "g1", "power": "FRANCE"}
     assert "g1" in caption and "FRANCE" in caption
     assert "tg:2" not in outbox.replies  # a picture, not a text
 

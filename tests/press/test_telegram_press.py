@@ -20,7 +20,8 @@ from tests.notifications.fakes import MemoryDeliveryLog, RecordingDeliverer
 from tests.press.conftest import Press
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
-FRANCE_USER, FRANCE_CHAT, ENGLAND_USER, ENGLAND_CHAT, GERMANY_USER = 1, 10, 2, 20, 3
+# a private chat's id is its user's id (Telegram's numbering)
+FRANCE_USER, FRANCE_CHAT, ENGLAND_USER, ENGLAND_CHAT, GERMANY_USER = 1, 1, 2, 2, 3
 
 
 class FlakyOutbox:
@@ -91,8 +92,20 @@ def test_a_chat_relinked_elsewhere_or_linked_by_an_earlier_holder_gets_no_press(
     client = boto3.client("dynamodb", region_name="us-east-1")
     bot_store = DynamoTelegramStore(lambda: client, table.store.table_name, Seat)
     bot_store.link_user(GERMANY_USER, Seat(table.game_id, "GERMANY"))
-    bot_store.link_chat(GERMANY_USER, Seat(table.game_id, "GERMANY"), 30)
-    assert bot_store.chats_of(table.game_id, "GERMANY") == [30]
+    bot_store.link_chat(GERMANY_USER, Seat(table.game_id, "GERMANY"), GERMANY_USER)
+    assert bot_store.chats_of(table.game_id, "GERMANY") == [GERMANY_USER]
     assert bot_store.chats_of(table.game_id, "GERMANY", linked_since=time.time() + 5) == []  # a new holder
     bot_store.link_user(GERMANY_USER, Seat("another-game", "ITALY"))
     assert bot_store.chats_of(table.game_id, "GERMANY") == []
+
+
+def test_a_group_chat_linked_to_a_seat_gets_none_of_its_press(table: Press) -> None:
+    """Issue 28 item 5: a group linked before /link was refused in groups (its id is not the
+    user's: Telegram numbers a private chat as its user) never gets the seat's private press."""
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    bot_store = DynamoTelegramStore(lambda: client, table.store.table_name, Seat)
+    bot_store.link_user(GERMANY_USER, Seat(table.game_id, "GERMANY"))
+    bot_store.link_chat(GERMANY_USER, Seat(table.game_id, "GERMANY"), -1001234567890)
+    assert bot_store.chats_of(table.game_id, "GERMANY") == []
+    bot_store.link_chat(GERMANY_USER, Seat(table.game_id, "GERMANY"), GERMANY_USER)
+    assert bot_store.chats_of(table.game_id, "GERMANY") == [GERMANY_USER]

@@ -95,3 +95,100 @@ def test_one_private_address_among_public_ones_refuses_the_send(monkeypatch: pyt
     monkeypatch.setattr(socket, "create_connection", lambda *a, **k: pytest.fail("connected"))
     with pytest.raises(UnsafeUrl):
         HttpDelivery(HttpSettings(), resolver=resolver).send_webhook("https://x.example.com/", "s", {}, "d")
+
+
+# Issue 28 item 8: every IPv6 form that carries an IPv4 address is judged by that address
+# (functions/ports/addresses.py). 6to4 slipped through: Python 3.11 calls 2002::/16 global.
+EMBEDDING_INSIDE = [
+    "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254 (the metadata service)
+    "2002:7f00:1::1",  # 6to4 of 127.0.0.1
+    "2002:a00:1::",  # 6to4 of 10.0.0.1
+    "::ffff:169.254.169.254",  # IPv4-mapped
+    "::ffff:0:a00:1",  # IPv4-translated (SIIT) of 10.0.0.1
+    "::127.0.0.1",  # IPv4-compatible
+    "64:ff9b::a9fe:a9fe",  # NAT64 well-known prefix
+    "64:ff9b:1::a9fe:a9fe",  # NAT64 local-use, /96 layout
+    "64:ff9b:1:a9fe:a9:fe00::",  # NAT64 local-use, /48 layout
+    "2001:0:4136:e378:8000:63bf:80ff:fffe",  # Teredo, client 127.0.0.1
+    "2600::5efe:a00:1",  # ISATAP interface id of 10.0.0.1
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDING_INSIDE)
+def test_an_ipv6_literal_embedding_an_inside_ipv4_address_is_refused_at_creation(address: str) -> None:
+    with pytest.raises(ValidationFailed):
+        check_url(f"https://[{address}]/hook", allow_loopback=False)
+
+
+@pytest.mark.parametrize("address", EMBEDDING_INSIDE)
+def test_a_name_resolving_to_an_ipv6_address_embedding_an_inside_ipv4_address_is_refused_at_send(
+    monkeypatch: pytest.MonkeyPatch, address: str
+) -> None:
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: pytest.fail("connected"))
+    delivery = HttpDelivery(HttpSettings(), resolver=FlippingResolver(address))
+    with pytest.raises(UnsafeUrl):
+        delivery.send_webhook("https://hooks.example.com/x", "secret", {"kind": "X"}, "d1")
+
+
+@pytest.mark.parametrize("address", ["2002:808:808::1", "64:ff9b::808:808", "2606:4700:4700::1111"])
+def test_ipv6_addresses_embedding_a_public_ipv4_address_are_judged_by_it(
+    monkeypatch: pytest.MonkeyPatch, address: str
+) -> None:
+    calls: list[Any] = []
+
+    def fake_connect(target: Any, *_: Any, **__: Any) -> Any:
+        calls.append(target)
+        raise OSError("no network in tests")
+
+    monkeypatch.setattr(socket, "create_connection", fake_connect)
+    assert check_url(f"https://[{address}]/hook", allow_loopback=False)
+    delivery = HttpDelivery(HttpSettings(), resolver=FlippingResolver(address))
+    with pytest.raises(Exception) as failed:
+        delivery.send_webhook("https://hooks.example.com/x", "secret", {"kind": "X"}, "d1")
+    assert not isinstance(failed.value, UnsafeUrl) and calls == [(address, 443)]
+
+
+def test_many_names_for_one_address_share_its_connection_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28 item 7: per-host limits were dodged with many host names. Whatever the names
+    (and their registrable domains), one resolved address gets PER_ADDRESS connections at once."""
+    import threading
+
+    from infra.webhooks import PER_ADDRESS, AddressGates
+
+    connected, release = threading.Semaphore(0), threading.Event()
+    open_now: list[int] = [0]
+    most: list[int] = [0]
+    lock = threading.Lock()
+
+    def hanging_connect(address: Any, *_: Any, **__: Any) -> Any:
+        with lock:
+            open_now[0] += 1
+            most[0] = max(most[0], open_now[0])
+        connected.release()
+        release.wait(timeout=20)
+        with lock:
+            open_now[0] -= 1
+        raise OSError("no network in tests")
+
+    monkeypatch.setattr(socket, "create_connection", hanging_connect)
+    delivery = HttpDelivery(HttpSettings(timeout_seconds=30), resolver=FlippingResolver("93.184.216.34"),
+                            gates=AddressGates())
+    names = ["hooks.alpha.example", "hooks.beta.example", "www.gamma.example", "x.delta.example"]
+    sends = [threading.Thread(target=_quietly, args=(delivery.send_discord, f"https://{n}/x", "hi"))
+             for n in names]
+    for send in sends:
+        send.start()
+    for _ in range(PER_ADDRESS):
+        assert connected.acquire(timeout=20)
+    assert not connected.acquire(timeout=0.5)  # the others wait for the address, not connected
+    release.set()
+    for send in sends:
+        send.join(timeout=30)
+    assert most[0] == PER_ADDRESS
+
+
+def _quietly(call: Any, *args: Any) -> None:
+    try:
+        call(*args)
+    except Exception:  # noqa: BLE001 - the fake network always fails; only the connections count
+        return

@@ -7,7 +7,9 @@ without any stored seat token; a user cannot take a second seat in a game they a
 
 from __future__ import annotations
 
+import os
 import uuid
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -135,9 +137,10 @@ def test_refusals_have_stable_codes(stack: LocalStack) -> None:
     email = _email("Cy")
     api.call("POST", "/auth/signup", expect=201, body={"email": email, "password": PASSWORD,
                                                        "display_name": "Cy"})
-    taken = api.call("POST", "/auth/signup", expect=409,
+    # issue 28 item 11: no answer says an address has an account (was 409 USER_EXISTS)
+    taken = api.call("POST", "/auth/signup", expect=201,
                      body={"email": email.upper(), "password": PASSWORD, "display_name": "Cy"})
-    assert taken["code"] == "USER_EXISTS"
+    assert taken["confirmation"] == "required"
     weak = api.call("POST", "/auth/signup", expect=400,
                     body={"email": _email("weak"), "password": "short", "display_name": "W"})
     assert weak["code"] == "WEAK_PASSWORD"
@@ -164,3 +167,70 @@ def test_refusals_have_stable_codes(stack: LocalStack) -> None:
     wrong_use = api.call("GET", "/me", token=tokens["access_token"], expect=401)
     assert wrong_use["code"] == "TOKEN_WRONG_USE"
     assert api.call("GET", "/me/games", expect=401)["code"] == "NOT_SIGNED_IN"
+
+
+def test_an_account_made_on_cognito_directly_gets_a_profile_at_its_first_call(stack: LocalStack) -> None:
+    """Issue 28 item 4: docs/accounts.md lets a client call Cognito itself (SignUp, ConfirmSignUp,
+    InitiateAuth) and send the API only its ID token. Such an account has no profile, and the
+    one written for it had ``created_at=""``, which the table's index refuses: /auth/signin,
+    /me and POST /games answered 500."""
+    import boto3
+
+    from infra.dynamodb.account_store import DynamoAccountStore
+
+    client_id = stack.emulator.resources["COGNITO_CLIENT_ID"]
+    cognito = boto3.client("cognito-idp", endpoint_url=stack.emulator.endpoint, region_name="us-east-1")
+    email = _email("direct")
+    # Given an account signed up and confirmed on the user pool, never through the API
+    cognito.sign_up(ClientId=client_id, Username=email, Password=PASSWORD,
+                    UserAttributes=[{"Name": "email", "Value": email}, {"Name": "name", "Value": "Dee"}])
+    code = stack.emulator.mailbox.code_for(email)
+    cognito.confirm_sign_up(ClientId=client_id, Username=email, ConfirmationCode=code)
+    # When it uses the API
+    api, tokens = _sign_in(stack, email)
+    jwt = tokens["id_token"]
+    # Then every call answers, and the profile written for it has a real creation time
+    assert tokens["user"]["display_name"] == "Dee"
+    assert api.call("GET", "/me", token=jwt)["display_name"] == "Dee"
+    api.call("POST", "/games", token=jwt, body={"variant": "classical"}, expect=201)
+    profile = DynamoAccountStore(os.environ["GAME_TABLE"]).profile(tokens["user"]["user_id"])
+    assert profile is not None and datetime.fromisoformat(profile.created_at).year >= 2024
+
+
+def test_no_answer_tells_an_account_from_none_and_wrong_guesses_lock_out(stack: LocalStack) -> None:
+    """Issue 28 item 11, over HTTP on the emulated pool (local_stack/pool_codes.py): sign-up,
+    confirmation, sign-in and the reset answer alike for a confirmed account, an unconfirmed
+    one and an address without one; wrong codes and wrong passwords lock the name out, so the
+    right one sent after a run of wrong ones is refused too (it was accepted after 300)."""
+    api = Api(stack.url)
+    confirmed, _ = _account(api, stack, "sam")
+    pending = _email("pat")
+    api.call("POST", "/auth/signup", expect=201,
+             body={"email": pending, "password": PASSWORD, "display_name": "P"})
+    addresses = {"confirmed": confirmed, "pending": pending, "unknown": _email("nobody")}
+
+    def alike(path: str, body: dict[str, str]) -> dict[str, Any]:
+        seen = {kind: api.call("POST", path, expect=None, body={"email": email, **body})
+                for kind, email in addresses.items()}
+        shapes = {kind: {k: v for k, v in (answer or {}).items() if k != "user_id"}
+                  for kind, answer in seen.items()}
+        assert len({repr(shape) for shape in shapes.values()}) == 1, (path, shapes)
+        return shapes["unknown"]
+
+    signed_up = alike("/auth/signup", {"password": "Other-pass-9", "display_name": "E"})
+    assert signed_up == {"confirmation": "required"}
+    assert alike("/auth/confirm", {"code": "000000x"})["code"] == "BAD_CONFIRMATION_CODE"
+    assert alike("/auth/signin", {"password": "Wrong-pass-9"})["code"] == "BAD_CREDENTIALS"
+    assert alike("/auth/forgot", {}) == {"requested": True}
+    reset = alike("/auth/reset", {"code": "000000x", "password": "Other-pass-9"})
+    assert reset["code"] == "BAD_CONFIRMATION_CODE"
+    # the pending account's owner got a new code when someone signed up with the address again
+    right = stack.emulator.mailbox.code_for(pending)
+    for n in range(12):  # wrong codes: the name locks after five
+        api.call("POST", "/auth/confirm", expect=400, body={"email": pending, "code": f"x{n}"})
+    locked = api.call("POST", "/auth/confirm", expect=400, body={"email": pending, "code": right})
+    assert locked["code"] == "BAD_CONFIRMATION_CODE"
+    for _ in range(12):  # wrong passwords: the same
+        api.call("POST", "/auth/signin", expect=401, body={"email": confirmed, "password": "Wrong-pass-9"})
+    assert api.call("POST", "/auth/signin", expect=401,
+                    body={"email": confirmed, "password": PASSWORD})["code"] == "BAD_CREDENTIALS"

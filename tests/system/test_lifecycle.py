@@ -9,6 +9,7 @@ import pytest
 
 from local_stack.stack import LocalStack
 from tests.system.client import Api
+from tests.system.conftest import OPERATOR_TOKEN
 
 pytestmark = pytest.mark.system
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -197,10 +198,12 @@ def test_export_import_export_over_http(stack: LocalStack) -> None:
     assert first["result"]["kind"] == "year_limit" and len(first["phases"]) == 3
     for secret in [creator, *tokens.values()]:
         assert secret not in str(first)
-    created = api.call("POST", "/games/import", body=first, expect=201)
+    assert api.call("POST", "/games/import", body=first, expect=401)["code"] == "NOT_SIGNED_IN"
+    created = api.call("POST", "/games/import", body=first, token=OPERATOR_TOKEN, expect=201)
     again = api.call("GET", f"/games/{created['game_id']}/export")
     assert {**again, "source": None} == {**first, "source": None}
     imported = api.call("GET", f"/games/{created['game_id']}")
     assert imported["status"] == "COMPLETED" and imported["result"]["kind"] == "year_limit"
     broken = {**first, "phases": first["phases"][1:]}
-    assert api.call("POST", "/games/import", body=broken, expect=422)["code"] == "BAD_IMPORT"
+    refused = api.call("POST", "/games/import", body=broken, token=OPERATOR_TOKEN, expect=422)
+    assert refused["code"] == "BAD_IMPORT"

@@ -1,9 +1,10 @@
 """The account routes (issue 15): ``/auth/*``, ``/me``, ``/me/games``, ``/me/seats``.
 
 Thin: parse, call one use case of functions/usecases/accounts.py, shape the answer.
-``/auth/signup``, ``/auth/confirm``, ``/auth/signin`` and ``/auth/refresh`` are conveniences
-over the user pool for clients without the hosted UI; on AWS a client may talk to Cognito
-directly and only send the API its ID token (docs/accounts.md). No password, code or token
+``/auth/signup``, ``/auth/confirm``, ``/auth/signin``, ``/auth/refresh``, ``/auth/forgot`` and
+``/auth/reset`` are conveniences over the user pool for clients without the hosted UI; on AWS
+a client may talk to Cognito directly and only send the API its ID token (docs/accounts.md).
+None of them tells whether an address has an account (issue 28 item 11). No password, code or token
 is ever logged: ``SecretStr`` (or ``repr=False``) hides them from the route arguments
 Powertools logs at DEBUG, and the pool's tokens go only to the caller who signed in.
 """
@@ -55,12 +56,27 @@ def confirm(body: schemas.ConfirmRequest) -> schemas.ConfirmResponse:
     return schemas.ConfirmResponse()
 
 
+@router.post("/auth/forgot", tags=TAGS, responses=answers(),
+             summary="Mail a password reset code; the same answer whether or not the address has an account")
+def forgot(body: schemas.ForgotPasswordRequest) -> schemas.ForgotPasswordResponse:
+    accounts.forgot_password(wiring.services().identity_provider, body.email.lower())
+    return schemas.ForgotPasswordResponse()
+
+
+@router.post("/auth/reset", tags=TAGS, responses=answers(),
+             summary="Set a new password with the mailed reset code")
+def reset(body: schemas.ResetPasswordRequest) -> schemas.ResetPasswordResponse:
+    accounts.reset_password(wiring.services().identity_provider, body.email.lower(), body.code.strip(),
+                            body.password.get_secret_value())
+    return schemas.ResetPasswordResponse()
+
+
 @router.post("/auth/signin", tags=TAGS, responses=answers(),
              summary="Sign in: ID, access and refresh tokens; send the ID token as Bearer")
 def signin(body: schemas.SignInRequest) -> schemas.SignInResponse:
     services = wiring.services()
     tokens, user = accounts.sign_in(
-        services.identity_provider, services.token_verifier, services.account_store,
+        services.identity_provider, services.token_verifier, services.account_store, services.clock,
         body.email.lower(), body.password.get_secret_value(),
     )
     return schemas.SignInResponse(**_tokens(tokens, user), refresh_token=tokens.refresh_token or "")
@@ -71,7 +87,7 @@ def signin(body: schemas.SignInRequest) -> schemas.SignInResponse:
 def refresh(body: schemas.RefreshRequest) -> schemas.RefreshResponse:
     services = wiring.services()
     tokens, user = accounts.refresh(
-        services.identity_provider, services.token_verifier, services.account_store,
+        services.identity_provider, services.token_verifier, services.account_store, services.clock,
         body.refresh_token.get_secret_value(),
     )
     return schemas.RefreshResponse(**_tokens(tokens, user))

@@ -13,13 +13,14 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from functions.api.identity import actor_for, user_for
-from functions.api.plumbing import OPTIONAL_SECURITY, RequestHelpers, answers, services
+from functions.api.identity import actor_for, is_operator, signed_in, user_for
+from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
 from functions.usecases import lobby, press, views
 from functions.usecases.common import iso, load
 from functions.usecases.create_game import CreateGame
-from functions.usecases.export import export_game, import_game
+from functions.usecases.export import export_game
+from functions.usecases.game_import import import_game, take_import_slot
 from functions.usecases.kind_registry import kind_named, kind_of
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.notify_targets import claim_webhook_hosts
@@ -113,14 +114,21 @@ def get_export(game_id: str) -> schemas.ExportDocument:
     return schemas.ExportDocument.model_validate(export_game(store, game_id))
 
 
-@router.post("/games/import", status_code=201, responses=CREATED, tags=["lifecycle"],
-             summary="A new game from an export, at its last phase, every seat open; "
-             "returns the creator token")
-def post_import(body: schemas.ExportDocument) -> Response[schemas.CreateGameResponse]:
+@router.post("/games/import", status_code=201, responses=CREATED, tags=["lifecycle"], security=SECURITY,
+             summary="A new game from an export, at its last phase, every seat open; signed-in accounts "
+             "and the operator only; returns the creator token")
+def post_import(body: schemas.ImportDocument) -> Response[schemas.CreateGameResponse]:
     found, store = services()
+    token = request.bearer()
+    user = None if is_operator(token, found.settings.operator_token) else signed_in(token)
 
     def apply() -> schemas.CreateGameResponse:
-        created = import_game(store, found.clock, body.model_dump(mode="json"))
+        now = found.clock.now()
+        take_import_slot(found.rate_counter, user.user_id if user else None, now.timestamp())
+        created = import_game(store, found.clock, body.model_dump(mode="json", exclude_unset=True),
+                              creator_user_id=user.user_id if user else None)
+        if user is not None:
+            found.account_store.remember_game(user.user_id, created.game_id, iso(now))
         return schemas.CreateGameResponse(game_id=created.game_id, token=created.token)
 
     return request.intent("import", None, body, apply, status=201)

@@ -13,6 +13,7 @@ from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
 from functions.usecases.common import iso
 from functions.usecases.join import join_game
+from functions.usecases.join_limits import counted_parties
 from functions.usecases.seats import leave_game, open_seat, set_dummy_powers
 
 if TYPE_CHECKING:
@@ -34,7 +35,8 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> Response[schemas.JoinR
         joined = join_game(
             store, found.clock, game_id, body.side or body.power,
             body.password.get_secret_value() if body.password is not None else None,
-            scheduler=found.scheduler, owner=user, attempts=found.attempts, caller=request.rate_key(),
+            scheduler=found.scheduler, owner=user, attempts=found.attempts,
+            parties=counted_parties(request.source_ip(), user.user_id if user else None),
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 
