@@ -2,7 +2,7 @@
 
 On AWS the functions read their secrets from SecureString parameters (infra/secrets.py);
 the local stack does the same: each plain variable that is set (``CONVOY_OPERATOR_TOKEN``,
-``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``) is written to a SecureString under
+``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``, ``MAIL_LINK_KEY``, ``WEB_PUSH_PRIVATE_KEY``) is written to a SecureString under
 ``/convoy/local/…`` and the matching ``*_PARAMETER`` variable names it, so the API workers,
 pumps and bot read it with one ``GetParameters`` call (infra/secrets.py) like a deployed
 function does.
@@ -20,6 +20,8 @@ PLAIN_VARIABLES = {
     "operator_token": "CONVOY_OPERATOR_TOKEN",
     "telegram_bot_token": "TELEGRAM_BOT_TOKEN",
     "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
+    "mail_link_key": "MAIL_LINK_KEY",
+    "web_push_private_key": "WEB_PUSH_PRIVATE_KEY",
 }
 PREFIX = "/convoy/local/"
 

@@ -53,6 +53,7 @@ from functions.api.routes import (
     notifications,
     orders,
     press,
+    reach,
     sandbox,
     seats,
     turns,
@@ -65,7 +66,7 @@ from functions.schemas import api as schemas
 
 logger = get_logger()
 app = APIGatewayHttpResolver(enable_validation=True)
-for _module in (games, seats, orders, turns, history, notifications, press, maps, sandbox, accounts):
+for _module in (games, seats, orders, turns, history, notifications, press, maps, sandbox, accounts, reach):
     app.include_router(_module.router)
 
 TITLE = "Convoy"

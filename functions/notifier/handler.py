@@ -36,6 +36,7 @@ from functions.observability import get_logger, get_tracer
 from functions.ports import MessageQueue, OutboxMessage
 from functions.usecases.delivery_budget import Budget
 from functions.usecases.notifications import NotificationFailed, deliver
+from functions.usecases.reach_players import reach_players
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -108,6 +109,24 @@ class _Result:
 
 
 def _deliver_one(deps: Any, message: OutboxMessage, budget: Budget) -> _Result:
+    """The game's targets, then the players themselves (issue 33: ``deps.reach``)."""
+    targets = _deliver_to_targets(deps, message, budget)
+    reach = getattr(deps, "reach", None)
+    if reach is None:
+        return targets
+    try:
+        reached = reach_players(message, reach, budget=budget)
+    except Exception:
+        logger.exception("reaching players crashed", extra={"dedupe_key": message.dedupe_key})
+        return _Result(True, targets.deferred, targets.notices)
+    if reached.failed:
+        logger.warning("reaching players failed", extra={"dedupe_key": message.dedupe_key,
+                                                         "failures": reached.failed})
+    return _Result(targets.failed or bool(reached.failed), targets.deferred or bool(reached.deferred),
+                   targets.notices)
+
+
+def _deliver_to_targets(deps: Any, message: OutboxMessage, budget: Budget) -> _Result:
     try:
         report = deliver(
             message, targets=deps.targets, deliverer=deps.deliverer, log=deps.log,

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge",
             "deploy")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
-            "functions.telegram")
+            "functions.telegram", "functions.live")
 PURE = ("engine", "backgammon", "render")  # rules and drawing: no I/O (their own purity tests)
 
 # layer -> (module prefixes in it, module prefixes it may import besides itself)
