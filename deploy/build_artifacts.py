@@ -71,6 +71,7 @@ HANDLERS: dict[str, str] = {
     "RelayFunction": "functions.relay.handler.handler",
     "NotifierFunction": "functions.notifier.handler.handler",
     "TelegramFunction": "functions.telegram.handler.handler",
+    "LiveFunction": "functions.live.handler.handler",
 }
 FUNCTIONS: dict[str, str] = {
     logical_id: handler.rpartition(".")[0] for logical_id, handler in HANDLERS.items()

@@ -12,11 +12,12 @@ security headers CloudFront adds on AWS (``local_stack/security_headers.py``).
 from __future__ import annotations
 
 import mimetypes
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from local_stack.security_headers import security_headers
+from local_stack.security_headers import security_headers, with_live_origin
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_BUILD = ROOT / "web" / "dist"
@@ -46,7 +47,8 @@ def with_client(api: WsgiApp, build: Path | None = DEFAULT_BUILD) -> WsgiApp:
     """``api`` with the client's files served in front of it, if the client has been built."""
     if build is None or not (build / "index.html").is_file():
         return api
-    headers = security_headers()  # CloudFront's WebSecurityHeaders: the CSP, HSTS, nosniff...
+    # CloudFront's WebSecurityHeaders: the CSP, HSTS, nosniff... (and the local live socket's origin)
+    headers = with_live_origin(security_headers(), os.environ.get("LIVE_URL", ""))
 
     def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         found = None
