@@ -28,16 +28,16 @@ What it does, as API Gateway does:
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
-import os
+import secrets
+import string
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 log = logging.getLogger("convoy.local.live")
@@ -101,8 +101,10 @@ def route_of(body: str) -> str:
 
 
 def new_connection_id() -> str:
-    """An id shaped like API Gateway's (base64 of 12 random bytes)."""
-    return base64.b64encode(os.urandom(12)).decode()
+    """An id shaped like API Gateway's (``L0SM9cOFvHcCIhw=``: 15 letters and digits and a ``=``;
+    never ``/`` or ``+``, which the Management API's path could not carry)."""
+    alphabet = string.ascii_letters + string.digits
+    return "".join(secrets.choice(alphabet) for _ in range(15)) + "="
 
 
 class LiveSocket:
@@ -112,7 +114,7 @@ class LiveSocket:
         self._handler = handler
         self._host, self._port = host, port
         self._open: dict[str, Any] = {}  # connection id -> websockets ServerConnection
-        self._ids: dict[int, tuple[str, float]] = {}  # id(ServerConnection) -> (connection id, at)
+        self._ids: dict[int, tuple[str, float, str]] = {}  # id(ServerConnection) -> (id, at, ip)
         self._lock = threading.Lock()
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -155,12 +157,12 @@ class LiveSocket:
         if status != 200:
             return connection.respond(status, str(answer.get("body") or "refused") + "\n")
         with self._lock:
-            self._ids[id(connection)] = (connection_id, at)
+            self._ids[id(connection)] = (connection_id, at, _ip(connection))
         return None
 
     def _serve(self, connection: Any) -> None:
         with self._lock:
-            connection_id, at = self._ids.pop(id(connection))
+            connection_id, at, ip = self._ids.pop(id(connection))
             self._open[connection_id] = connection
         code, reason = 1000, ""
         try:
@@ -170,7 +172,7 @@ class LiveSocket:
                 if route == "$default":
                     connection.send(json.dumps({"message": "Forbidden", "connectionId": connection_id}))
                     continue
-                answer = self._invoke(message_event(connection_id, text, route, at, _ip(connection)))
+                answer = self._invoke(message_event(connection_id, text, route, at, ip))
                 if answer.get("body"):
                     connection.send(str(answer["body"]))
         except Exception as exc:  # noqa: BLE001 - the peer went away mid-frame: a disconnect
@@ -179,7 +181,7 @@ class LiveSocket:
             with self._lock:
                 self._open.pop(connection_id, None)
             close = connection.close_code or code
-            self._invoke(disconnect_event(connection_id, at, close, reason, _ip(connection)))
+            self._invoke(disconnect_event(connection_id, at, close, reason, ip))
 
     def _invoke(self, event: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -213,7 +215,7 @@ class LiveSocket:
 def _ip(connection: Any) -> str:
     try:
         return str(connection.remote_address[0])
-    except (AttributeError, IndexError, TypeError):
+    except (AttributeError, IndexError, TypeError, OSError):
         return "127.0.0.1"
 
 
@@ -242,6 +244,7 @@ def install_management_api(socket: LiveSocket) -> None:
     def post_to_connection(self: Any, data: bytes, connection_id: str) -> None:
         if not _sockets:  # no local socket server (the deploy rehearsal): moto's own behaviour
             return original_post(self, data, connection_id)
+        connection_id = unquote(connection_id)  # moto hands over the path's "%3D" for "="
         if not any(s.post(connection_id, data) for s in _sockets):
             raise GoneException(connection_id)
         return None
@@ -249,7 +252,7 @@ def install_management_api(socket: LiveSocket) -> None:
     def delete_connection(self: Any, connection_id: str) -> None:
         if not _sockets:
             return original_delete(self, connection_id)
-        if not any(s.close(connection_id) for s in _sockets):
+        if not any(s.close(unquote(connection_id)) for s in _sockets):
             raise GoneException(connection_id)
         return None
 
