@@ -218,6 +218,12 @@ class Services:
     accounts: AccountStore | None = None
     identity: IdentityProvider | None = None
     verifier: TokenVerifier | None = None
+    # issue 33: notice preferences and push devices; None: reach_store()
+    reach: ports.ReachStore | None = None
+
+    @property
+    def reach_store(self) -> ports.ReachStore:
+        return self.reach if self.reach is not None else reach_store()
 
     @property
     def press_store(self) -> PressStore:

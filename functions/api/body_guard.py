@@ -106,10 +106,12 @@ def refuse(event: dict[str, Any]) -> dict[str, Any] | None:
     if len(raw) > limit:
         return _refusal(413, "PAYLOAD_TOO_LARGE", f"the body may be at most {limit} bytes")
     path = event.get("rawPath") or ((event.get("requestContext") or {}).get("http") or {}).get("path")
-    if not raw or str(path or "").rstrip("/") in BODILESS_PATHS:
-        event["body"], event["isBase64Encoded"] = "{}", False
+    if str(path or "").rstrip("/") in BODILESS_PATHS:  # read as no body at all
         event["headers"] = {**{str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()},
                             "content-type": "application/json"}
+        raw = b""
+    if not raw:
+        event["body"], event["isBase64Encoded"] = "{}", False
         return None
     try:
         text = raw.decode("utf-8")

@@ -187,8 +187,9 @@ def _documented(document: dict[str, Any]) -> dict[str, Any]:
             _body_required_as_read(operation, components)
             answers = operation.setdefault("responses", {})
             for code, text in COMMON_ERRORS.items():
-                answers[code] = {"description": answers.get(code, {}).get("description", text),
-                                 "content": ERROR_BODY}
+                own = answers.get(code, {})  # a route's own answer (the unsubscribe page's 400) stays
+                answers[code] = {"description": own.get("description", text),
+                                 "content": {**own.get("content", {}), **ERROR_BODY}}
     text = json.dumps(document["paths"])
     for unused in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):  # Powertools' own
         if f'"#/components/schemas/{unused}"' not in text:

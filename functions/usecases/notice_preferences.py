@@ -35,7 +35,7 @@ from functions.ports import ReachStore
 
 KINDS = ("reminder", "turn_result", "press", "game_over")
 CHANNELS = ("mail", "push")
-DIGEST = "digest"  # the daily digest mail's link: every kind mailed in the digest stops
+DAILY = "digest"  # the daily digest mail's link: every kind mailed in the digest stops
 MODES = ("immediate", "digest", "never")
 DEFAULT_MODE = "immediate"
 # outbox kind -> notice kind (anything else reaches no one personally)
@@ -98,7 +98,7 @@ def read_token(key: str, token: str) -> tuple[str, str]:
     """(user id, kind) of a link's token; ``BAD_UNSUBSCRIBE_LINK`` unless it was signed with ``key``."""
     user_id, _, rest = token.partition(".")
     kind, _, signature = rest.partition(".")
-    if not key or not user_id or kind not in (*KINDS, DIGEST) or not signature:
+    if not key or not user_id or kind not in (*KINDS, DAILY) or not signature:
         raise BadUnsubscribeLink("this unsubscribe link is not one of ours")
     if not hmac.compare_digest(signature, _signature(key, user_id, kind)):
         raise BadUnsubscribeLink("this unsubscribe link is not one of ours")
@@ -110,7 +110,7 @@ def unsubscribe(store: ReachStore, key: str, token: str) -> tuple[str, str]:
     kind that was mailed in the digest); (user id, kind)."""
     user_id, kind = read_token(key, token)
     current = effective(store.preferences(user_id))
-    stopped = [k for k in KINDS if current["mail"][k] == DIGEST] if kind == DIGEST else [kind]
+    stopped = [k for k in KINDS if current["mail"][k] == DAILY] if kind == DAILY else [kind]
     if any(current["mail"][k] != "never" for k in stopped):
         current["mail"].update({k: "never" for k in stopped})
         store.save_preferences(user_id, current)

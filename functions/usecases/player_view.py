@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from functions.ports import GameRecord, PressStore
+from functions.usecases import press as press_use_cases
 from functions.usecases.common import Actor
 from functions.usecases.kind_registry import kind_of
-from functions.usecases.press import with_unread
 
 
 def view_for(game: GameRecord, actor: Actor, press: PressStore) -> dict[str, Any]:
     """``game`` as ``actor`` may see it, with the actor's unread press."""
-    return with_unread(kind_of(game).view(game, actor), press, game, actor)
+    return press_use_cases.with_unread(kind_of(game).view(game, actor), press, game, actor)

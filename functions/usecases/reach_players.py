@@ -34,6 +34,7 @@ from functions.ports import (
     ContactDirectory,
     DelayedQueue,
     DeliveryLog,
+    GameRecord,
     GameStore,
     LivePoster,
     MailRefused,
@@ -49,7 +50,7 @@ from functions.usecases import digests, live_updates, press_batches
 from functions.usecases.common import load
 from functions.usecases.delivery_budget import Budget
 from functions.usecases.mail_notices import mail_for
-from functions.usecases.notice_preferences import KIND_OF_OUTBOX, mode_of
+from functions.usecases.notice_preferences import DAILY, KIND_OF_OUTBOX, mode_of
 from functions.usecases.personal_notices import Notice, notices_for
 from functions.usecases.push_subscriptions import PUSH_TTL_SECONDS, payload_for
 
@@ -98,39 +99,59 @@ def reach_players(message: OutboxMessage, reach: Reach, *, now: float | None = N
         done.live = live_updates.publish(message, store=reach.store, press=reach.press,
                                          connections=reach.connections, poster=reach.poster, now=now,
                                          operator_token=reach.operator_token)
-    if message.kind == digests.DIGEST_DUE:
-        if reach.queue is not None:
-            digests.queue_due(reach.prefs, reach.queue, now)
-        return done
-    if message.kind == digests.DIGEST:
-        _send_digest(message, reach, done, now, budget)
-        return done
-    if message.kind not in KIND_OF_OUTBOX or not message.game_id or message.target is not None:
-        return done
-    try:
-        game = load(reach.store, message.game_id)
-    except GameNotFound:
-        return done
-    if message.kind == "MESSAGE":
-        if reach.delayed is not None:
-            press_batches.open_batches(message, game, press=reach.press, store=reach.prefs,
-                                       queue=reach.delayed,
-                                       connections=reach.connections, now=now, delay=reach.press_delay,
-                                       operator_token=reach.operator_token)
-        return done
-    if message.kind == press_batches.PRESS_BATCH:
-        user_id = str(message.payload.get("user_id", ""))
-        batch = reach.prefs.press_batch(user_id, game.game_id)
-        notice = press_batches.batch_notice(message, game, press=reach.press, batch=batch,
-                                            public_url=reach.public_url)
-        if notice is not None:
-            _deliver(notice, reach, done, now, budget)
-        if batch is not None and not done.failed and not done.deferred:
-            reach.prefs.close_press_batch(user_id, game.game_id)
-        return done
-    for notice in notices_for(message, game, reach.public_url):
-        _deliver(notice, reach, done, now, budget)
+    _STEPS.get(message.kind, _game_notices)(message, reach, done, now, budget)
     return done
+
+
+def _game_notices(message: OutboxMessage, reach: Reach, done: Reached, now: float,
+                  budget: Budget | None) -> None:
+    """A game's own notice: reminders, turn results, game over (personal_notices.py)."""
+    game = _game(message, reach)
+    if game is not None:
+        for notice in notices_for(message, game, reach.public_url):
+            _deliver(notice, reach, done, now, budget)
+
+
+def _game(message: OutboxMessage, reach: Reach) -> GameRecord | None:
+    if message.kind not in KIND_OF_OUTBOX or not message.game_id or message.target is not None:
+        return None
+    try:
+        return load(reach.store, message.game_id)
+    except GameNotFound:
+        return None
+
+
+def _open_press_batches(message: OutboxMessage, reach: Reach, done: Reached, now: float,
+                        budget: Budget | None) -> None:
+    """Press: a batch for each recipient who is away (press_batches.py), nothing sent yet."""
+    game = _game(message, reach)
+    if game is not None and reach.delayed is not None:
+        press_batches.open_batches(message, game, press=reach.press, store=reach.prefs, queue=reach.delayed,
+                                   connections=reach.connections, now=now, delay=reach.press_delay,
+                                   operator_token=reach.operator_token)
+
+
+def _flush_press_batch(message: OutboxMessage, reach: Reach, done: Reached, now: float,
+                       budget: Budget | None) -> None:
+    """A batch's time is up: one notice of the unread press, then the batch closes."""
+    game = _game(message, reach)
+    if game is None:
+        return
+    user_id = str(message.payload.get("user_id", ""))
+    batch = reach.prefs.press_batch(user_id, game.game_id)
+    notice = press_batches.batch_notice(message, game, press=reach.press, batch=batch,
+                                        public_url=reach.public_url)
+    if notice is not None:
+        _deliver(notice, reach, done, now, budget)
+    if batch is not None and not done.failed and not done.deferred:
+        reach.prefs.close_press_batch(user_id, game.game_id)
+
+
+def _queue_digests(message: OutboxMessage, reach: Reach, done: Reached, now: float,
+                   budget: Budget | None) -> None:
+    """The daily schedule's message: one DIGEST per waiting account (digests.py)."""
+    if reach.queue is not None:
+        digests.queue_due(reach.prefs, reach.queue, now)
 
 
 def _deliver(notice: Notice, reach: Reach, done: Reached, now: float, budget: Budget | None) -> None:
@@ -139,7 +160,7 @@ def _deliver(notice: Notice, reach: Reach, done: Reached, now: float, budget: Bu
         mode = mode_of(reach.prefs, notice.user_id, channel, notice.kind)
         if mode == "immediate":
             (_mail if channel == "mail" else _push)(notice, reach, done, budget)
-        elif mode == "digest":
+        elif mode == DAILY:
             target = f"digest:{channel}:{notice.user_id}"
             if _once(notice.dedupe_key, target, reach, done, budget):
                 digests.remember(reach.prefs, notice, channel, now)
@@ -227,3 +248,12 @@ def _send_digest(message: OutboxMessage, reach: Reach, done: Reached, now: float
         _push(notices["push"], reach, done, budget)
     if not done.failed and not done.deferred:
         reach.prefs.drop_digest(user_id, day)
+
+
+Step = Callable[[OutboxMessage, Reach, Reached, float, "Budget | None"], None]
+_STEPS: dict[str, Step] = {
+    "MESSAGE": _open_press_batches,
+    press_batches.PRESS_BATCH: _flush_press_batch,
+    digests.DIGEST_DUE: _queue_digests,
+    digests.DIGEST: _send_digest,
+}

@@ -43,10 +43,11 @@ def get_live(game_id: str) -> schemas.LiveAddress:
 
 
 def _preferences(user_id: str) -> schemas.Preferences:
+    services = wiring.services()
     sender = wiring.push_sender()
-    found: dict[str, Any] = notice_preferences.preferences(wiring.reach_store(), user_id)
+    found: dict[str, Any] = notice_preferences.preferences(services.reach_store, user_id)
     return schemas.Preferences(**found, push_key=sender.public_key() if sender else None,
-                               mail=bool(wiring.settings().mail_from))
+                               mail=bool(services.settings.mail_from))
 
 
 @router.get("/me/notifications", tags=TAGS, security=SECURITY, responses=answers(),
@@ -60,7 +61,7 @@ def get_notifications() -> schemas.Preferences:
 def put_notifications(body: schemas.PreferencesRequest) -> schemas.Preferences:
     user = signed_in(request.bearer())
     choices = body.preferences.model_dump(exclude_none=True)
-    notice_preferences.change(wiring.reach_store(), user.user_id, choices)
+    notice_preferences.change(wiring.services().reach_store, user.user_id, choices)
     return _preferences(user.user_id)
 
 
@@ -68,7 +69,8 @@ def put_notifications(body: schemas.PreferencesRequest) -> schemas.Preferences:
             summary="The account's push devices (never their endpoints or keys)")
 def get_push_devices() -> schemas.PushDevices:
     user = signed_in(request.bearer())
-    return schemas.PushDevices.model_validate(push_subscriptions.devices(wiring.reach_store(), user.user_id))
+    return schemas.PushDevices.model_validate(push_subscriptions.devices(wiring.services().reach_store,
+                                                                         user.user_id))
 
 
 @router.post("/me/push_devices", tags=TAGS, security=SECURITY, responses=answers(),
@@ -79,7 +81,7 @@ def post_push_device(body: schemas.PushDeviceRequest) -> Response[schemas.PushDe
 
     def apply() -> schemas.PushDeviceView:
         added = push_subscriptions.register(
-            wiring.reach_store(), services.clock, user.user_id, body.subscription.model_dump(),
+            services.reach_store, services.clock, user.user_id, body.subscription.model_dump(),
             body.label, services.settings.allow_loopback_webhooks)
         return schemas.PushDeviceView(**added)
 
@@ -90,8 +92,9 @@ def post_push_device(body: schemas.PushDeviceRequest) -> Response[schemas.PushDe
                summary="Forget one push device")
 def delete_push_device(device_id: str) -> schemas.PushDevices:
     user = signed_in(request.bearer())
-    push_subscriptions.remove(wiring.reach_store(), user.user_id, device_id)
-    return schemas.PushDevices.model_validate(push_subscriptions.devices(wiring.reach_store(), user.user_id))
+    store = wiring.services().reach_store
+    push_subscriptions.remove(store, user.user_id, device_id)
+    return schemas.PushDevices.model_validate(push_subscriptions.devices(store, user.user_id))
 
 
 def _page(status: int, title: str, text: str, form: str = "") -> Response[str]:
@@ -102,11 +105,17 @@ def _page(status: int, title: str, text: str, form: str = "") -> Response[str]:
     return Response(status_code=status, content_type=HTML, body=body)
 
 
-@router.get("/mail/unsubscribe", tags=TAGS, include_in_schema=True,
+PAGE = {200: {"description": "A page for people", "content": {HTML: {"schema": {"type": "string"}}}},
+        400: {"description": "BAD_UNSUBSCRIBE_LINK, as a page",
+              "content": {HTML: {"schema": {"type": "string"}}}},
+        422: answers()[422]}
+
+
+@router.get("/mail/unsubscribe", tags=TAGS, responses=PAGE,
             summary="The unsubscribe link of a mail: a page with the button (following it changes nothing)")
 def get_unsubscribe(t: Annotated[str, Query(max_length=400)]) -> Response[str]:
     try:
-        _, kind = notice_preferences.read_token(wiring.settings().mail_link_key, t)
+        _, kind = notice_preferences.read_token(wiring.services().settings.mail_link_key, t)
     except DomainError as error:
         return _page(error.status, "Link not recognised", error.message)
     form = (f'<form method="post" action="?t={html.escape(t, quote=True)}">'
@@ -114,11 +123,12 @@ def get_unsubscribe(t: Annotated[str, Query(max_length=400)]) -> Response[str]:
     return _page(200, "Unsubscribe", f"Stop mails of {KIND_WORDS[kind]} from Convoy?", form)
 
 
-@router.post("/mail/unsubscribe", tags=TAGS,
+@router.post("/mail/unsubscribe", tags=TAGS, responses=PAGE,
              summary="One-click unsubscribe (RFC 8058): that kind of mail stops for the link's account")
 def post_unsubscribe(t: Annotated[str, Query(max_length=400)]) -> Response[str]:
     try:
-        _, kind = notice_preferences.unsubscribe(wiring.reach_store(), wiring.settings().mail_link_key, t)
+        services = wiring.services()
+        _, kind = notice_preferences.unsubscribe(services.reach_store, services.settings.mail_link_key, t)
     except DomainError as error:
         return _page(error.status, "Link not recognised", error.message)
     return _page(200, "Unsubscribed", f"You will get no more mails of {KIND_WORDS[kind]}. "
