@@ -125,10 +125,12 @@ class LiveSocket:
 
     def start(self) -> LiveSocket:
         from websockets.sync.server import serve
+        from websockets.typing import Subprotocol
 
         logging.getLogger("websockets").setLevel(logging.WARNING)
         self._server = serve(self._serve, self._host, self._port, process_request=self._connect,
-                             subprotocols=["convoy"], max_size=MAX_MESSAGE_BYTES, compression=None,
+                             subprotocols=[Subprotocol("convoy")], max_size=MAX_MESSAGE_BYTES,
+                             compression=None,
                              server_header="convoy-local-live", ping_interval=30, ping_timeout=30)
         self._port = int(self._server.socket.getsockname()[1])
         self._thread = threading.Thread(target=self._server.serve_forever, name="convoy-live", daemon=True)

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from functions import wiring
 from functions.api.identity import signed_in
@@ -105,10 +106,12 @@ def _page(status: int, title: str, text: str, form: str = "") -> Response[str]:
     return Response(status_code=status, content_type=HTML, body=body)
 
 
-PAGE = {200: {"description": "A page for people", "content": {HTML: {"schema": {"type": "string"}}}},
-        400: {"description": "BAD_UNSUBSCRIBE_LINK, as a page",
-              "content": {HTML: {"schema": {"type": "string"}}}},
-        422: answers()[422]}
+PAGE: dict[int, OpenAPIResponse] = {
+    200: {"description": "A page for people", "content": {HTML: {"schema": {"type": "string"}}}},
+    400: {"description": "BAD_UNSUBSCRIBE_LINK, as a page",
+          "content": {HTML: {"schema": {"type": "string"}}}},
+    422: answers()[422],
+}
 
 
 @router.get("/mail/unsubscribe", tags=TAGS, responses=PAGE,
