@@ -102,3 +102,24 @@ def test_the_other_player_sees_press_and_a_submission_within_a_second_without_po
     shot(germany, shots, "05-germany-polling")
     germany.unroute("**/live")
     germany.get_by_test_id("live").wait_for(timeout=40_000)
+
+
+def test_a_player_chooses_which_notices_come_by_mail_and_push_on_a_phone(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(web_stack.url + "/")
+    _sign_up(page, web_stack, "Cleo", shots, "01-phone")
+    page.get_by_role("link", name="Settings").click()
+    settings = page.get_by_test_id("notification-settings")
+    settings.get_by_label("Turn results by mail").select_option("digest")
+    settings.get_by_label("Press while you are away by push").select_option("never")
+    page.get_by_role("button", name="Get push notices on this device").wait_for()
+    shot(page, shots, "02-phone-notice-settings")
+    page.reload()
+    settings = page.get_by_test_id("notification-settings")
+    assert settings.get_by_label("Turn results by mail").input_value() == "digest"
+    assert settings.get_by_label("Press while you are away by push").input_value() == "never"
+    assert settings.get_by_label("Your orders are due by mail").input_value() == "immediate"

@@ -12,7 +12,7 @@ const KIND_WORDS: Record<string, string> = {
   reminder: "Your orders are due", turn_result: "Turn results", press: "Press while you are away",
   game_over: "Game over",
 };
-const MODE_WORDS: Record<Mode, string> = { immediate: "At once", digest: "Daily digest", never: "Never" };
+const MODE_WORDS: Record<Mode, string> = { immediate: "At once", digest: "Daily", never: "Never" };
 
 /**
  * Mail and push, per kind of notice (docs/notifications.md): at once, in a daily digest or never;
@@ -59,7 +59,7 @@ export function NotificationSettings() {
   }
 
   return (
-    <fieldset data-testid="notification-settings">
+    <fieldset className="notices" data-testid="notification-settings">
       <legend>Notices</legend>
       <ErrorNote error={error} />
       <table className="notice-table">
