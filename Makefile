@@ -85,6 +85,7 @@ web-deploy: web
 	aws s3 sync web/dist/assets s3://$(WEB_BUCKET)/assets --cache-control "public, max-age=31536000, immutable"
 	aws s3 cp web/dist/index.html s3://$(WEB_BUCKET)/index.html --cache-control "no-cache"
 	aws s3 cp web/dist/favicon.svg s3://$(WEB_BUCKET)/favicon.svg
+	aws s3 cp web/dist/sw.js s3://$(WEB_BUCKET)/sw.js --cache-control "no-cache"
 	aws cloudfront create-invalidation --distribution-id $(WEB_DISTRIBUTION) --paths /index.html /
 
 run: $(STAMP) web bytecode

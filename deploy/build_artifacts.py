@@ -71,10 +71,16 @@ HANDLERS: dict[str, str] = {
     "RelayFunction": "functions.relay.handler.handler",
     "NotifierFunction": "functions.notifier.handler.handler",
     "TelegramFunction": "functions.telegram.handler.handler",
+    "LiveFunction": "functions.live.handler.handler",
 }
 FUNCTIONS: dict[str, str] = {
     logical_id: handler.rpartition(".")[0] for logical_id, handler in HANDLERS.items()
 }
+# Runtime dependencies published on PyPI as source only (no wheel): each is pure Python, so a wheel
+# built here from its pinned source is the same for every platform. ``pure_wheels()`` builds them
+# once into build/wheels/pure and offers them to pip beside PyPI's wheels (which stay binary-only
+# for the target, as ``--platform`` requires); a built wheel that is not ``none-any`` fails the build.
+SOURCE_ONLY = ("http-ece",)
 # Amazon Linux 2023 (the python3.12 runtime) has glibc 2.34: every manylinux tag up to it fits.
 # pip does not widen a --platform by itself, so each is named.
 GLIBC_MINORS = range(17, 35)
@@ -276,6 +282,23 @@ def _pip(*args: str) -> None:
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
 
+def pure_wheels() -> Path:
+    """Wheels of the ``SOURCE_ONLY`` runtime dependencies, built from their pinned source once."""
+    house = ROOT / "build" / "wheels" / "pure"
+    house.mkdir(parents=True, exist_ok=True)
+    declared = runtime_requirements()
+    for name in SOURCE_ONLY:
+        requirement = declared[normalize(name)]
+        version = requirement.partition("==")[2]
+        stem = f"{normalize(name).replace('-', '_')}-{version}-"
+        if not any(w.name.startswith(stem) for w in house.glob("*.whl")):
+            _pip("wheel", "--quiet", "--no-deps", "--wheel-dir", str(house), requirement)
+        built = [w for w in house.glob("*.whl") if w.name.startswith(stem)]
+        if not built or not all(w.name.endswith("-none-any.whl") for w in built):
+            raise SystemExit(f"{requirement} did not build as one pure-Python wheel: {built}")
+    return house
+
+
 def wheelhouse(target: Target) -> Path:
     """Every pinned wheel for ``target``, downloaded once (pip's own cache makes a re-run quick)."""
     house = ROOT / "build" / "wheels" / target.name
@@ -283,7 +306,8 @@ def wheelhouse(target: Target) -> Path:
     if stamp.is_file() and stamp.read_text() == LOCK.read_text():
         return house
     house.mkdir(parents=True, exist_ok=True)
-    _pip("download", "--quiet", "--no-deps", "--dest", str(house), *target.pip_options(), "-r", str(LOCK))
+    _pip("download", "--quiet", "--no-deps", "--dest", str(house), "--find-links", str(pure_wheels()),
+         *target.pip_options(), "-r", str(LOCK))
     stamp.write_text(LOCK.read_text())
     return house
 
@@ -352,6 +376,8 @@ def lock(target: Target = SHIPPED) -> None:
         "--ignore-installed",
         "--target",
         str(ROOT / "build" / "lock-target"),
+        "--find-links",
+        str(pure_wheels()),
         *target.pip_options(),
         "--report",
         str(report),

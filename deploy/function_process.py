@@ -22,6 +22,7 @@ LOCAL_OVERRIDES = (
     "COGNITO_JWKS_URL",
     "TELEGRAM_API_BASE",
     "CONVOY_ALLOW_LOOPBACK_WEBHOOKS",
+    "LIVE_MANAGEMENT_URL",  # the WebSocket API's Management API: moto's apigatewaymanagementapi
 )
 
 

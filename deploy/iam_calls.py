@@ -22,8 +22,13 @@ class Call:
     resource: str
 
 
-def iam_calls(function: str, service: str, operation: str, params: dict[str, Any]) -> list[Call]:
-    """The IAM (action, resource) pairs one SDK call needs (the documented mapping for what we call)."""
+def iam_calls(
+    function: str, service: str, operation: str, params: dict[str, Any], live_stage: str = "*/*"
+) -> list[Call]:
+    """The IAM (action, resource) pairs one SDK call needs (the documented mapping for what we call).
+
+    ``live_stage`` is ``<api id>/<stage>`` of the WebSocket API whose Management API the function
+    calls: its endpoint names them, not the call (the rehearsal's endpoint is moto's)."""
     if service == "dynamodb":
         return [Call(function, f"dynamodb:{a}", r) for a, r in _dynamodb(operation, params)]
     if service == "sqs":
@@ -36,6 +41,17 @@ def iam_calls(function: str, service: str, operation: str, params: dict[str, Any
         ]
     if service == "scheduler":
         return _scheduler(function, operation, params)
+    if service == "sesv2" and operation == "SendEmail":  # SES checks the identity and the set
+        sender = str(params.get("FromEmailAddress", "")).rstrip(">").rpartition("@")[2]
+        calls = [Call(function, "ses:SendEmail", f"arn:aws:ses:{REGION}:{ACCOUNT}:identity/{sender}")]
+        if params.get("ConfigurationSetName"):
+            calls.append(Call(function, "ses:SendEmail", f"arn:aws:ses:{REGION}:{ACCOUNT}:configuration-set/"
+                                                         f"{params['ConfigurationSetName']}"))
+        return calls
+    if service == "apigatewaymanagementapi":  # every operation is execute-api:ManageConnections
+        method = {"PostToConnection": "POST", "GetConnection": "GET", "DeleteConnection": "DELETE"}[operation]
+        resource = f"arn:aws:execute-api:{REGION}:{ACCOUNT}:{live_stage}/{method}/@connections/"
+        return [Call(function, "execute-api:ManageConnections", resource + str(params.get("ConnectionId")))]
     if service == "cognito-idp":
         pool = str(params.get("UserPoolId", "*"))
         return [

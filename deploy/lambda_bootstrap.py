@@ -70,7 +70,8 @@ class SnapshotHooks(types.ModuleType):
 
 
 # the request parameters that name what a call acts on (what an IAM policy's Resource matches)
-NAMING = ("TableName", "IndexName", "QueueUrl", "Name", "Names", "GroupName", "UserPoolId")
+NAMING = ("TableName", "IndexName", "QueueUrl", "Name", "Names", "GroupName", "UserPoolId",
+          "ConnectionId", "FromEmailAddress", "ConfigurationSetName")
 
 
 def _naming(params: dict[str, Any]) -> dict[str, Any]:

@@ -32,9 +32,12 @@ from deploy.function_process import FunctionProcess, function_env
 from deploy.iam_calls import ACCOUNT, iam_calls, table_arn
 from deploy.policies import check, grants
 from deploy.scenario import (
+    LIVE_STAGE,
+    MAIL_LINK_KEY,
     OPERATOR_TOKEN,
     TELEGRAM_BOT_TOKEN,
     TELEGRAM_SECRET,
+    WEB_PUSH_KEY,
     Receiver,
     Report,
     Scenario,
@@ -115,6 +118,7 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
 
         names, parameters = stack_resources(template, running, env)
         webhook, telegram, daemon = Receiver(failures=1), Receiver(), TraceDaemon()
+        push = Receiver()  # stands for a browser's push service (web push, issue 33)
         local = {
             # Lambda's own setting for a traced function (its X-Ray daemon), here our stand-in
             "AWS_XRAY_DAEMON_ADDRESS": daemon.address,
@@ -122,6 +126,7 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
             "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
             "TELEGRAM_API_BASE": telegram.url,
             "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
+            "LIVE_MANAGEMENT_URL": running.endpoint,
         }
         processes: dict[str, FunctionProcess] = {}
         try:
@@ -136,12 +141,13 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
                 processes[logical_id] = process
                 report.ready[logical_id] = process.ready
             if all("ready" in r for r in report.ready.values()):
-                Scenario(processes, report, running, aws_clients, names, webhook).run()
+                Scenario(processes, report, running, aws_clients, names, webhook, push).run()
         finally:
             for process in processes.values():
                 process.close()
             webhook.stop()
             telegram.stop()
+            push.stop()
             daemon.stop()
             report.segments = list(daemon.segments)
             for logical_id, process in processes.items():
@@ -150,7 +156,7 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
                         report.unsigned.append(f"{made['service']}:{made['operation']}")
                     else:
                         report.calls += iam_calls(
-                            logical_id, made["service"], made["operation"], made["params"]
+                            logical_id, made["service"], made["operation"], made["params"], LIVE_STAGE
                         )
     report.findings = check(report.calls, grants(template, names, parameters))
     return report
@@ -183,7 +189,12 @@ def stack_resources(
     aws_clients.client("scheduler").create_schedule_group(Name=group)
     names["DeadlineScheduleGroup"] = {"Ref": group}
     names["SchedulerRole"] = {"Arn": f"arn:aws:iam::{ACCOUNT}:role/convoy-scheduler"}
-    names["UserPool"] = {"Ref": env["COGNITO_USER_POOL_ID"]}
+    pool = env["COGNITO_USER_POOL_ID"]
+    names["UserPool"] = {"Ref": pool, "Arn": f"arn:aws:cognito-idp:us-east-1:{ACCOUNT}:userpool/{pool}"}
+    connections = resources["CONNECTIONS_TABLE"]
+    names["ConnectionsTable"] = {"Ref": connections, "Arn": table_arn(connections)}
+    names["LiveApi"] = {"Ref": LIVE_STAGE.split("/")[0]}
+    names["MailConfigurationSet"] = {"Ref": "convoy-players"}
     names["UserPoolClient"] = {"Ref": env["COGNITO_CLIENT_ID"]}
     names["HttpApi"] = {"Ref": "abc123"}
     names["WebDistribution"] = {"Ref": "E2REHEARSAL", "DomainName": "d111111abcdef8.cloudfront.net"}
@@ -193,6 +204,8 @@ def stack_resources(
         ("OperatorTokenParameter", OPERATOR_TOKEN),
         ("TelegramBotTokenParameter", TELEGRAM_BOT_TOKEN),
         ("TelegramWebhookSecretParameter", TELEGRAM_SECRET),
+        ("MailLinkKeyParameter", MAIL_LINK_KEY),
+        ("WebPushKeyParameter", WEB_PUSH_KEY),
     ):
         ssm.put_parameter(Name=parameters[parameter], Value=value, Type="SecureString", Overwrite=True)
     return names, parameters

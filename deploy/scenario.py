@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from deploy.function_process import FunctionProcess
 from deploy.iam_calls import Call
@@ -21,6 +22,21 @@ from deploy.policies import Findings
 OPERATOR_TOKEN = "rehearsal-operator-token-" + "x" * 16
 TELEGRAM_SECRET = "rehearsal-telegram-webhook-secret"
 TELEGRAM_BOT_TOKEN = "123456:rehearsal-bot-token"
+MAIL_LINK_KEY = "rehearsal-mail-link-key-" + "y" * 16
+LIVE_STAGE = "live123/live"  # the WebSocket API's id and stage (its endpoint in moto names neither)
+
+
+def _vapid_key() -> str:
+    """A VAPID private key as the operator stores it (raw P-256, base64url)."""
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    value = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+    return base64.urlsafe_b64encode(value.to_bytes(32, "big")).decode().rstrip("=")
+
+
+WEB_PUSH_KEY = _vapid_key()
 
 
 class TraceDaemon:
@@ -133,6 +149,23 @@ def http_event(
     return event
 
 
+def _subscription(endpoint: str) -> dict[str, Any]:
+    """A browser's PushSubscription.toJSON() for ``endpoint`` (a key pair made here)."""
+    import base64
+    import os
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    public = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+    return {"endpoint": endpoint, "keys": {"p256dh": b64(public), "auth": b64(os.urandom(16))}}
+
+
 class Scenario:
     """The calls a deployed stack gets in its first minutes: a timed game played through a turn by
     the API, a deadline and the sweeper, its notices relayed and delivered, an account, the sandbox,
@@ -146,12 +179,17 @@ class Scenario:
         aws: Any,
         names: dict[str, dict[str, str]],
         webhook: Receiver,
+        push: Receiver | None = None,
     ) -> None:
         self.p, self.report, self.running, self.aws, self.names = processes, report, running, aws, names
         self.webhook = webhook
+        self.push = push or Receiver()
         self.games: dict[str, str] = {}
         self.tokens: dict[str, str] = {}
         self.link = ""
+        self.id_token = ""
+        self.email = ""
+        self.connections: list[str] = []
 
     def step(
         self,
@@ -196,8 +234,10 @@ class Scenario:
         for part in (
             self.play_a_turn,
             self.accounts_and_sandbox,
+            self.live_updates,
             self.deadline_and_sweep,
             self.relay_and_notify,
+            self.mail_and_push,
             self.telegram,
         ):
             try:
@@ -308,7 +348,22 @@ class Scenario:
         self.api("confirm", "POST", "/auth/confirm", {"email": email, "code": code})
         signed = self.api("sign in", "POST", "/auth/signin", {"email": email, "password": "Convoy-2026"})
         id_token = signed["id_token"] if isinstance(signed, dict) else ""
+        self.id_token, self.email = id_token, email
         self.api("who am I", "GET", "/me", token=id_token)
+        # issue 33: the account takes ENGLAND's seat of the played game, so its notices reach it
+        self.api("bind a seat token to the account", "POST", "/me/seats",
+                 {"game_id": self.games["played"], "token": self.tokens["ENGLAND"]}, id_token)
+        self.api("notice preferences (and the push key)", "GET", "/me/notifications", token=id_token)
+        self.api("press by mail once a day", "PUT", "/me/notifications",
+                 {"preferences": {"mail": {"press": "digest"}}}, id_token)
+        devices = [
+            self.api(f"register push device {n}", "POST", "/me/push_devices",
+                     {"subscription": _subscription(f"{self.push.url}/push/{n}"), "label": f"device {n}"},
+                     id_token)
+            for n in (1, 2, 3)
+        ]
+        forgotten = devices[2]["device_id"]
+        self.api("forget a push device", "DELETE", f"/me/push_devices/{forgotten}", token=id_token)
         self.api("a game by an account", "POST", "/games", {"name": "Friday"}, id_token, status=201)
         self.api("my games", "GET", "/me/games", token=id_token)
         self.api(
@@ -320,6 +375,33 @@ class Scenario:
                 "orders": {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]},
             },
         )
+
+    def live_updates(self) -> None:
+        """The WebSocket API's events as API Gateway sends them (issue 33): a seat token's and an
+        account's connections follow the played game; a forged ID token is refused."""
+        from local_stack.live_socket import connect_event, disconnect_event, message_event
+
+        game = self.games["played"]
+        for label, token in (("a seat token", self.tokens["FRANCE"]), ("an ID token", self.id_token),
+                             ("no token (an observer)", "")):
+            connection = f"rehearsal{len(self.connections)}="
+            headers = {"Host": "live123.execute-api.us-east-1.amazonaws.com", "User-Agent": "rehearsal/1.0"}
+            if token:
+                headers["Sec-WebSocket-Protocol"] = f"convoy, {token}"
+            self.step("LiveFunction", f"$connect with {label}", connect_event(connection, "/live", headers),
+                      lambda r: isinstance(r, dict) and r.get("statusCode") == 200)
+            self.step("LiveFunction", f"subscribe with {label}",
+                      message_event(connection, json.dumps({"action": "subscribe", "game_id": game}),
+                                    "subscribe", time.time()),
+                      lambda r: isinstance(r, dict) and '"subscribed"' in str(r.get("body")))
+            self.connections.append(connection)
+        forged = connect_event("rehearsalforged=", "/live",
+                               {"Sec-WebSocket-Protocol": "convoy, eyJhbGciOiJSUzI1NiJ9.e30.c2ln"})
+        self.step("LiveFunction", "$connect with a forged ID token is refused", forged,
+                  lambda r: isinstance(r, dict) and r.get("statusCode") == 401)
+        gone = self.connections.pop()
+        self.step("LiveFunction", "$disconnect", disconnect_event(gone, time.time()),
+                  lambda r: isinstance(r, dict) and r.get("statusCode") == 200)
 
     def deadline_and_sweep(self) -> None:
         time.sleep(2.5)  # both games' two-second deadlines pass
@@ -397,6 +479,34 @@ class Scenario:
                 "" if ok else f"the webhook got {paths}",
             )
         )
+
+    def mail_and_push(self) -> None:
+        """What the notifier sent the account (issue 33): live frames to its connections, the turn
+        result by mail through SES (kept by the emulator's mailbox), push to its two devices; then
+        the mail's one-click unsubscribe link, POSTed as a mail client does."""
+        from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
+
+        from deploy.iam_calls import ACCOUNT, REGION
+
+        posted = apigatewaymanagementapi_backends[ACCOUNT][REGION].connections
+        # moto keys a connection by the path's text, where "=" is still "%3D"
+        framed = [c for c in self.connections
+                  if any(posted.get(k) is not None and posted[k].data for k in (c, quote(c, safe="")))]
+        self.report.steps.append(Step("NotifierFunction", "live frames reached the game's connections", {},
+                                      framed == self.connections,
+                                      f"frames for {framed} of {self.connections}"))
+        mails = self.running.mailbox.mails_for(self.email)
+        results = [m for m in mails if "resolved" in str(m["Subject"])]
+        self.report.steps.append(Step("NotifierFunction", "the turn result was mailed", {}, bool(results),
+                                      f"mails: {[str(m['Subject']) for m in mails]}"))
+        pushed = sorted({path for path, _ in self.push.requests})
+        self.report.steps.append(Step("NotifierFunction", "both devices got a push", {},
+                                      pushed == ["/push/1", "/push/2"], f"pushes to {pushed}"))
+        if results:
+            link = str(results[0]["List-Unsubscribe"]).strip("<>")
+            path = "/" + link.split("/", 3)[3]
+            self.api("one-click unsubscribe (RFC 8058)", "POST", path,
+                     headers={"content-type": "application/x-www-form-urlencoded"})
 
     def telegram(self) -> None:
         def update(number: int, text: str) -> dict[str, Any]:

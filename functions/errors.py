@@ -170,3 +170,16 @@ AUTH_STATUS: dict[str, int] = {
     "TOKEN_MALFORMED": 401, "TOKEN_UNKNOWN_KEY": 401, "TOKEN_INVALID_SIGNATURE": 401,
     "TOKEN_EXPIRED": 401, "TOKEN_WRONG_ISSUER": 401, "TOKEN_WRONG_AUDIENCE": 401, "TOKEN_WRONG_USE": 401,
 }
+
+# --- reaching players (issue 33: docs/notifications.md, "Reaching players") ------------------
+BadUnsubscribeLink = _error(
+    "BadUnsubscribeLink", "BAD_UNSUBSCRIBE_LINK", 400,
+    "The unsubscribe link is malformed or its signature is wrong.",
+)
+PushEndpointNotAllowed = _error(
+    "PushEndpointNotAllowed", "PUSH_ENDPOINT_NOT_ALLOWED", 422,
+    "A push subscription must name a known push service over https.",
+)
+TooManyDevices = _error(
+    "TooManyDevices", "TOO_MANY_DEVICES", 409, "An account may register at most 10 push devices."
+)

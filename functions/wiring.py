@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): a
         TokenVerifier,
     )
     from functions.usecases.accounts import AccountDirectory
+    from functions.usecases.reach_players import Reach
 
 T = TypeVar("T")
 
@@ -100,6 +101,16 @@ class Settings(NamedTuple):
     cognito_client_id: str = ""
     cognito_region: str = "us-east-1"
     cognito_jwks_url: str = ""
+    # reaching players (issue 33, docs/notifications.md "Reaching players")
+    connections_table: str = "convoy-connections"  # the WebSocket API's connections (TTL)
+    live_url: str = ""  # where clients open the socket (GET /games/{id}/live); "" = poll only
+    live_management_url: str = ""  # the WebSocket API's Management API endpoint (PostToConnection)
+    mail_from: str = ""  # SES sender (on the identity the template names); "" = no mail
+    mail_configuration_set: str = ""
+    mail_link_key: str = ""  # signs unsubscribe links (secret: MAIL_LINK_KEY_PARAMETER)
+    web_push_private_key: str = ""  # VAPID (secret: WEB_PUSH_KEY_PARAMETER); "" = no push
+    web_push_subject: str = "mailto:admin@example.org"
+    press_mail_delay: int = 600  # PRESS_MAIL_DELAY_SECONDS: press received while away, batched
 
     @property
     def cognito_issuer(self) -> str:
@@ -129,6 +140,15 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         cognito_region=e.get("COGNITO_REGION") or e.get("AWS_REGION") or e.get("AWS_DEFAULT_REGION")
         or "us-east-1",
         cognito_jwks_url=e.get("COGNITO_JWKS_URL", ""),
+        connections_table=e.get("CONNECTIONS_TABLE", "convoy-connections"),
+        live_url=e.get("LIVE_URL", ""),
+        live_management_url=e.get("LIVE_MANAGEMENT_URL", "").rstrip("/"),
+        mail_from=e.get("MAIL_FROM", ""),
+        mail_configuration_set=e.get("MAIL_CONFIGURATION_SET", ""),
+        mail_link_key=e.get("MAIL_LINK_KEY", ""),
+        web_push_private_key=e.get("WEB_PUSH_PRIVATE_KEY", ""),
+        web_push_subject=e.get("WEB_PUSH_SUBJECT") or "mailto:admin@example.org",
+        press_mail_delay=int(e.get("PRESS_MAIL_DELAY_SECONDS", "600")),
     )
 
 
@@ -198,6 +218,12 @@ class Services:
     accounts: AccountStore | None = None
     identity: IdentityProvider | None = None
     verifier: TokenVerifier | None = None
+    # issue 33: notice preferences and push devices; None: reach_store()
+    reach: ports.ReachStore | None = None
+
+    @property
+    def reach_store(self) -> ports.ReachStore:
+        return self.reach if self.reach is not None else reach_store()
 
     @property
     def press_store(self) -> PressStore:
@@ -311,6 +337,7 @@ class NotifierDependencies(NamedTuple):
     public_url: str = ""
     health: TargetHealth | None = None  # parking of targets that keep failing (issue 11)
     queue: MessageQueue | None = None  # deferred messages and parking notices go back here
+    reach: Reach | None = None  # issue 33: live frames, mail and push to the players themselves
 
 
 class DeadlineDependencies(NamedTuple):
@@ -360,7 +387,97 @@ def notifier_dependencies() -> NotifierDependencies:
         public_url=s.public_url,
         health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, ports.TargetStanding),
         queue=outbox_queue() if s.queue_url else None,
+        reach=reach(),
     )
+
+
+# ---------------------------------------------------------------- reaching players (issue 33)
+
+
+@_once
+def reach_store() -> ports.ReachStore:
+    from infra.dynamodb.reach_store import DynamoReachStore
+
+    return DynamoReachStore(settings().game_table)
+
+
+@_once
+def connection_store() -> ports.ConnectionStore:
+    from infra.live_connections import DynamoConnectionStore
+
+    return DynamoConnectionStore(settings().connections_table)
+
+
+@_once
+def push_sender() -> ports.PushSender | None:
+    """VAPID web push, when the deployment has a key (WEB_PUSH_KEY_PARAMETER)."""
+    from functions.usecases.push_subscriptions import endpoint_allowed
+    from infra.web_push import VapidPushSender
+
+    s = settings()
+    if not s.web_push_private_key:
+        return None
+    loopback = s.allow_loopback_webhooks
+    return VapidPushSender(s.web_push_private_key, s.web_push_subject,
+                           lambda endpoint: endpoint_allowed(endpoint, loopback))
+
+
+def _resolution_png(game_id: str, phase: str) -> bytes | None:
+    """A turn result's mail picture: the phase's public resolution map (functions/usecases/map_view)."""
+    from functions.usecases.common import ANONYMOUS
+    from functions.usecases.map_view import MapRequest, map_picture
+
+    request = MapRequest("resolution", "png", 800, "standard", phase)
+    return map_picture(services().store, game_id, ANONYMOUS, request).body
+
+
+@_once
+def reach() -> Reach:
+    """The notifier's ports for reaching players; a channel without its setting is off."""
+    from functions.usecases.reach_players import Reach
+    from infra import aws_clients
+    from infra.cognito_contacts import CognitoContacts
+    from infra.live_connections import ApiGatewayPoster
+    from infra.notification_store import DynamoDeliveryLog
+    from infra.ses_mail import SesMailSender
+
+    s = settings()
+    api = services()
+    live = bool(s.live_management_url)
+    mail = bool(s.mail_from and s.cognito_user_pool_id)
+    return Reach(
+        store=api.store, press=api.press_store, prefs=reach_store(),
+        log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
+        connections=connection_store() if live else None,
+        poster=ApiGatewayPoster(lambda: aws_clients.client("apigatewaymanagementapi", s.live_management_url))
+        if live else None,
+        mail=SesMailSender(lambda: aws_clients.client("sesv2"), s.mail_from, s.mail_configuration_set)
+        if mail else None,
+        contacts=CognitoContacts(lambda: aws_clients.client("cognito-idp"), s.cognito_user_pool_id)
+        if mail else None,
+        push=push_sender(),
+        queue=outbox_queue() if s.queue_url else None,
+        delayed=outbox_queue() if s.queue_url else None,  # type: ignore[arg-type]
+        public_url=s.public_url, link_key=s.mail_link_key, operator_token=s.operator_token,
+        press_delay=s.press_mail_delay, map_png=_resolution_png,
+    )
+
+
+class LiveDependencies(NamedTuple):
+    """The WebSocket function's ports (``live_dependencies()``)."""
+
+    connections: ports.ConnectionStore
+    store: GameStore
+    press: PressStore
+    verifier: TokenVerifier
+    operator_token: str | None
+
+
+@_once
+def live_dependencies() -> LiveDependencies:
+    api = services()
+    return LiveDependencies(connection_store(), api.store, api.press_store, api.token_verifier,
+                            settings().operator_token)
 
 
 @_once

@@ -37,20 +37,23 @@ def region() -> str:
     return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
 
 
-def client(service: str) -> Any:
+def client(service: str, endpoint_url: str | None = None) -> Any:
     """The process's boto3 client for ``service`` (a botocore service name: ``"dynamodb"``,
-    ``"sqs"``, ``"ssm"``, ``"scheduler"``, ``"cognito-idp"``, ``"dynamodbstreams"``)."""
-    found = _clients.get(service)
+    ``"sqs"``, ``"ssm"``, ``"scheduler"``, ``"cognito-idp"``, ``"dynamodbstreams"``, ``"sesv2"``),
+    or for ``"apigatewaymanagementapi"`` at ``endpoint_url`` (a WebSocket API's stage URL: that
+    service has no endpoint of its own)."""
+    key = f"{service}@{endpoint_url}" if endpoint_url else service
+    found = _clients.get(key)
     if found is not None:
         return found
     with _lock:
-        found = _clients.get(service)
+        found = _clients.get(key)
         if found is None:
-            found = _clients[service] = _build(service)
+            found = _clients[key] = _build(service, endpoint_url)
         return found
 
 
-def _build(service: str) -> Any:
+def _build(service: str, endpoint_url: str | None = None) -> Any:
     """A new client on the process's session (call with ``_lock`` held)."""
     from botocore.config import Config
 
@@ -58,7 +61,8 @@ def _build(service: str) -> Any:
         import boto3.session
 
         _sessions.append(boto3.session.Session(region_name=region()))
-    return _sessions[0].client(service, config=Config(retries=RETRIES))
+    extra = {"endpoint_url": endpoint_url} if endpoint_url else {}
+    return _sessions[0].client(service, config=Config(retries=RETRIES), **extra)
 
 
 def dynamodb() -> Any:

@@ -78,6 +78,16 @@ class SqsMessageQueue:
             failed.update(ids[f["Id"]].dedupe_key for f in answer.get("Failed", []))
         return failed
 
+    def send_later(self, message: QueueableMessage, delay_seconds: int) -> None:
+        """One message that becomes visible after ``delay_seconds`` (SQS DelaySeconds, at most
+        900: press batches, issue 33); raises ``QueueError`` if SQS refused it."""
+        entry = self._entry("m0", message, delay_seconds)
+        entry.pop("Id")
+        try:
+            self._client_factory().send_message(QueueUrl=self._queue_url, **entry)
+        except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
+            raise QueueError(f"send to {self._queue_url}: {exc}") from exc
+
     def _entry(self, entry_id: str, message: QueueableMessage, delay_seconds: int = 0) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "Id": entry_id,

@@ -16,6 +16,8 @@ force one.
 | ``operator_token``        | CONVOY_OPERATOR_TOKEN_PARAMETER | CONVOY_OPERATOR_TOKEN       |
 | ``telegram_bot_token``    | TELEGRAM_BOT_TOKEN_PARAMETER  | TELEGRAM_BOT_TOKEN            |
 | ``telegram_webhook_secret`` | TELEGRAM_WEBHOOK_SECRET_PARAMETER | TELEGRAM_WEBHOOK_SECRET |
+| ``mail_link_key``         | MAIL_LINK_KEY_PARAMETER       | MAIL_LINK_KEY                 |
+| ``web_push_private_key``  | WEB_PUSH_KEY_PARAMETER        | WEB_PUSH_PRIVATE_KEY          |
 
 A named parameter wins over the plain variable. The local stack seeds its own parameters
 in the emulator (local_stack/parameters.py), so ``make run`` reads them the same way.
@@ -36,6 +38,9 @@ PARAMETER_VARIABLES = {
     "operator_token": "CONVOY_OPERATOR_TOKEN_PARAMETER",
     "telegram_bot_token": "TELEGRAM_BOT_TOKEN_PARAMETER",
     "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET_PARAMETER",
+    # issue 33: the key that signs mail unsubscribe links, and the VAPID key of web push
+    "mail_link_key": "MAIL_LINK_KEY_PARAMETER",
+    "web_push_private_key": "WEB_PUSH_KEY_PARAMETER",
 }
 MIN_OPERATOR_TOKEN_LENGTH = 32
 CACHE_SECONDS = 24 * 3600  # a value's maximum age in the provider; the composition root keeps it anyway

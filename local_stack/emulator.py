@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from local_stack import moto_patches, user_pool
+from local_stack import mail, moto_patches, user_pool
 from local_stack.backends import REGION, dynamodb_backend
 
 if TYPE_CHECKING:
@@ -79,6 +79,7 @@ class Emulator:
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log
         moto_patches.apply()
         user_pool.install_confirmation_codes(self.mailbox)
+        mail.install(self.mailbox)  # what SES sends lands in the mailbox too (issue 33)
         app = DomainDispatcherApplication(create_backend_app)
         if self.durable is not None:
             self.durable.load(app)
@@ -98,8 +99,12 @@ class Emulator:
         for name, value in self.resources.items():
             if name.isupper():
                 os.environ[name] = value
-        from local_stack.parameters import seed_parameters
+        from local_stack.parameters import ensure_local_keys, seed_parameters
 
+        os.environ.setdefault("MAIL_FROM", mail.LOCAL_SENDER)
+        os.environ["LIVE_MANAGEMENT_URL"] = self.endpoint  # moto's apigatewaymanagementapi
+        mail.verify_sender(aws_clients.client("sesv2"), os.environ["MAIL_FROM"])
+        ensure_local_keys()
         seed_parameters(aws_clients.client("ssm"))  # the functions read secrets from SSM, as on AWS
         if self.durable is not None:
             self.durable.start(self.lock)

@@ -2,7 +2,8 @@
 
 On AWS the functions read their secrets from SecureString parameters (infra/secrets.py);
 the local stack does the same: each plain variable that is set (``CONVOY_OPERATOR_TOKEN``,
-``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``) is written to a SecureString under
+``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``, ``MAIL_LINK_KEY``,
+``WEB_PUSH_PRIVATE_KEY``) is written to a SecureString under
 ``/convoy/local/…`` and the matching ``*_PARAMETER`` variable names it, so the API workers,
 pumps and bot read it with one ``GetParameters`` call (infra/secrets.py) like a deployed
 function does.
@@ -20,6 +21,8 @@ PLAIN_VARIABLES = {
     "operator_token": "CONVOY_OPERATOR_TOKEN",
     "telegram_bot_token": "TELEGRAM_BOT_TOKEN",
     "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
+    "mail_link_key": "MAIL_LINK_KEY",
+    "web_push_private_key": "WEB_PUSH_PRIVATE_KEY",
 }
 PREFIX = "/convoy/local/"
 
@@ -39,3 +42,20 @@ def seed_parameters(ssm: Any, env: MutableMapping[str, str] | None = None) -> di
         e[PARAMETER_VARIABLES[field]] = name
         named[PARAMETER_VARIABLES[field]] = name
     return named
+
+
+def ensure_local_keys(env: MutableMapping[str, str] | None = None) -> None:
+    """Keys a deployment's operator makes once (docs/notifications.md), made here when unset:
+    the unsubscribe links' signing key and a VAPID key pair for web push (issue 33). Fresh on
+    every start unless set in the environment: a browser's push subscription made under one
+    ``make run`` is refused by the next (subscribe again from the settings)."""
+    import base64
+    import secrets
+
+    e = os.environ if env is None else env
+    e.setdefault("MAIL_LINK_KEY", secrets.token_urlsafe(32))
+    if not e.get("WEB_PUSH_PRIVATE_KEY"):
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        value = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+        e["WEB_PUSH_PRIVATE_KEY"] = base64.urlsafe_b64encode(value.to_bytes(32, "big")).decode().rstrip("=")

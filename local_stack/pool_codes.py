@@ -181,6 +181,10 @@ def _patch_codes(backend_class: Any, response_class: Any) -> None:
                 raise CodeMismatchException(MISMATCH)
             user.confirmation_code = None
             user.status = UserStatus.CONFIRMED
+            # Cognito marks the address verified when the mailed code confirms it (the pool
+            # auto-verifies email); moto does not: mail goes only to verified addresses (issue 33)
+            if "email_verified" not in user.attribute_lookup:
+                user.attributes.append({"Name": "email_verified", "Value": "true"})
 
         guarded(pool, name_key("signup-code", username), LimitExceeded, attempt,
                 (CodeMismatchException, UserNotFoundError, NotAuthorizedError))

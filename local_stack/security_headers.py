@@ -53,3 +53,15 @@ def security_headers() -> dict[str, str]:
     """template.yaml's web security headers (read once per process)."""
     policy = load_template()["Resources"][POLICY]["Properties"]["ResponseHeadersPolicyConfig"]
     return headers_of(policy)
+
+
+def with_live_origin(headers: dict[str, str], live_url: str) -> dict[str, str]:
+    """The one local difference (issue 33): on AWS the live socket is on the client's own origin
+    (CloudFront sends ``/live`` to the WebSocket API), so ``connect-src 'self'`` covers it; under
+    ``make run`` it listens on a port of its own, whose origin is added to ``connect-src``."""
+    csp = headers.get("Content-Security-Policy")
+    if not csp or not live_url.startswith(("ws://", "wss://")):
+        return headers
+    origin = "/".join(live_url.split("/")[:3])
+    widened = csp.replace("connect-src 'self'", f"connect-src 'self' {origin}")
+    return {**headers, "Content-Security-Policy": widened}

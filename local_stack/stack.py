@@ -10,8 +10,10 @@ from local_stack import pumps
 from local_stack.api_workers import Containers
 from local_stack.emulator import LOCAL_ENV, Emulator, free_port
 from local_stack.http_adapter import Handler, HttpServer
+from local_stack.live_socket import LiveSocket
 
 __all__ = ["LOCAL_ENV", "Emulator", "LocalStack", "free_port"]
+_ours = [""]  # the CONVOY_PUBLIC_URL this process's last stack set (a user's own setting wins)
 
 
 @dataclass
@@ -24,6 +26,7 @@ class LocalStack:
     _http: HttpServer | None = None
     _containers: Containers | None = None
     _loop: pumps.PumpLoop | None = None
+    _live: LiveSocket | None = None
 
     @property
     def url(self) -> str:
@@ -35,13 +38,19 @@ class LocalStack:
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "convoy")
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as template.yaml's Globals
         from functions import wiring
+        from functions.live.handler import handler as live_handler
         from local_stack.notification_pumps import apply_local_defaults
 
         apply_local_defaults()  # before the API workers start: they copy the environment then
         wiring.reset()
+        # the WebSocket API (issue 33), started first: the API workers read LIVE_URL when spawned
+        self._live = LiveSocket(live_handler, self.host).start()
+        os.environ["LIVE_URL"] = self._live.url
         self._containers = Containers(self.api_workers if handler is None else 0, handler)
         self._http = HttpServer(self.host, self.port, self._containers).start()
         self.port = self._http.port
+        if not os.environ.get("CONVOY_PUBLIC_URL") or os.environ.get("CONVOY_PUBLIC_URL") == _ours[0]:
+            os.environ["CONVOY_PUBLIC_URL"] = _ours[0] = self.url  # links in mail: this stack
         pumps.install_all()
         self._loop = pumps.PumpLoop(self.pump_interval)
         self._loop.start()
@@ -53,6 +62,8 @@ class LocalStack:
             self._loop.join(timeout=30)  # a pump run in progress finishes before the emulator stops
         if self._http is not None:
             self._http.stop()
+        if self._live is not None:
+            self._live.stop()
         if self._containers is not None:
             self._containers.stop()
         self.emulator.stop()

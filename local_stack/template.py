@@ -19,6 +19,7 @@ LOCAL_NAMES = {
     "IdempotencyTable": ("IDEMPOTENCY_TABLE", "convoy-idempotency"),
     "OutboxQueue": ("OUTBOX_QUEUE_URL", "convoy-outbox"),
     "OutboxDeadLetterQueue": ("OUTBOX_DLQ_URL", "convoy-outbox-dlq"),
+    "ConnectionsTable": ("CONNECTIONS_TABLE", "convoy-connections"),
 }
 
 

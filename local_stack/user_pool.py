@@ -23,10 +23,15 @@ What moto 5.2.5 does not do, and the smallest honest way around it (docs/account
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
+import threading
 from datetime import UTC, datetime
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default as default_policy
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +104,32 @@ class Mailbox:
         log.warning("local mail to %s: %s %s (%s)", email, subject.removeprefix("Your Convoy ").lower(), code,
                     self.path_for(email))
 
+    def deliver_mail(self, email: str, raw: bytes) -> Path:
+        """Keep one mail (what SES was asked to send, issue 33) as ``<address>/<n>-<digest>.eml``.
+        The same bytes twice are one mail: a restart replays the data directory's journal, SES
+        calls included, and a replayed send must not fill the mailbox again."""
+        folder = self.path_for(email).with_suffix("")
+        folder.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(raw).hexdigest()[:16]
+        with _mail_lock:
+            known = list(folder.glob(f"*-{digest}.eml"))
+            if known:
+                return known[0]
+            number = len(list(folder.glob("*.eml"))) + 1
+            path = folder / f"{number:05d}-{digest}.eml"
+            path.with_suffix(".tmp").write_bytes(raw)
+            path.with_suffix(".tmp").replace(path)
+        subject = next((line for line in raw.decode("utf-8", "replace").splitlines()
+                        if line.lower().startswith("subject:")), "")
+        log.warning("local mail to %s: %s (%s)", email, subject[8:].strip(), path)
+        return path
+
+    def mails_for(self, email: str) -> list[EmailMessage]:
+        """Every mail kept for ``email``, oldest first, parsed."""
+        folder = self.path_for(email).with_suffix("")
+        return [message_from_bytes(p.read_bytes(), policy=default_policy)  # type: ignore[misc]
+                for p in sorted(folder.glob("*.eml"))]
+
     def code_for(self, email: str) -> str | None:
         try:
             return str(json.loads(self.path_for(email).read_text())["code"])
@@ -107,6 +138,7 @@ class Mailbox:
 
 
 _mailbox: list[Mailbox] = []
+_mail_lock = threading.Lock()
 
 
 def install_confirmation_codes(mailbox: Mailbox) -> None:

@@ -35,6 +35,10 @@ from typing import Any
 MAX_BODY_BYTES = 64 * 1024
 MAX_IMPORT_BYTES = 4 * 1024 * 1024
 IMPORT_PATH = "/games/import"
+# RFC 8058: a mail client's one-click unsubscribe POSTs ``List-Unsubscribe=One-Click`` as a form
+# (issue 33). The route reads only its query's signed token, so such a body is dropped unread
+# (at most MAX_BODY_BYTES of it), never parsed.
+BODILESS_PATHS = frozenset({"/mail/unsubscribe"})
 MAX_DEPTH = 32
 
 
@@ -98,12 +102,17 @@ def refuse(event: dict[str, Any]) -> dict[str, Any] | None:
     raw = _raw_bytes(event)
     if raw is None:
         return _refusal(400, "INVALID_ENCODING", "the body is marked base64 but is not")
-    if not raw:
-        event["body"], event["isBase64Encoded"] = "{}", False
-        return None
     limit = _limit(event)
     if len(raw) > limit:
         return _refusal(413, "PAYLOAD_TOO_LARGE", f"the body may be at most {limit} bytes")
+    path = event.get("rawPath") or ((event.get("requestContext") or {}).get("http") or {}).get("path")
+    if str(path or "").rstrip("/") in BODILESS_PATHS:  # read as no body at all
+        event["headers"] = {**{str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()},
+                            "content-type": "application/json"}
+        raw = b""
+    if not raw:
+        event["body"], event["isBase64Encoded"] = "{}", False
+        return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -53,6 +53,7 @@ from functions.api.routes import (
     notifications,
     orders,
     press,
+    reach,
     sandbox,
     seats,
     turns,
@@ -65,7 +66,7 @@ from functions.schemas import api as schemas
 
 logger = get_logger()
 app = APIGatewayHttpResolver(enable_validation=True)
-for _module in (games, seats, orders, turns, history, notifications, press, maps, sandbox, accounts):
+for _module in (games, seats, orders, turns, history, notifications, press, maps, sandbox, accounts, reach):
     app.include_router(_module.router)
 
 TITLE = "Convoy"
@@ -186,8 +187,9 @@ def _documented(document: dict[str, Any]) -> dict[str, Any]:
             _body_required_as_read(operation, components)
             answers = operation.setdefault("responses", {})
             for code, text in COMMON_ERRORS.items():
-                answers[code] = {"description": answers.get(code, {}).get("description", text),
-                                 "content": ERROR_BODY}
+                own = answers.get(code, {})  # a route's own answer (the unsubscribe page's 400) stays
+                answers[code] = {"description": own.get("description", text),
+                                 "content": {**own.get("content", {}), **ERROR_BODY}}
     text = json.dumps(document["paths"])
     for unused in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):  # Powertools' own
         if f'"#/components/schemas/{unused}"' not in text:

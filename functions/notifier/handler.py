@@ -40,6 +40,7 @@ from functions.observability import get_logger, get_tracer
 from functions.ports import MessageQueue, OutboxMessage
 from functions.usecases.delivery_budget import Budget
 from functions.usecases.notifications import deliver_batch
+from functions.usecases.reach_players import Reached, reach_players
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -110,15 +111,33 @@ class _Batch:
             return
         for (record_id, message), report in zip(messages.items(), reports, strict=True):
             self.notices += report.notices
+            reached = self.reach(message)
             if report.failed:
                 logger.warning("notification failed", extra={"dedupe_key": message.dedupe_key,
                                                             "failures": dict(report.failed)})
+            if report.failed or reached.failed:
                 self.outcomes[record_id] = "failed"
-            elif report.deferred:
-                self.deferred[record_id] = (message, report.delay_seconds)
+            elif report.deferred or reached.deferred:
+                self.deferred[record_id] = (message, report.delay_seconds if report.deferred else 0)
                 self.outcomes[record_id] = "deferred"
             else:
                 self.outcomes[record_id] = "delivered"
+
+    def reach(self, message: OutboxMessage) -> Reached:
+        """The players themselves, after the game's targets (issue 33: live frames, mail, push;
+        ``deps.reach``). A retry sends only what its delivery log does not hold yet."""
+        reach = getattr(self.deps, "reach", None)
+        if reach is None:
+            return Reached()
+        try:
+            reached = reach_players(message, reach, budget=self.budget)
+        except Exception:
+            logger.exception("reaching players crashed", extra={"dedupe_key": message.dedupe_key})
+            return Reached(failed={"reach": "crashed"})
+        if reached.failed:
+            logger.warning("reaching players failed", extra={"dedupe_key": message.dedupe_key,
+                                                             "failures": reached.failed})
+        return reached
 
     def handle(self, record: SQSRecord) -> str:
         """One record's outcome: "delivered" or "deferred", or raise `NotDelivered`."""

@@ -455,6 +455,11 @@ LAZY: dict[str, tuple[str, ...]] = {
     "functions.ports.accounts": (
         "SignedUp", "AuthTokens", "IdentityProvider", "TokenVerifier", "Profile", "AccountStore",
     ),
+    "functions.ports.reach": (
+        "Connection", "ConnectionStore", "ConnectionGone", "LivePoster", "MailMessage", "MailRefused",
+        "MailSender", "ContactDirectory", "PushDevice", "PushGone", "PushSender", "PressBatch",
+        "ReachStore", "DelayedQueue",
+    ),
 }
 _MODULE_OF = {name: module for module, names in LAZY.items() for name in names}
 
@@ -488,6 +493,22 @@ if TYPE_CHECKING:
         WebhookTarget,  # noqa: F401 - re-exported (lazy, above)
         target_from_dict,  # noqa: F401 - re-exported (lazy, above)
         target_to_dict,  # noqa: F401 - re-exported (lazy, above)
+    )
+    from functions.ports.reach import (
+        Connection,  # noqa: F401 - re-exported (lazy, above)
+        ConnectionGone,  # noqa: F401 - re-exported (lazy, above)
+        ConnectionStore,  # noqa: F401 - re-exported (lazy, above)
+        ContactDirectory,  # noqa: F401 - re-exported (lazy, above)
+        DelayedQueue,  # noqa: F401 - re-exported (lazy, above)
+        LivePoster,  # noqa: F401 - re-exported (lazy, above)
+        MailMessage,  # noqa: F401 - re-exported (lazy, above)
+        MailRefused,  # noqa: F401 - re-exported (lazy, above)
+        MailSender,  # noqa: F401 - re-exported (lazy, above)
+        PressBatch,  # noqa: F401 - re-exported (lazy, above)
+        PushDevice,  # noqa: F401 - re-exported (lazy, above)
+        PushGone,  # noqa: F401 - re-exported (lazy, above)
+        PushSender,  # noqa: F401 - re-exported (lazy, above)
+        ReachStore,  # noqa: F401 - re-exported (lazy, above)
     )
 
 

@@ -95,8 +95,13 @@ def identify(game: GameRecord, token: str | None, operator_token: str | None = N
     """The actor a bearer token stands for in ``game`` (constant-time comparisons)."""
     if not token:
         return ANONYMOUS
-    digest = hash_token(token)
-    if operator_token and hmac.compare_digest(digest, hash_token(operator_token)):
+    return identify_digest(game, hash_token(token), hash_token(operator_token) if operator_token else None)
+
+
+def identify_digest(game: GameRecord, digest: str, operator_digest: str | None = None) -> Actor:
+    """``identify`` for a token known only by its SHA-256 (a live connection keeps the hash of
+    the token it opened with, never the token: functions/usecases/live_updates.py)."""
+    if operator_digest and hmac.compare_digest(digest, operator_digest):
         return Actor("operator")
     if hmac.compare_digest(digest, game.creator_token_hash):
         return Actor("creator")

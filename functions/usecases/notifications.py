@@ -56,6 +56,10 @@ OUTBOX_SK_PREFIX = "OUTBOX#"
 PARK_AFTER_FAILURES = 10  # consecutive failed sends (two messages' worth of SQS retries)
 PARK_SECONDS = 6 * 3600  # then one probe send; a failure parks it again
 TARGET_PARKED = "NOTIFY_TARGET_PARKED"
+# Kinds written for live updates alone (issue 33: a submission changes every player's view):
+# the game's webhook, Discord and Telegram targets do not get them, a notice per submission
+# would drown a chat channel.
+LIVE_ONLY = frozenset({"ORDERS_SUBMITTED", "ORDERS_RETRACTED"})
 
 
 @dataclass(frozen=True)
@@ -315,6 +319,8 @@ class _Outcome:
 
 
 def _chosen_targets(message: OutboxMessage, targets: TargetDirectory) -> Sequence[DeliveryTarget]:
+    if message.kind in LIVE_ONLY:
+        return []
     if message.target is not None:
         return [message.target]
     if message.game_id:

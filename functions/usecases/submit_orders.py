@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 
 import engine
 from functions.errors import GameNotActive, GamePaused, StalePhase
-from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
+from functions.ports import Clock, DeadlineScheduler, EventRecord, GameRecord, GameStore, OutboxRecord
 from functions.usecases.common import (
     SCHEDULER,
     Actor,
     add_event,
+    add_outbox,
     game_map,
     load,
     load_active,
@@ -135,7 +136,7 @@ def submit_orders(
         game.pending_orders[power] = pending
         # no order text in the event: the log is public before adjudication
         event = add_event(game, "ORDERS_SUBMITTED", {"power": power, "count": len(pending)}, now)
-        saved = store.save(game, expected_version=version, events=[event])
+        saved = store.save(game, expected_version=version, events=[event], outbox=[_changed(game, event)])
         auto = maybe_auto_process(store, clock, saved, scheduler)
         return Submitted(saved.phase, accepted, rejected, pending, auto)
 
@@ -169,10 +170,17 @@ def retract_orders(
                 return Submitted(game.phase, [], [], remaining)
             game.pending_orders[power] = remaining
         event = add_event(game, "ORDERS_RETRACTED", {"power": power, "count": len(remaining)}, now)
-        saved = store.save(game, expected_version=version, events=[event])
+        saved = store.save(game, expected_version=version, events=[event], outbox=[_changed(game, event)])
         return Submitted(saved.phase, [], [], remaining)
 
     return retrying(attempt)
+
+
+def _changed(game: GameRecord, event: EventRecord) -> OutboxRecord:
+    """The live update of a submission (issue 33): who and which phase, never an order; the
+    game's own chat and webhook targets do not get it (notifications.LIVE_ONLY)."""
+    return add_outbox(game, event.type, {"power": event.data["power"], "phase": event.phase},
+                      f"{event.type.lower()}:{event.seq}")
 
 
 def _keyed(texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData) -> dict[str, str]:

@@ -18,6 +18,7 @@ from functions.wiring import load_settings
 from local_stack.http_adapter import LocalContext, to_event
 from tests.accounts.fakes import FakeUserPool, MemoryAccountStore
 from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
+from tests.notifications.reach_fakes import MemoryReachStore
 
 OPERATOR_TOKEN = "operator-token-for-api-tests"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -81,7 +82,7 @@ def in_process_api() -> Iterator[InProcessApi]:
     settings = settings._replace(operator_token=OPERATOR_TOKEN)
     wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
                                     press=InMemoryPressStore(), accounts=api.accounts, identity=api.pool,
-                                    verifier=api.pool.verifier()))
+                                    verifier=api.pool.verifier(), reach=MemoryReachStore()))
     try:
         yield api
     finally:

@@ -107,6 +107,19 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/adjudicate/legal_orders"): ({"compact": "France:APar|Par"}, EVERYONE),
     # issue 31: a preview of the current phase is a seated player's, and writes nothing
     ("POST", "/games/{game_id}/whatif"): ({"orders": {"GERMANY": ["A MUN - BUR"]}}, PLAYERS_ONLY),
+    # reaching players (issue 33): where the socket is, as public as the game; the account's own
+    # notice settings and push devices; an unsubscribe link without its token is malformed for all
+    ("GET", "/games/{game_id}/live"): (None, EVERYONE),
+    ("GET", "/me/notifications"): (None, NOT_SIGNED_IN + (200,) * 4),
+    ("PUT", "/me/notifications"): ({"preferences": {"mail": {"press": "digest"}}},
+                                   NOT_SIGNED_IN + (200,) * 4),
+    ("GET", "/me/push_devices"): (None, NOT_SIGNED_IN + (200,) * 4),
+    ("POST", "/me/push_devices"): ({"subscription": {"endpoint": "https://fcm.googleapis.com/fcm/send/x",
+                                                    "keys": {"p256dh": "B" * 87, "auth": "a" * 22}}},
+                                   NOT_SIGNED_IN + (200,) * 4),
+    ("DELETE", "/me/push_devices/{device_id}"): (None, NOT_SIGNED_IN + (200,) * 4),
+    ("GET", "/mail/unsubscribe"): (None, (422,) * 10),
+    ("POST", "/mail/unsubscribe"): (None, (422,) * 10),
 }
 
 
@@ -176,7 +189,7 @@ def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
     _, _, other_tokens = api.new_game()
     game_id, creator, tokens, jwts = _game_with_accounts(api)
     token = _token(caller, creator, tokens, other_tokens["FRANCE"], jwts)
-    path = template.format(game_id=game_id, power="FRANCE", channel="ALL", index=0)
+    path = template.format(game_id=game_id, power="FRANCE", channel="ALL", index=0, device_id="d1")
     answer = api.call(method, path, _filled(body, game_id=game_id, seat=tokens["ITALY"]), token=token)
     want = _expected(route, caller)
     assert answer.status == want, (method, template, caller, answer.raw[:300])

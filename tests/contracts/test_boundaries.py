@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge",
             "deploy", "community")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
-            "functions.telegram")
+            "functions.telegram", "functions.live")
 # rules, drawing and the community's records: no I/O (their own purity tests)
 PURE = ("engine", "backgammon", "render", "community")
 

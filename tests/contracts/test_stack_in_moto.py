@@ -53,7 +53,9 @@ MODELLED = {
     "AWS::Lambda::EventSourceMapping",
 }
 SKIPPED = {
-    "AWS::ApiGatewayV2::Api", "AWS::ApiGatewayV2::Stage", "AWS::CloudFront::Distribution",
+    "AWS::ApiGatewayV2::Api", "AWS::ApiGatewayV2::Stage", "AWS::ApiGatewayV2::Integration",
+    "AWS::ApiGatewayV2::Route", "AWS::ApiGatewayV2::RouteResponse", "AWS::SES::ConfigurationSet",
+    "AWS::CloudFront::Distribution",
     "AWS::CloudFront::OriginAccessControl", "AWS::CloudFront::ResponseHeadersPolicy",
     "AWS::CloudWatch::Alarm", "AWS::CodeDeploy::Application", "AWS::CodeDeploy::DeploymentGroup",
     "AWS::Cognito::UserPool", "AWS::Cognito::UserPoolClient", "AWS::Lambda::Alias",
@@ -61,7 +63,7 @@ SKIPPED = {
     "AWS::SQS::QueuePolicy", "AWS::Scheduler::Schedule", "AWS::Scheduler::ScheduleGroup",
 }
 RETAINED = {"GameTable", "IdempotencyTable", "OutboxQueue", "OutboxDeadLetterQueue", "FailedWorkQueue",
-            "WebBucket", "UserPool"}
+            "WebBucket", "UserPool", "ConnectionsTable"}
 
 # The AWS managed policies SAM attaches to the functions' roles (and CodeDeploy's). SAM 1.110
 # writes these ARNs itself and never asks the loader; the stub is there for a SAM that does.
@@ -129,7 +131,7 @@ def _alias_of(template: dict[str, Any], function: str) -> str:
 
 def test_every_function_runs_snapstart_on_arm64_behind_a_live_alias(translated: dict[str, Any]) -> None:
     functions = _functions(translated)
-    assert len(functions) == 6
+    assert len(functions) == 7
     versions = _of_type(translated, "AWS::Lambda::Version")
     for name, function in functions.items():
         props = function["Properties"]
@@ -147,9 +149,12 @@ def _invoked(resource: dict[str, Any]) -> list[Any]:
     kind = resource["Type"]
     if kind in ("AWS::Lambda::EventSourceMapping", "AWS::Lambda::Permission"):
         return [props["FunctionName"]]
-    if kind == "AWS::Scheduler::Schedule":
-        return [props["Target"]["Arn"]]
-    if kind == "AWS::ApiGatewayV2::Api":
+    if kind == "AWS::Scheduler::Schedule":  # the daily digest's schedule sends to a queue instead
+        target = props["Target"]["Arn"]
+        return [] if "Queue" in json.dumps(target) else [target]
+    if kind == "AWS::ApiGatewayV2::Integration":  # the WebSocket API's (issue 33)
+        return [props["IntegrationUri"]]
+    if kind == "AWS::ApiGatewayV2::Api" and "Body" in props:  # the HTTP API (SAM's OpenAPI body)
         return [op["x-amazon-apigateway-integration"]["uri"]
                 for path in props["Body"]["paths"].values() for op in path.values()]
     return []
@@ -166,10 +171,11 @@ def test_every_caller_invokes_the_alias_never_latest(translated: dict[str, Any])
             assert any(f'"{a}"' in text or "${" + a + "}" in text for a in aliases), (name, target)
             assert not any(f'"{f}"' in text or "${" + f + "}" in text or "${" + f + ".Arn}" in text
                            for f in functions), (name, target)
-    # API Gateway's 10 permissions (9 API routes: the proxy, create, join, the two sandbox
-    # routes, import and the three maps (issue 28 item 2); the Telegram one), 2 event source
-    # mappings, the sweep schedule, the HTTP API body's 10 integrations
-    assert seen == 10 + 2 + 1 + 10
+    # API Gateway's 11 permissions (9 API routes: the proxy, create, join, the two sandbox
+    # routes, import and the three maps (issue 28 item 2); the Telegram one; the WebSocket API's),
+    # 2 event source mappings, the sweep schedule, the HTTP API body's 10 integrations, the
+    # WebSocket one
+    assert seen == 11 + 2 + 1 + 10 + 1
     for name, config in _of_type(translated, "AWS::Lambda::EventInvokeConfig").items():
         assert config["Properties"]["Qualifier"] == "live", name  # the async retries/DLQ of the alias
 
@@ -435,7 +441,7 @@ def test_resolved_grants_name_the_real_table_index_and_the_deadline_alias(deploy
 
 def test_the_functions_exist_with_a_published_version_and_their_mappings(deployed: dict[str, Any]) -> None:
     functions, resources = deployed["functions"], deployed["resources"]
-    assert len(functions) == 6
+    assert len(functions) == 7
     for name, function in functions.items():
         assert function["Runtime"] == "python3.12", name
         assert "1" in deployed["versions"][name], name  # AutoPublishAlias published version 1
@@ -468,7 +474,7 @@ def test_deleting_the_stack_keeps_exactly_the_retained_resources(
     assert retained == RETAINED
     resources, left = deployed["resources"], deployed["left"]
     assert deployed["deleted_status"] == "DELETE_COMPLETE"
-    assert left["tables"] == {resources["GameTable"], resources["IdempotencyTable"]}
+    assert left["tables"] == {resources[t] for t in ("GameTable", "IdempotencyTable", "ConnectionsTable")}
     queues = ("OutboxQueue", "OutboxDeadLetterQueue", "FailedWorkQueue")
     assert left["queues"] == {resources[q] for q in queues}
     assert left["buckets"] == {resources["WebBucket"], ARTIFACTS[0]}

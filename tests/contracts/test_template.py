@@ -353,7 +353,7 @@ def test_issue27_alarms_publish_through_a_key_cloudwatch_may_use() -> None:
 
 
 STATEFUL = ("GameTable", "IdempotencyTable", "UserPool", "OutboxQueue", "OutboxDeadLetterQueue",
-            "FailedWorkQueue", "WebBucket")
+            "FailedWorkQueue", "WebBucket", "ConnectionsTable")
 
 
 def test_issue27_resources_that_hold_data_survive_a_delete_or_a_replacement() -> None:

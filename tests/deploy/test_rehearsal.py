@@ -34,6 +34,15 @@ KEPT_UNREHEARSED: dict[str, str] = {
         "the same grant, its resource"
     ),
     **{
+        f"NotifierFunction [ForgetClosedConnections]: {what}": (
+            "a frame for a connection API Gateway already closed answers 410 and the subscription is "
+            "forgotten (functions/usecases/live_updates.py post_frames); moto's Management API never "
+            "answers 410 (the local stack's does: tests/system/test_reach_redaction.py closes sockets)"
+        )
+        for what in ("dynamodb:GetItem is never called", "dynamodb:DeleteItem is never called",
+                     "arn:aws:dynamodb:us-east-1:123456789012:table/convoy-connections is never touched")
+    },
+    **{
         f"TelegramFunction [{sid}]: {what}": "a bot /orders that completes an auto_process game's order set "
         "processes the turn, which schedules the next deadline and deletes the old one"
         for sid, what in [

@@ -7,12 +7,13 @@ A CSP that breaks the client is worse than none: this is the test that says it d
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from local_stack.security_headers import security_headers
+from local_stack.security_headers import security_headers, with_live_origin
 from local_stack.stack import LocalStack
 from tests.web.helpers import click_province, shot
 
@@ -38,8 +39,12 @@ def test_the_client_loads_draws_the_board_and_orders_with_no_csp_violation(
 
     response = page.goto(web_stack.url + "/")
     assert response is not None
-    sent = {k: v for k, v in response.headers.items() if k in {h.lower() for h in security_headers()}}
-    assert sent == {k.lower(): v for k, v in security_headers().items()}
+    # template.yaml's headers, with the one local difference: the live socket's own port in
+    # connect-src (on AWS it is on the same origin; local_stack/security_headers.py)
+    expected = with_live_origin(security_headers(), os.environ["LIVE_URL"])
+    assert "ws://127.0.0.1:" in expected["Content-Security-Policy"]
+    sent = {k: v for k, v in response.headers.items() if k in {h.lower() for h in expected}}
+    assert sent == {k.lower(): v for k, v in expected.items()}
 
     # the lobby, the settings and a demo game's board (inline SVG, styled and zoomed by script)
     page.get_by_role("link", name="New game").click()
@@ -47,6 +52,7 @@ def test_the_client_loads_draws_the_board_and_orders_with_no_csp_violation(
     page.get_by_label("My power").select_option("FRANCE")
     page.get_by_test_id("create-game").click()
     page.get_by_text("You play France").wait_for()
+    page.get_by_test_id("live").wait_for()  # the live socket opened under the policy (issue 33)
     click_province(page, "PAR")
     page.wait_for_selector("#p-PAR.selected")
     before = page.get_by_test_id("map").evaluate("el => el.style.transform")

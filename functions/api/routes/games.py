@@ -16,14 +16,15 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from functions.api.identity import actor_for, is_operator, signed_in, user_for
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases import lobby, press, views
+from functions.usecases import lobby, views
 from functions.usecases.common import iso, load
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game
 from functions.usecases.game_import import import_game, take_import_slot
-from functions.usecases.kind_registry import kind_named, kind_of
+from functions.usecases.kind_registry import kind_named
 from functions.usecases.lifecycle_settings import LifecycleSettings
 from functions.usecases.notify_targets import claim_webhook_hosts
+from functions.usecases.player_view import view_for
 
 router = Router()
 request = RequestHelpers(router)
@@ -98,8 +99,9 @@ def get_game(game_id: str) -> schemas.GameView | schemas.BackgammonView:
     found, store = services()
     game = load(store, game_id)
     actor = actor_for(game, request.bearer(), found.settings.operator_token)
-    # the view builder's dict, validated against its kind's model on the way out
-    return press.with_unread(kind_of(game).view(game, actor), found.press_store, game, actor)
+    # the view builder's dict (the same one every live frame carries: functions/usecases/
+    # player_view.py), validated against its kind's model on the way out
+    return view_for(game, actor, found.press_store)
 
 
 @router.get("/variants", tags=["games"], summary="Variants and rulebooks")

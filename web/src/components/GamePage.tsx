@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, call } from "../api";
 import { click, EMPTY, parseAll, targets, unitOf, type LegalOrder, type Selection } from "../orders";
+import type { LiveFrame } from "../live";
 import { bearerFor, seatOf, session, useStore } from "../store";
 import type { GameEvent, GameView, SubmitAnswer } from "../types";
+import { useLive } from "../useLive";
 import { explain, phaseWords, powerName } from "../words";
 import { Countdown } from "./Countdown";
 import { ErrorNote } from "./ErrorNote";
@@ -18,10 +20,17 @@ import { PressPanel } from "./PressPanel";
 type Tab = "orders" | "press" | "history" | "table";
 const POLL_MS = 2000;
 
+/** The poll's period while the socket is down; ``convoy.pollMs`` = "0" turns it off (tests). */
+function pollMs(): number {
+  const set = globalThis.localStorage?.getItem("convoy.pollMs");
+  return set === null || set === undefined || set === "" ? POLL_MS : Number(set);
+}
+
 /**
  * One game: the board with click-to-order, my orders, press, history and the table. The
- * page follows the game's event log (GET /events?after=) so a turn processed elsewhere, a
- * new order count or a vote shows up without a reload.
+ * page follows the game's live socket (useLive) and, while it is down, the event log
+ * (GET /events?after=), so a turn processed elsewhere, a new order count, press or a vote
+ * shows up without a reload.
  */
 export function GamePage({ gameId }: { gameId: string }) {
   useStore();
@@ -44,24 +53,41 @@ export function GamePage({ gameId }: { gameId: string }) {
   const seated = useRef(false);
   const shownPhase = useRef<string | null>(null);
 
+  /** Show a view of the game, from GET /games/{id} or from the live socket (the same view). */
+  const show = useCallback((v: GameView) => {
+    if (shownPhase.current && shownPhase.current !== v.phase) {
+      // the turn moved on (seen here first, by the socket or by the poll): say so with the same render
+      setProcessed(shownPhase.current); setSel(EMPTY); setChoices([]); setLast(null);
+    }
+    shownPhase.current = v.phase;
+    setView(v);
+    setUnread(v.unread);
+    seated.current = v.power !== null;
+    if (lastSeq.current < v.event_seq) lastSeq.current = v.event_seq;
+  }, []);
+
   const load = useCallback(async () => {
     try {
       const v = await call<GameView>("GET", `/games/${gameId}`, { token });
       if ((v as { game?: string }).game === "backgammon") { go(`/backgammon/${gameId}`); return; }
-      if (shownPhase.current && shownPhase.current !== v.phase) {
-        // the turn moved on (seen here first, or by the poll): say so with the same render
-        setProcessed(shownPhase.current); setSel(EMPTY); setChoices([]); setLast(null);
-      }
-      shownPhase.current = v.phase;
-      setView(v);
-      setUnread(v.unread);
-      seated.current = v.power !== null;
+      show(v);
       setError(null);
-      if (lastSeq.current < 0) lastSeq.current = v.event_seq;
     } catch (e) {
       setError(e as ApiError);
     }
-  }, [gameId, token]);
+  }, [gameId, token, show]);
+
+  // live updates (docs/web.md): views and press as they happen; the poll below runs only while
+  // the socket is down
+  const socketOpen = useLive(gameId, token, useCallback((frame: LiveFrame) => {
+    if (frame.type === "subscribed" || frame.type === "view") {
+      show(frame.view);
+      setTick((t) => t + 1); // press and history look again too
+    } else if (frame.type === "message") {
+      setUnread(frame.unread);
+      setTick((t) => t + 1);
+    }
+  }, [show]));
 
   useEffect(() => { void load(); }, [load]);
   useEffect(() => {
@@ -74,6 +100,8 @@ export function GamePage({ gameId }: { gameId: string }) {
   }, [gameId]);
 
   useEffect(() => {
+    const every = pollMs();
+    if (socketOpen || every <= 0) return;
     const timer = setInterval(async () => {
       if (lastSeq.current < 0 || document.hidden) return;
       try {
@@ -90,9 +118,9 @@ export function GamePage({ gameId }: { gameId: string }) {
       } catch {
         /* the next poll tries again */
       }
-    }, POLL_MS);
+    }, every);
     return () => clearInterval(timer);
-  }, [gameId, load, token]);
+  }, [gameId, load, token, socketOpen]);
 
   const legal = useMemo(() => parseAll(view?.legal_orders ?? []), [view]);
   const pending = view && view.power ? view.orders[view.power] ?? [] : [];
@@ -192,6 +220,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         <div className="status-line">
           {view.power ? <span className={`me swatch-label s-${view.power}`}>You play {powerName(view.power)}</span> : <span className="muted">Observing</span>}
           {live && <Countdown deadline={view.deadline} paused={view.paused} />}
+          {socketOpen && <span className="badge live" data-testid="live" title="Updates arrive as they happen">live</span>}
           {!live && <span className="badge">game over</span>}
           {view.open_seats.length > 0 && live && <span className="badge">waiting for {view.open_seats.length} player{view.open_seats.length > 1 ? "s" : ""}</span>}
           {view.power && live && view.auto_process && view.power in view.submitted && (waiting

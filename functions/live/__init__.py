@@ -1,0 +1,1 @@
+"""The WebSocket API's function (issue 33): $connect, $disconnect and subscribe."""

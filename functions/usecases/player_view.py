@@ -1,0 +1,22 @@
+"""The game as one caller sees it, wherever it is shown: the REST view (``GET /games/{id}``)
+and every live frame of the WebSocket API (functions/usecases/live_updates.py).
+
+One function so there is one redaction: the game's kind builds the view for the actor
+(functions/usecases/views.py for Diplomacy: a power sees its own pending orders, of the others
+only whether they submitted), and the caller's unread press is added. A socket never gets a
+view that differs from what the same caller's ``GET /games/{id}`` answers at that moment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from functions.ports import GameRecord, PressStore
+from functions.usecases import press as press_use_cases
+from functions.usecases.common import Actor
+from functions.usecases.kind_registry import kind_of
+
+
+def view_for(game: GameRecord, actor: Actor, press: PressStore) -> dict[str, Any]:
+    """``game`` as ``actor`` may see it, with the actor's unread press."""
+    return press_use_cases.with_unread(kind_of(game).view(game, actor), press, game, actor)
