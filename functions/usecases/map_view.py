@@ -11,7 +11,8 @@ What each draws, for ``phase`` = the current phase (default) or any adjudicated 
 
 Caching: the picture is a pure function of its inputs, so its ETag is a hash of them (game,
 phase, version, format, viewer, width, palette, style) and is known before anything is drawn.
-``version`` is the META version for the live phase and ``P<n>`` for an adjudicated phase (its
+``version`` is META's version and event counter for the live phase (an order set writes only
+the power's own item, and an event) and ``P<n>`` for an adjudicated phase (its
 PHASE item never changes). ``viewer`` is the power whose pending orders are drawn, else
 ``public``. A matching ``If-None-Match`` answers 304 without drawing; recent pictures are kept
 in a small per-process cache.
@@ -100,7 +101,9 @@ def _scene(store: GameStore, game: GameRecord, actor: Actor, request: MapRequest
         viewer = "public"
         if request.kind == "orders":
             viewer, overlay = _own_orders(game, actor, state)
-        return _Scene(state, overlay, game.phase, str(game.version), viewer)
+        # META's version and the event counter: an order set changes only the power's own item
+        # and always appends an event (issue 29), so the pair moves whenever the picture may
+        return _Scene(state, overlay, game.phase, f"{game.version}.{game.event_seq}", viewer)
     record = _phase_record(store, game, wanted)
     state = engine.state_from_dict(record.state_before)
     if request.kind == "board":

@@ -17,7 +17,7 @@ from functions.api.identity import actor_for, user_for
 from functions.api.plumbing import OPTIONAL_SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
 from functions.usecases import lobby, press, views
-from functions.usecases.common import iso, load
+from functions.usecases.common import iso, load_with_press
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game, import_game
 from functions.usecases.kind_registry import kind_named, kind_of
@@ -95,10 +95,10 @@ def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameLi
             summary="The game as the caller may see it (redacted per power; observers see no orders)")
 def get_game(game_id: str) -> schemas.GameView | schemas.BackgammonView:
     found, store = services()
-    game = load(store, game_id)
+    game, ledgers = load_with_press(store, game_id)  # one query: the game, its powers, their press
     actor = actor_for(game, request.bearer(), found.settings.operator_token)
     # the view builder's dict, validated against its kind's model on the way out
-    return press.with_unread(kind_of(game).view(game, actor), found.press_store, game, actor)
+    return press.with_unread(kind_of(game).view(game, actor), found.press_store, game, actor, ledgers)
 
 
 @router.get("/variants", tags=["games"], summary="Variants and rulebooks")
