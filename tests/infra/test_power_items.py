@@ -152,14 +152,15 @@ def _legacy_game(store: DynamoGameStore, client: Any, clock: FakeClock) -> str:
     attrs.update(pk=keys.game_pk(game_id), sk=keys.META, kind=keys.GAME_KIND, seated=sorted(game.players),
                  is_private=False, lobby={"settings": {}, "seats": {}, "result": None})
     client.put_item(TableName=store.table_name, Item=items.to_item(attrs, items.GAME_PACKED))
-    powers = client.query(TableName=store.table_name, KeyConditionExpression="pk = :pk AND begins_with(sk, :p)",
+    powers = client.query(TableName=store.table_name,
+                          KeyConditionExpression="pk = :pk AND begins_with(sk, :p)",
                           ExpressionAttributeValues={":pk": {"S": keys.game_pk(game_id)},
                                                      ":p": {"S": keys.POWER_PREFIX}})["Items"]
     for found in powers:
         client.delete_item(TableName=store.table_name, Key={"pk": found["pk"], "sk": found["sk"]})
     ledger = {"pk": keys.game_pk(game_id), "sk": "PRESS#POWER#ENGLAND", "game_id": game_id,
-              "power": "ENGLAND", "version": 3, "inbox_seq": 2, "channels": {"ENGLAND+FRANCE": {"last": 2, "read": 0}},
-              "opened": 0, "rate_window": 0, "rate_count": 0}
+              "power": "ENGLAND", "version": 3, "inbox_seq": 2,
+              "channels": {"ENGLAND+FRANCE": {"last": 2, "read": 0}}, "opened": 0, "rate_window": 0, "rate_count": 0}
     client.put_item(TableName=store.table_name, Item=items.to_item(ledger))
     return game_id
 
