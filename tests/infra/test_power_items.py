@@ -160,7 +160,8 @@ def _legacy_game(store: DynamoGameStore, client: Any, clock: FakeClock) -> str:
         client.delete_item(TableName=store.table_name, Key={"pk": found["pk"], "sk": found["sk"]})
     ledger = {"pk": keys.game_pk(game_id), "sk": "PRESS#POWER#ENGLAND", "game_id": game_id,
               "power": "ENGLAND", "version": 3, "inbox_seq": 2,
-              "channels": {"ENGLAND+FRANCE": {"last": 2, "read": 0}}, "opened": 0, "rate_window": 0, "rate_count": 0}
+              "channels": {"ENGLAND+FRANCE": {"last": 2, "read": 0}},
+              "opened": 0, "rate_window": 0, "rate_count": 0}
     client.put_item(TableName=store.table_name, Item=items.to_item(ledger))
     return game_id
 
