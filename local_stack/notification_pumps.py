@@ -5,7 +5,9 @@ Three pumps, run by the local stack's pump loop (`local_stack.pumps`):
   (`local_stack.schedule_clock`: O(schedules due), not O(schedules)), invokes the
   deadline handler with their ``{game_id, phase}`` input (reminders add
   ``"kind": "reminder"``), then deletes them through the API (what
-  ActionAfterCompletion=DELETE does on AWS); a firing that raises is offered again on the
+  ActionAfterCompletion=DELETE does on AWS) unless the firing put its own name again (an
+  early firing or an NMR extension moves the phase's deadline by name); a firing that
+  raises is offered again on the
   next run, as Scheduler retries. Every `sweep_every` runs it also calls the sweeper, as
   the rate schedule would.
 - `relay_outbox`: the table's DynamoDB stream, read by `local_stack.stream_relay`
@@ -80,7 +82,8 @@ class NotificationPumps:
         for fired, deadline in enumerate(due):
             try:
                 self._deadline(deadline.event(), None)  # reminders carry "kind": "reminder"
-                self._scheduler.complete(deadline.name)
+                if not self._clock.replaced(deadline.name):  # re-put by name while firing: keep it
+                    self._scheduler.complete(deadline.name)
             except Exception:  # offered again next run (a repeated firing is a no-op)
                 self._clock.retry(due[fired:])
                 raise

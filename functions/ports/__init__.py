@@ -538,7 +538,7 @@ LAZY: dict[str, tuple[str, ...]] = {
     "functions.ports.notifications": (
         "OutboxMessage", "WebhookTarget", "DiscordTarget", "TelegramTarget", "DeliveryTarget",
         "target_to_dict", "target_from_dict", "Deliverer", "DeliveryLog", "TargetDirectory",
-        "TargetStanding", "TargetHealth", "MessageQueue", "DeadlineInfo", "DeadlineGames", "Seat",
+        "TargetStanding", "TargetHealth", "MessageQueue", "DeadlineInfo", "DeadlineGames", "Firing", "Seat",
         "SubmitOutcome", "TelegramStore", "GameActions", "ReplyOutbox",
     ),
     "functions.ports.accounts": (
@@ -563,6 +563,7 @@ if TYPE_CHECKING:
         DeliveryLog,  # noqa: F401 - re-exported (lazy, above)
         DeliveryTarget,  # noqa: F401 - re-exported (lazy, above)
         DiscordTarget,  # noqa: F401 - re-exported (lazy, above)
+        Firing,  # noqa: F401 - re-exported (lazy, above)
         GameActions,  # noqa: F401 - re-exported (lazy, above)
         MessageQueue,  # noqa: F401 - re-exported (lazy, above)
         OutboxMessage,  # noqa: F401 - re-exported (lazy, above)

@@ -236,8 +236,9 @@ def maybe_auto_process(
     )
     if not ready:
         return False
-    try:
-        process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase, scheduler=scheduler)
+    try:  # from the record just written: no second read (a stale one fails the commit and is read)
+        process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase, scheduler=scheduler,
+                     game=game.copy())
     except (StalePhase, GameNotActive, GamePaused):
         return False  # someone else processed it first, or it was paused meanwhile
     except Exception:

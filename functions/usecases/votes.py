@@ -60,7 +60,7 @@ def cast_vote(
         state = state_of(game)
         if power not in active_powers(game, state):
             raise Forbidden(f"{power} is not an active power (eliminated), so it has no vote")
-        version, now = game.version, clock.now()
+        version, now, timed = game.version, clock.now(), bool(game.deadline)
         vote = dict(game.votes.get(power) or {})
         if draw is not None:
             vote["draw"] = draw
@@ -81,7 +81,7 @@ def cast_vote(
             saved = store.save_turn(game, power, events=events)
         else:
             saved = store.save(game, expected_version=version, events=events, outbox=outbox)
-            sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=None)
+            sync_schedule(scheduler, game_id, phase=saved.phase, deadline=None, was_timed=timed)
         return VoteState(
             phase=saved.phase, power=power, draw=bool(vote.get("draw")), concede=bool(vote.get("concede")),
             game_status=saved.status, result=with_scores(saved.result),

@@ -40,7 +40,8 @@ def api_table(table: Table) -> Iterator[Table]:
     map_view._CACHE.clear()
     for power, orders in SPRING_1901.items():
         submit_orders(table.store, table.clock, table.game_id, Actor("player", power), orders)
-    process_turn(table.store, table.clock, table.game_id, Actor("creator"))
+    process_turn(table.store, table.clock, table.game_id, Actor("creator"),
+                 expected_phase=table.store.load(table.game_id).phase)
     for power, orders in FALL_1901.items():
         submit_orders(table.store, table.clock, table.game_id, Actor("player", power), orders)
     try:
