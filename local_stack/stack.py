@@ -24,6 +24,7 @@ class LocalStack:
     _http: HttpServer | None = None
     _containers: Containers | None = None
     _loop: pumps.PumpLoop | None = None
+    _timer: pumps.PumpLoop | None = None
 
     @property
     def url(self) -> str:
@@ -35,7 +36,9 @@ class LocalStack:
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "convoy")
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as template.yaml's Globals
         from functions import wiring
+        from local_stack.notification_pumps import deadline_environment
 
+        deadline_environment()  # before the API workers are spawned: they schedule deadlines too
         wiring.reset()
         self._containers = Containers(self.api_workers if handler is None else 0, handler)
         self._http = HttpServer(self.host, self.port, self._containers).start()
@@ -43,12 +46,16 @@ class LocalStack:
         pumps.install_all()
         self._loop = pumps.PumpLoop(self.pump_interval)
         self._loop.start()
+        self._timer = pumps.PumpLoop(min(pumps.TIMER_INTERVAL, self.pump_interval), pumps.TIMER_PUMPS,
+                                     name="convoy-timers")
+        self._timer.start()
         return self
 
     def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.stop()
-            self._loop.join(timeout=30)  # a pump run in progress finishes before the emulator stops
+        for loop in (self._loop, self._timer):
+            if loop is not None:
+                loop.stop()
+                loop.join(timeout=30)  # a pump run in progress finishes before the emulator stops
         if self._http is not None:
             self._http.stop()
         if self._containers is not None:
