@@ -38,6 +38,9 @@ from local_stack.stream_relay import StreamRelay
 
 Handler = Callable[[dict[str, Any], Any], Any]
 log = logging.getLogger("convoy.local.notifications")
+# Not under "convoy": Powertools' Logger owns that one, at the functions' POWERTOOLS_LOG_LEVEL
+# (ERROR in tests and the soak). A missed deadline must always reach the operator's stderr.
+backstop_log = logging.getLogger("local_stack.sweeper")
 
 # What template.yaml's Globals give every function for deadlines. The stack sets it before it
 # spawns the API workers (``deadline_environment``): the join that fills a game runs there and
@@ -119,7 +122,7 @@ class NotificationPumps:
         processed = sorted(game for game, outcome in outcomes.items() if outcome == "PROCESSED")
         if processed:
             self.swept += len(processed)
-            log.warning("the sweeper processed %d overdue phase(s) (games %s); total %d",
+            backstop_log.warning("the sweeper processed %d overdue phase(s) (games %s); total %d",
                         len(processed), ", ".join(processed), self.swept)
         return len(processed)
 
