@@ -232,6 +232,8 @@ class Scenario:
         )
         self.games = {"played": game, "deadline": self.seated_game("a second timed game", **fast)[0]}
         self.tokens = tokens
+        self.first_deadline_scheduled(game)
+        self.deadline_moves_by_name()
         key = {"idempotency-key": str(uuid.uuid4())}
         orders = {"orders": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"], "phase": "S1901M"}
         self.api(
@@ -294,6 +296,28 @@ class Scenario:
             {"password": "guess"},
             status=403,
         )
+
+    def first_deadline_scheduled(self, game: str) -> None:
+        """Issue 28: the join that filled the game scheduled its first deadline, by its name."""
+        scheduler = self.aws.client("scheduler")
+        group = self.names["DeadlineScheduleGroup"]["Ref"]
+        try:
+            found = scheduler.get_schedule(Name=f"dl.{game}.S1901M", GroupName=group)
+            ok, detail = "at(" in found["ScheduleExpression"], ""
+        except Exception as exc:  # noqa: BLE001 - reported as the failed step it is
+            ok, detail = False, f"{type(exc).__name__}: {exc}"
+        self.report.steps.append(
+            Step("ApiFunction", "the last join scheduled the first deadline", {}, ok, detail)
+        )
+
+    def deadline_moves_by_name(self) -> None:
+        """A timed game paused (its schedules deleted), resumed (created) and extended (replaced
+        in place: UpdateSchedule), all by name (issue 29: never a listing)."""
+        game, creator, _ = self.seated_game("a timed game the creator pauses",
+                                            phase_seconds={"MOVEMENT": 3600})
+        self.api("pause (the phase's schedules deleted)", "POST", f"/games/{game}/pause", token=creator)
+        self.api("resume (created again)", "POST", f"/games/{game}/resume", token=creator)
+        self.api("extend (replaced in place)", "POST", f"/games/{game}/extend", {"seconds": 600}, creator)
 
     def accounts_and_sandbox(self) -> None:
         email = "ada@example.com"
