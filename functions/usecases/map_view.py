@@ -55,6 +55,9 @@ class MapPicture:
     body: bytes | None  # None: the caller's If-None-Match matched (304)
     phase: str
     public: bool  # False when the picture shows a power's pending orders
+    # an adjudicated phase named by the request: that URL's picture never changes (issue 29: the
+    # API lets CloudFront and browsers keep it; a live or "the last" picture is revalidated)
+    immutable: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,13 +77,14 @@ def map_picture(
     etag = _etag(game_id, scene, request)
     content_type = FORMATS[request.fmt]
     public = scene.viewer == "public"
+    fixed = request.phase is not None and scene.version.startswith("P")  # a PHASE record's picture
     if if_none_match and etag in {t.strip() for t in if_none_match.split(",")}:
-        return MapPicture(etag, content_type, None, scene.phase, public)
+        return MapPicture(etag, content_type, None, scene.phase, public, fixed)
     body = _CACHE.get(etag)
     if body is None:
         body = _draw(game, scene, request)
         _CACHE.put(etag, body)
-    return MapPicture(etag, content_type, body, scene.phase, public)
+    return MapPicture(etag, content_type, body, scene.phase, public, fixed)
 
 
 def seat_board_png(store: GameStore, picture: Mapping[str, Any], width: int = 1280) -> bytes:

@@ -227,3 +227,19 @@ def test_the_chat_bots_map_is_the_seats_own_orders_map(api_table: Table) -> None
     assert base64.b64decode(answer["body"]) == png
     other = _get(f"/games/{api_table.game_id}/map/orders", api_table.tokens["FRANCE"], query)
     assert base64.b64decode(other["body"]) != png
+
+
+def test_a_named_adjudicated_phase_is_cacheable_for_good_and_the_live_board_is_revalidated(
+    api_table: Table,
+) -> None:
+    """Issue 29: CloudFront keeps the public pictures of adjudicated phases (template.yaml's
+    MapCachePolicy honours these headers); the live board and a seat's orders are asked again."""
+    base, tokens = f"/games/{api_table.game_id}", api_table.tokens
+    named = _get(f"{base}/map/resolution", query={"phase": "S1901M", "format": "png"})["headers"]
+    assert named["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert _get(f"{base}/map", query={"phase": "S1901M"})["headers"]["Cache-Control"].endswith("immutable")
+    assert _get(f"{base}/map")["headers"]["Cache-Control"] == "public, max-age=0, must-revalidate"
+    last = _get(f"{base}/map/resolution")["headers"]["Cache-Control"]  # "the last" moves on
+    assert last == "public, max-age=0, must-revalidate"
+    mine = _get(f"{base}/map/orders", tokens["FRANCE"])["headers"]["Cache-Control"]
+    assert mine.startswith("private")
