@@ -296,6 +296,7 @@ class Scenario:
             {"password": "guess"},
             status=403,
         )
+        self.games["forming"] = private["game_id"]  # nobody ever joins it: it expires
 
     def first_deadline_scheduled(self, game: str) -> None:
         """Issue 28: the join that filled the game scheduled its first deadline, by its name."""
@@ -373,6 +374,10 @@ class Scenario:
 
         table = self.names["GameTable"]["Ref"]
         batches: list[Any] = []
+        # the game nobody joined reaches its time: the table's TTL deletes its META (issue 28), and
+        # the relay, reading that from the stream, forgets the rest of the game
+        forming = {"pk": {"S": f"GAME#{self.games['forming']}"}, "sk": {"S": "META"}}
+        self.aws.dynamodb().delete_item(TableName=table, Key=forming)
 
         def relay(event: dict[str, Any], context: Any) -> Any:
             result = self.step(
@@ -395,6 +400,12 @@ class Scenario:
                 break
         if not batches:
             self.report.steps.append(Step("RelayFunction", "a stream batch", {}, False, "no OUTBOX records"))
+        left = self.aws.dynamodb().query(
+            TableName=table, KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues={":pk": forming["pk"]},
+        )["Items"]
+        self.report.steps.append(Step("RelayFunction", "a game that never started is forgotten", {},
+                                      not left, f"{len(left)} items left" if left else ""))
 
         def notify(event: dict[str, Any], context: Any) -> Any:
             # the webhook answers 503 once: that message is a batch item failure, retried next drain

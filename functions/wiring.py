@@ -412,6 +412,19 @@ def stream_item(image: Mapping[str, Any]) -> dict[str, Any]:
     return from_item(dict(image), OUTBOX_PACKED)
 
 
+def removed_game(record: Mapping[str, Any]) -> str | None:
+    """The id of the game whose META a stream record says was removed (its TTL expired), if
+    it says so (infra/dynamodb/keys.py knows the keys)."""
+    from infra.dynamodb import keys
+
+    if record.get("eventName") != "REMOVE":
+        return None
+    found = (record.get("dynamodb") or {}).get("Keys") or {}
+    sort_key, partition = (found.get("sk") or {}).get("S"), str((found.get("pk") or {}).get("S", ""))
+    prefix = keys.game_pk("")
+    return partition[len(prefix):] if sort_key == keys.META and partition.startswith(prefix) else None
+
+
 def prime_clients() -> None:
     """SnapStart priming (functions/snapstart.py): every AWS client built before the snapshot."""
     from infra import aws_clients

@@ -28,7 +28,7 @@ TIMER_PUMPS: list[Pump] = []
 TIMER_INTERVAL = 0.2  # seconds between two looks at the due schedules (O(1) when none is due)
 # Installers run when the stack starts ("module" or "module:function"). Kept as strings
 # so local_stack does not depend on them at import time.
-PUMP_MODULES: list[str] = ["local_stack.notification_pumps:install"]
+PUMP_MODULES: list[str] = ["local_stack.notification_pumps:install", "local_stack.expiry_pump:install"]
 
 
 def install_all() -> None:

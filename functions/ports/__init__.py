@@ -80,6 +80,9 @@ class GameRecord:
     result: dict[str, JSON] | None = None
     # accounts (issue 15): the Cognito subject of the signed-in user who created the game
     creator_user_id: str | None = None
+    # when a game whose seats are never all taken is forgotten (epoch seconds; DynamoDB's TTL):
+    # set by the store when the game is created unstarted, dropped once it starts (issue 28)
+    expires_at: int | None = None
     # The store's bookkeeping, not game data: each power's own item as it was read (its version
     # guards the power's next small write; ``apply_turns``), and the key layout of the game's
     # items (1: a game stored before power items; infra/dynamodb/keys.py says what changed).
@@ -230,8 +233,15 @@ class AlreadyExists(StorageError):
 # ---------------------------------------------------------------- the game store
 
 
+UNSTARTED_GAME_DAYS = 14  # a game not started this long after its creation is forgotten (docs/api.md)
+
+
 class GameStore(Protocol):
-    """The single game table. Every write is conditional on the version read."""
+    """The single game table. Every write is conditional on the version read.
+
+    A game created before its seats are all taken (``started_at`` None) expires
+    ``UNSTARTED_GAME_DAYS`` after its creation unless it starts: its META carries the time for
+    the table's TTL, and once META is gone ``delete_game`` removes what the game left behind."""
 
     def load(self, game_id: str) -> GameRecord:
         """The game with its powers' decisions folded in (``apply_turns``), in one read;
@@ -278,6 +288,10 @@ class GameStore(Protocol):
         ...
 
     def list_games(self, limit: int = 50) -> list[GameRecord]: ...
+
+    def delete_game(self, game_id: str) -> int:
+        """Delete every item of the game (after its META expired); how many were deleted."""
+        ...
 
     def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
         """(game id, phase, deadline) of active, unpaused games whose deadline is at or

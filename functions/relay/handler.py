@@ -15,6 +15,10 @@ at a time, and one ``send_message`` per record would be ten times the SQS calls 
 (a malformed OUTBOX item is logged and skipped: it would fail the same way on every
 retry and hold up its shard), send all the messages at once, then let the processor
 go over the records and report, in stream order, each whose message SQS did not take.
+
+The relay also forgets games that never started (issue 28 item 13): the mapping passes the
+REMOVE of a META too (only the table's TTL removes one: functions/usecases/expiry.py), and
+the game's other items are deleted; a failure is a batch item failure, retried like a send.
 """
 
 from __future__ import annotations
@@ -26,9 +30,10 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
 from functions.observability import get_logger, get_tracer
-from functions.ports import MessageQueue, OutboxMessage
+from functions.ports import GameStore, MessageQueue, OutboxMessage
+from functions.usecases.expiry import forget_game
 from functions.usecases.notifications import message_from_outbox_item, relay_outbox
-from functions.wiring import stream_item
+from functions.wiring import removed_game, stream_item
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -89,8 +94,10 @@ def send_batch(by_sequence: Mapping[str, OutboxMessage], queue: Callable[[], Mes
     return {seq for seq, m in by_sequence.items() if m.dedupe_key in failed_keys}
 
 
-def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
-    """A handler sending to `queue()` (built lazily, on the first batch).
+def make_handler(queue: Callable[[], MessageQueue],
+                 games: Callable[[], GameStore] | None = None) -> LambdaHandler:
+    """A handler sending to `queue()` (built lazily, on the first batch), and forgetting the
+    games whose META the table's TTL removed in `games()`.
 
     It answers Lambda's partial-batch response (``ReportBatchItemFailures``): the failed
     records' sequence numbers, in stream order, from which the stream retries. A fresh
@@ -105,6 +112,11 @@ def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
         unsent = send_batch(read_batch(records), queue)
 
         def report(record: DynamoDBRecord) -> None:
+            gone = removed_game(record.raw_event)
+            if gone is not None and games is not None:
+                deleted = forget_game(games(), gone)
+                logger.info("an unstarted game expired", extra={"game_id": gone, "items": deleted})
+                return
             sequence = record.dynamodb.sequence_number if record.dynamodb else None
             if sequence in unsent:
                 raise NotRelayed(f"outbox record {sequence} not accepted by the queue")
@@ -122,7 +134,13 @@ def _default_queue() -> MessageQueue:
     return outbox_queue()
 
 
-handler = make_handler(_default_queue)
+def _default_games() -> GameStore:
+    from functions.wiring import services  # deferred: no clients at import
+
+    return services().store
+
+
+handler = make_handler(_default_queue, _default_games)
 
 
 # SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their

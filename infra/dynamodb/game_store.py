@@ -30,9 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from functions.ports import (
+    UNSTARTED_GAME_DAYS,
     AlreadyExists,
     EventRecord,
     GameRecord,
@@ -132,6 +134,29 @@ class DynamoGameStore(TableAdapter):
         )
         return [items.listing_from_item(i) for i in response.get("Items", [])]
 
+    def delete_game(self, game_id: str) -> int:
+        """Every item left under the game's key (its META expired: DynamoDB's TTL took it), in
+        batches of 25: keys only are read. What an account's index points at is left: /me/games
+        skips a game that is gone."""
+        kwargs: dict[str, Any] = dict(
+            TableName=self.table_name, KeyConditionExpression="pk = :pk", ProjectionExpression="pk, sk",
+            ExpressionAttributeValues=items.to_item({":pk": keys.game_pk(game_id)}),
+        )
+        deleted = 0
+        while True:
+            response = self._call("query", **kwargs)
+            found = response.get("Items", [])
+            for start in range(0, len(found), 25):
+                request: dict[str, Any] = {self.table_name: [{"DeleteRequest": {"Key": key}}
+                                                             for key in found[start:start + 25]]}
+                while request:
+                    answer = self._call("batch_write_item", RequestItems=request)
+                    request = answer.get("UnprocessedItems") or {}
+            deleted += len(found)
+            if "LastEvaluatedKey" not in response:
+                return deleted
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
     def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
         """(game id, phase, deadline) of every game whose deadline is at or before ``now_iso``,
         from the sparse ``by_due`` index, bucket by bucket (eventually consistent: the
@@ -229,7 +254,7 @@ class DynamoGameStore(TableAdapter):
     def create(
         self, game: GameRecord, events: Sequence[EventRecord] = (), outbox: Sequence[OutboxRecord] = ()
     ) -> GameRecord:
-        stored = replace(game, version=1, layout=keys.LAYOUT)
+        stored = replace(game, version=1, layout=keys.LAYOUT, expires_at=_forming_expiry(game))
         meta = {
             "Put": {
                 "TableName": self.table_name,
@@ -351,6 +376,17 @@ class DynamoGameStore(TableAdapter):
             if is_conditional_failure(exc):
                 raise StaleVersion(game_id, expected) from exc
             raise StorageError(str(exc)) from exc
+
+
+def _forming_expiry(game: GameRecord) -> int | None:
+    """A game created with seats to fill expires UNSTARTED_GAME_DAYS later unless it starts."""
+    if game.started_at is not None:
+        return None
+    try:
+        created = datetime.fromisoformat(game.created_at.replace("Z", "+00:00"))
+    except ValueError:  # no creation time to count from: never expire rather than guess
+        return None
+    return int(created.timestamp()) + UNSTARTED_GAME_DAYS * 86400
 
 
 def _written(game: GameRecord, turns: Sequence[PowerTurn]) -> GameRecord:

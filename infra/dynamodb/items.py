@@ -97,7 +97,7 @@ COMPRESS_AT = 512  # packed text this long or longer is stored compressed
 # of the record but the powers' decisions (their own items) and the store's bookkeeping is
 # the packed ``body``.
 META_PLAIN = ("game_id", "variant", "rules", "created_at", "phase", "status", "version", "layout")
-_NOT_IN_META = frozenset({"turns", "pending_orders", "wait_flags", "votes"})
+_NOT_IN_META = frozenset({"turns", "pending_orders", "wait_flags", "votes", "expires_at"})
 META_BODY = tuple(f.name for f in fields(GameRecord) if f.name not in (*META_PLAIN, *_NOT_IN_META))
 _RECORD_FIELDS = frozenset(f.name for f in fields(GameRecord)) - {"turns"}
 
@@ -143,6 +143,8 @@ def game_item(game: GameRecord) -> Item:
                  lobby=_lobby(game), body={name: getattr(game, name) for name in META_BODY})
     if game.status == "ACTIVE" and not game.paused and game.deadline:
         attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
+    if game.started_at is None and game.expires_at is not None:  # the table's TTL: a game that never starts
+        attrs.update(expires_at=game.expires_at)
     return to_item(attrs, ("body",), compress=True)
 
 

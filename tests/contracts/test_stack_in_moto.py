@@ -54,7 +54,8 @@ MODELLED = {
 }
 SKIPPED = {
     "AWS::ApiGatewayV2::Api", "AWS::ApiGatewayV2::Stage", "AWS::CloudFront::CachePolicy",
-    "AWS::CloudFront::Distribution", "AWS::CloudFront::OriginAccessControl", "AWS::CloudFront::ResponseHeadersPolicy",
+    "AWS::CloudFront::Distribution", "AWS::CloudFront::OriginAccessControl",
+    "AWS::CloudFront::ResponseHeadersPolicy",
     "AWS::CloudWatch::Alarm", "AWS::CodeDeploy::Application", "AWS::CodeDeploy::DeploymentGroup",
     "AWS::Cognito::UserPool", "AWS::Cognito::UserPoolClient", "AWS::Lambda::Alias",
     "AWS::Lambda::EventInvokeConfig", "AWS::S3::BucketPolicy", "AWS::SNS::Subscription",

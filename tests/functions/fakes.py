@@ -145,6 +145,15 @@ class InMemoryGameStore:
     ) -> GameRecord:
         return self._write(game, expected_version, events, outbox, phase)
 
+    def delete_game(self, game_id: str) -> int:
+        with self.lock:
+            found = [self.games.pop(game_id, None), self.phase_items.pop(game_id, None),
+                     self.events.pop(game_id, None), self.outbox.pop(game_id, None)]
+            turns = [key for key in self.turn_items if key[0] == game_id]
+            for key in turns:
+                del self.turn_items[key]
+            return sum(len(f) if isinstance(f, list) else 1 for f in found if f is not None) + len(turns)
+
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         with self.lock:
             found = sorted(self.games.values(), key=lambda g: g.created_at, reverse=True)
