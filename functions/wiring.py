@@ -21,6 +21,8 @@ Environment (``load_settings``; local defaults for ``make run`` and tests):
   TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE,
   CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1 (local runs and tests only),
   SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500),
+  SWEEP_GRACE_SECONDS (how long a due deadline is left to its own schedule before the sweeper
+  takes it, default 60; the deploy rehearsal's two-second phases use 0),
   SANDBOX_RATE_LIMIT (sandbox requests per caller per minute, default 60),
   COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID, COGNITO_REGION (default AWS_REGION),
   COGNITO_JWKS_URL (default <issuer>/.well-known/jwks.json; the local stack points it at moto).
@@ -93,6 +95,7 @@ class Settings(NamedTuple):
     telegram_webhook_secret: str = ""
     telegram_api_base: str = "https://api.telegram.org"
     sweep_scan_limit: int = 500
+    sweep_grace_seconds: int = 60  # a due phase is its schedule's for this long (deadlines.SCHEDULE_GRACE)
     public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
     sandbox_rate_limit: int = 60  # SANDBOX_RATE_LIMIT: sandbox requests per caller per minute (issue 19)
     # accounts (issue 15, docs/accounts.md): the user pool and its app client
@@ -122,6 +125,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", ""),
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
         sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
+        sweep_grace_seconds=int(e.get("SWEEP_GRACE_SECONDS", "60")),
         public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
         sandbox_rate_limit=int(e.get("SANDBOX_RATE_LIMIT", "60")),
         cognito_user_pool_id=e.get("COGNITO_USER_POOL_ID", ""),
@@ -318,6 +322,7 @@ class DeadlineDependencies(NamedTuple):
 
     games: DeadlineGames
     scheduler: DeadlineScheduler
+    sweep_grace_seconds: int = 60
 
 
 class TelegramDependencies(NamedTuple):
@@ -373,6 +378,7 @@ def deadline_dependencies() -> DeadlineDependencies:
             api.store, api.clock, settings().sweep_scan_limit, scheduler=deadline_scheduler()
         ),
         scheduler=deadline_scheduler(),
+        sweep_grace_seconds=settings().sweep_grace_seconds,
     )
 
 

@@ -136,10 +136,19 @@ class NotificationPumps:
 
 
 def ensure_schedule_group(client: Any, name: str) -> None:
-    """The template creates the group on AWS; the emulator needs it made here."""
+    """The template creates the group on AWS; the emulator needs it made here, once. Asked
+    first: moto 5.2.5 answers a second CreateScheduleGroup by replacing the group with an empty
+    one (AWS says ConflictException), so a restart on a data directory lost every pending
+    schedule, and its deadlines waited for the sweeper."""
+    try:
+        client.get_schedule_group(Name=name)
+        return
+    except Exception as exc:  # ResourceNotFoundException: a fresh data directory
+        if "NotFound" not in str(exc):
+            raise
     try:
         client.create_schedule_group(Name=name)
-    except Exception as exc:  # already there (ConflictException) is the normal case
+    except Exception as exc:  # made meanwhile (ConflictException on AWS)
         if "Conflict" not in str(exc):
             raise
 

@@ -142,3 +142,16 @@ def test_the_sweeper_runs_on_wall_time_and_counts_the_deadlines_it_had_to_proces
     assert pumps.sweep_overdue() == 0 and len(answers) == 1  # the next sweep waits its 30 s
     off = _bare_pumps(None, lambda e, _: None, lambda e, _: 1 / 0, wall_clock=lambda: 1e9, sweep_seconds=0)
     assert off.sweep_overdue() == 0  # CONVOY_SWEEP_SECONDS=0: switched off
+
+
+def test_making_sure_of_the_schedule_group_keeps_its_schedules(aws: None) -> None:
+    """A restart on a data directory asks for the group again: moto 5.2.5 would replace it with
+    an empty one on a second CreateScheduleGroup, losing every pending deadline."""
+    sched = boto3.client("scheduler", region_name="us-east-1")
+    ensure_schedule_group(sched, "deadlines")
+    scheduler = EventBridgeDeadlineScheduler(
+        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
+    )
+    scheduler.schedule_deadline("g1", "S1901M", NOW)
+    ensure_schedule_group(sched, "deadlines")  # the stack starting again on the same data
+    assert [s["Name"] for s in sched.list_schedules(GroupName="deadlines")["Schedules"]] == ["dl.g1.S1901M"]
