@@ -1,51 +1,67 @@
-"""Consumed-capacity metering for the API benchmark, hooked onto the stack's DynamoDB client.
+"""Metering for the benchmarks, hooked onto the stack's own boto3 clients (botocore's events).
 
-The game store (infra/dynamodb/game_store.py) knows nothing of this: ``meter(client,
-table)`` registers hooks on the client the store uses (``DynamoDBClient.add_hooks``),
-asking DynamoDB for ``ReturnConsumedCapacity`` on calls that touch ``table`` and adding up
-what comes back.
-moto reports no capacity for writes, so writes without a figure are estimated with
-DynamoDB's pricing (``estimated_write_units``). Only the benchmark installs it.
+The stores (infra/) know nothing of this: ``meter(client, table)`` registers hooks on the
+DynamoDB client the stores use and prices every call on ``table`` by DynamoDB's documented
+rules, from the request and the answer, so moto's own (partial) capacity reports do not
+matter and the same figures come out of any checkout:
+
+- writes: one write unit per started KB of each item written, twice inside a transaction
+  (Put by its size; Update, Delete and ConditionCheck as one unit apiece, which is what our
+  small counters and condition checks cost);
+- reads: strongly consistent, one read unit per started 4 KB (a GetItem per item, a Query
+  or Scan per the sum of the items it returns, a BatchGetItem per item); half that when
+  eventually consistent (indexes); a read that finds nothing still costs its one unit.
+
+``Meter`` (``meter_all``) also counts the calls of every AWS service the stack uses, by
+operation: requests, schedules created, queue messages, for bench/api_bench.py's turn table
+and bench/cost.py's bill. Only the benchmarks install it.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from typing import Any
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-WRITES = {"PutItem": "put_item", "TransactWriteItems": "transact_write_items"}
-# DynamoDB operations whose request takes ReturnConsumedCapacity
-CONSUMED_CAPACITY_OPERATIONS = frozenset({
-    "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
-    "TransactGetItems", "TransactWriteItems", "ExecuteStatement", "BatchExecuteStatement",
-    "ExecuteTransaction",
-})
+WRITE_OPERATIONS = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"})
+READ_OPERATIONS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"})
+KB = 1024
+READ_BLOCK = 4 * KB
 
 
 class CapacityMeter:
-    """Running total of consumed capacity units reported by DynamoDB (all threads)."""
+    """Running totals of read and write units (all threads)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self.units = 0.0
+        self.reads = 0.0
+        self.writes = 0.0
 
-    def add(self, consumed: Any) -> None:
-        entries = consumed if isinstance(consumed, list) else [consumed] if consumed else []
-        total = sum(float(e.get("CapacityUnits", 0.0)) for e in entries if isinstance(e, dict))
+    def add(self, reads: float = 0.0, writes: float = 0.0) -> None:
         with self._lock:
-            self.units += total
+            self.reads += reads
+            self.writes += writes
 
     def read(self) -> float:
+        """Read and write units together (the benchmarks' older single column)."""
         with self._lock:
-            return self.units
+            return self.reads + self.writes
+
+    def split(self) -> tuple[float, float]:
+        with self._lock:
+            return self.reads, self.writes
 
 
 def item_size(value: Any) -> int:
     """Approximate DynamoDB size in bytes of a wire-format attribute value or item."""
     if isinstance(value, dict) and len(value) == 1:
         (tag, inner), = value.items()
-        if tag in ("S", "B"):
+        if tag == "B":
+            return len(inner) if isinstance(inner, bytes | bytearray) else len(str(inner).encode())
+        if tag == "S":
             return len(str(inner).encode())
         if tag == "N":
             return len(str(inner)) // 2 + 1
@@ -53,21 +69,51 @@ def item_size(value: Any) -> int:
             return 1
         if tag == "M":
             return 3 + sum(len(k.encode()) + item_size(v) + 1 for k, v in inner.items())
-        if tag == "L":
-            return 3 + sum(item_size(v) + 1 for v in inner)
+        if tag in ("L", "SS", "NS", "BS"):
+            return 3 + sum(item_size(v if tag == "L" else {tag[0]: v}) + 1 for v in inner)
     if isinstance(value, dict):  # an item: attribute name -> value
         return sum(len(k.encode()) + item_size(v) for k, v in value.items())
     return 0
 
 
+def _write_units(item: dict[str, Any]) -> int:
+    return max(1, math.ceil(item_size(item) / KB))
+
+
 def estimated_write_units(operation: str, request: dict[str, Any]) -> float:
-    """DynamoDB's write pricing (1 WCU per started KB per item, x2 in a transaction), for
-    emulators that do not report ``ConsumedCapacity`` on writes."""
-    if operation == "put_item":
-        puts, factor = [request["Item"]], 1
-    else:
-        puts, factor = [a["Put"]["Item"] for a in request["TransactItems"] if "Put" in a], 2
-    return float(sum(factor * max(1, math.ceil(item_size(i) / 1024)) for i in puts))
+    """DynamoDB's write pricing for one request (operation in botocore's snake_case or API name)."""
+    name = operation.replace("_", "").lower()
+    if name == "putitem":
+        return float(_write_units(request["Item"]))
+    if name in ("updateitem", "deleteitem"):
+        return 1.0
+    if name == "batchwriteitem":
+        return float(sum(_write_units(w["PutRequest"]["Item"]) if "PutRequest" in w else 1
+                         for writes in request.get("RequestItems", {}).values() for w in writes))
+    if name == "transactwriteitems":
+        return float(sum(2 * (_write_units(a["Put"]["Item"]) if "Put" in a else 1)
+                         for a in request.get("TransactItems", [])))
+    return 0.0
+
+
+def estimated_read_units(operation: str, request: dict[str, Any], answer: dict[str, Any]) -> float:
+    """DynamoDB's read pricing for one request, from the items it returned."""
+    strong = 1.0 if request.get("ConsistentRead") else 0.5
+    if operation == "GetItem":
+        return strong * max(1, math.ceil(item_size(answer.get("Item") or {}) / READ_BLOCK))
+    if operation in ("Query", "Scan"):
+        total = sum(item_size(i) for i in answer.get("Items", []))
+        return strong * max(1, math.ceil(total / READ_BLOCK))
+    if operation == "BatchGetItem":
+        units = 0.0
+        for table, found in answer.get("Responses", {}).items():
+            consistent = 1.0 if request.get("RequestItems", {}).get(table, {}).get("ConsistentRead") else 0.5
+            units += sum(consistent * max(1, math.ceil(item_size(i) / READ_BLOCK)) for i in found)
+        return units
+    if operation == "TransactGetItems":
+        return sum(2.0 * max(1, math.ceil(item_size(r.get("Item") or {}) / READ_BLOCK))
+                   for r in answer.get("Responses", []))
+    return 0.0
 
 
 def _tables(params: dict[str, Any]) -> set[str]:
@@ -78,26 +124,108 @@ def _tables(params: dict[str, Any]) -> set[str]:
     return named
 
 
-def meter(client: Any, table: str) -> CapacityMeter:
-    """Count the capacity ``client``'s calls on ``table`` consume, from now on (``client`` is
-    the stack's boto3 DynamoDB client, infra/aws_clients.py; botocore's events see every call)."""
-    found = CapacityMeter()
+def meter(client: Any, table: str, into: CapacityMeter | None = None,
+          ignored: Callable[[], bool] = lambda: False) -> CapacityMeter:
+    """Price ``client``'s calls on ``table`` from now on (``client`` is the stack's boto3
+    DynamoDB client, infra/aws_clients.py; botocore's events see every call)."""
+    found = into if into is not None else CapacityMeter()
 
-    def ask(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        # Only operations that take the parameter (DescribeTable, used by the stream relay, does not)
-        if table in _tables(params) and model.name in CONSUMED_CAPACITY_OPERATIONS:
-            params["ReturnConsumedCapacity"] = "TOTAL"
-            context["capacity_params"] = params
+    def remember(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+        if table in _tables(params) and not ignored():
+            context["metered_params"] = dict(params)
 
     def count(parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        params = context.get("capacity_params")
-        if params is None:
+        params = context.get("metered_params")
+        if params is None or parsed.get("Error"):
             return
-        consumed = parsed.get("ConsumedCapacity")
-        if not consumed and model.name in WRITES and not parsed.get("Error"):
-            consumed = {"CapacityUnits": estimated_write_units(WRITES[model.name], params)}
-        found.add(consumed)
+        if model.name in WRITE_OPERATIONS:
+            found.add(writes=estimated_write_units(model.name, params))
+        elif model.name in READ_OPERATIONS:
+            found.add(reads=estimated_read_units(model.name, params, parsed))
 
-    client.meta.events.register("before-parameter-build.dynamodb", ask)
+    client.meta.events.register("provide-client-params.dynamodb", remember)
     client.meta.events.register("after-call.dynamodb", count)
+    return found
+
+
+class Meter:
+    """Calls by (service, operation), DynamoDB units of one table, and what the calls carried
+    that a bill counts: schedules created, queue messages sent. All threads, but those whose
+    name starts with one of ``ignore`` (the local stack's pump threads, when a benchmark wants
+    one request's calls alone)."""
+
+    def __init__(self, ignore: tuple[str, ...] = ()) -> None:
+        self._ignore = ignore
+        self._lock = threading.Lock()
+        self._started = threading.local()
+        self.calls: Counter[tuple[str, str]] = Counter()
+        self.seconds: Counter[str] = Counter()  # time spent in each service's calls
+        self.units = CapacityMeter()
+        self.messages = 0  # SQS messages sent (a batch counts each)
+
+    def snapshot(self) -> Reading:
+        with self._lock:
+            reads, writes = self.units.split()
+            return Reading(Counter(self.calls), Counter(self.seconds), reads, writes, self.messages)
+
+    def attach(self, client: Any, table: str | None = None) -> None:
+        """Count ``client``'s calls; with ``table``, price its DynamoDB calls on that table."""
+        service = client.meta.service_model.service_name
+
+        def seen(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+            if self._ignored():
+                context["unmetered"] = True
+                return
+            with self._lock:
+                self.calls[(service, model.name)] += 1
+                if service == "sqs" and model.name in ("SendMessage", "SendMessageBatch"):
+                    self.messages += len(params.get("Entries", [])) or 1
+
+        def begin(**_: Any) -> None:
+            self._started.at = time.perf_counter()
+
+        def end(context: dict[str, Any], **_: Any) -> None:
+            if context.get("unmetered"):
+                return
+            with self._lock:
+                now = time.perf_counter()
+                self.seconds[service] += now - getattr(self._started, "at", now)
+
+        client.meta.events.register("provide-client-params", seen)  # this client's calls only
+        client.meta.events.register("before-call", begin)
+        client.meta.events.register("after-call", end)
+        if table is not None:
+            meter(client, table, self.units, self._ignored)
+
+    def _ignored(self) -> bool:
+        return bool(self._ignore) and threading.current_thread().name.startswith(self._ignore)
+
+
+class Reading(NamedTuple):
+    """What a ``Meter`` had counted at one moment; ``after - before`` is what happened between."""
+
+    calls: Counter[tuple[str, str]]
+    seconds: Counter[str]
+    reads: float
+    writes: float
+    messages: int
+
+    def __sub__(self, earlier: Reading) -> Reading:  # type: ignore[override]
+        return Reading(self.calls - earlier.calls, self.seconds - earlier.seconds,
+                       self.reads - earlier.reads, self.writes - earlier.writes,
+                       self.messages - earlier.messages)
+
+    def count(self, service: str, *operations: str) -> int:
+        return sum(n for (s, op), n in self.calls.items()
+                   if s == service and (not operations or op in operations))
+
+
+def meter_all(table: str, ignore: tuple[str, ...] = ()) -> Meter:
+    """A ``Meter`` on the stack's own clients (infra/aws_clients.py) in this process."""
+    from infra import aws_clients
+
+    found = Meter(ignore)
+    found.attach(aws_clients.dynamodb(), table)
+    for service in ("scheduler", "sqs", "dynamodbstreams"):
+        found.attach(aws_clients.client(service))
     return found

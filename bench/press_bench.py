@@ -75,7 +75,7 @@ def _older_press(gid: str, count: int, clock: SteppingClock) -> int:
         channel = ",".join(members)
         seqs[channel] = seqs.get(channel, 0) + 1
         body = MessageRecord(f"old{n}", channel, seqs[channel], sender, members, f"old message {n}",
-                             clock.now().isoformat(), "S1901M").__dict__ | {"members": list(members)}
+                             clock.now().isoformat(), "S1901M")._asdict() | {"members": list(members)}
         puts.append({"pk": pk, "sk": msg_sk(channel, seqs[channel]), "message": body})
         for power in members:
             inbox[power] += 1

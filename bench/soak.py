@@ -4,12 +4,15 @@ Starts ``python -m local_stack`` (the process ``make run`` starts) on a free por
 fresh temporary data directory, plays ``--games`` games of ``--phases`` phases through
 HTTP with ``--clients`` concurrent clients (every power reads its view and submits
 random legal orders each movement and retreat phase, or ``--ordering N`` random powers
-of them; the creator calls process_turn),
-then leaves it idle for ``--idle`` seconds. Prints a table: RSS of the whole process
-tree (server plus API worker processes) at start / after play / after idle, and
-process_turn p50/p99 over the first and the last 10 % of phases (by time); then it
+of them; the creator calls process_turn), and beside them ``--timed`` games that nobody
+plays, run by their two-second deadlines alone, then leaves it idle for ``--idle`` seconds.
+Prints a table: RSS of the whole process tree (server plus API worker processes) at start /
+after play / after idle, and process_turn p50/p99 over the first and the last 10 % of phases
+(by time); then it
 restarts the stack on the same data directory and prints its RSS once the data is read
-back (how much of the RSS after play is the data itself).
+back (how much of the RSS after play is the data itself). Last it prints "phases processed by
+the sweeper: N" (goal 0, issue 28): every deadline must be fired by its own schedule, the
+backstop sweeper (the local stack logs each phase it had to process) never needed.
 
 Targets: RSS after idle within 1.2x of RSS after play; late p50 within 1.5x of early
 p50. A printed table, not a test. Quick run:
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -97,6 +101,7 @@ def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, fl
     created = client.call("POST", "/games", body={"variant": "classical"})
     game_id, creator = created["game_id"], created["token"]
     tokens = {p: client.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in POWERS}
+    phase = "S1901M"
     for _ in range(phases):
         if time.monotonic() > stop_at:  # --play-seconds: the run that fits the time there is
             return
@@ -108,17 +113,38 @@ def play(base: str, phases: int, rng: random.Random, turns: list[tuple[float, fl
                 client.call("POST", f"/games/{game_id}/orders", tokens[power],
                             {"orders": random_orders(view["legal_orders"], rng), "phase": view["phase"]})
         started = time.perf_counter()
-        client.call("POST", f"/games/{game_id}/process_turn", creator)
+        phase = client.call("POST", f"/games/{game_id}/process_turn", creator, {"phase": phase})["phase"]
         with lock:
             turns.append((time.monotonic(), time.perf_counter() - started))
             if len(turns) % 100 == 0:  # progress, on stderr: a full run takes a while
                 print(f"  {len(turns)} phases processed", file=sys.stderr, flush=True)
 
 
-def start_server(data_dir: str, port: int, fresh: bool = True) -> subprocess.Popen[bytes]:
+TIMED_SECONDS = 2  # each phase of a timed game
+
+
+def timed_game(base: str) -> str:
+    """A game nobody plays: its phases end at their deadlines (nobody is seated out for it)."""
+    client = Client(base)
+    seconds = {kind: TIMED_SECONDS for kind in ("MOVEMENT", "RETREAT", "ADJUSTMENT")}
+    created = client.call("POST", "/games", body={"phase_seconds": seconds, "civil_disorder_after": 0})
+    for power in POWERS:
+        client.call("POST", f"/games/{created['game_id']}/join", body={"power": power})
+    return str(created["game_id"])
+
+
+def swept_phases(log: Path) -> int:
+    """How many phases the local stack's sweeper processed: it logs each sweep that did."""
+    found = re.findall(r"the sweeper processed (\d+) overdue phase", log.read_text(errors="replace"))
+    return sum(int(n) for n in found)
+
+
+def start_server(data_dir: str, port: int, fresh: bool = True,
+                 log: Path | None = None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "CONVOY_PORT": str(port), "POWERTOOLS_LOG_LEVEL": "ERROR"}
     command = [sys.executable, "-m", "local_stack", "--data-dir", data_dir, *(["--fresh"] if fresh else [])]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    errors = log.open("ab") if log is not None else None  # the server's warnings, read after the run
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     give_up = time.monotonic() + 120
     while time.monotonic() < give_up:
         try:
@@ -128,6 +154,10 @@ def start_server(data_dir: str, port: int, fresh: bool = True) -> subprocess.Pop
             time.sleep(0.3)
     server.kill()
     raise RuntimeError("the local stack did not come up")
+
+
+def _phases_done(base: str, game_id: str) -> int:
+    return len(Client(base).call("GET", f"/games/{game_id}/history?limit=200")["phases"])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -146,13 +176,17 @@ def main() -> None:
                         help="stop starting phases after this long (the table says how many ran)")
     parser.add_argument("--ordering", type=int, default=7, choices=range(8),
                         help="powers that view and order each phase (the others hold; 0: all hold)")
+    parser.add_argument("--timed", type=int, default=4,
+                        help=f"games nobody plays, run by {TIMED_SECONDS}-second deadlines during the play")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from local_stack.emulator import free_port
 
     port = free_port()
-    with tempfile.TemporaryDirectory(prefix="convoy-soak-") as data_dir:
-        server = start_server(data_dir, port)
+    with tempfile.TemporaryDirectory(prefix="convoy-soak-") as data_dir, \
+            tempfile.TemporaryDirectory(prefix="convoy-soak-log-") as logs:
+        log = Path(logs) / "server.log"
+        server = start_server(data_dir, port, log=log)
         played: list[float] = []
         try:
             played.append(report(server, f"http://127.0.0.1:{port}", args, data_dir))
@@ -171,6 +205,8 @@ def main() -> None:
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=120)
+        print()
+        print(f"phases processed by the sweeper: {swept_phases(log)}")
 
 
 def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace, data_dir: str) -> float:
@@ -195,6 +231,7 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
             except BaseException as exc:  # report after the run, keep the others going
                 errors.append(exc)
 
+    timed = [timed_game(base) for _ in range(args.timed)]
     started = time.monotonic()
     stop_at = started + args.play_seconds
     threads = [threading.Thread(target=worker) for _ in range(args.clients)]
@@ -203,6 +240,7 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
     for thread in threads:
         thread.join()
     played = time.monotonic() - started
+    by_deadline = sum(_phases_done(base, game_id) for game_id in timed)
     rss_play = rss_mb(server.pid)
     time.sleep(args.idle)
     rss_idle = rss_mb(server.pid)
@@ -219,6 +257,7 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
           f"data directory {size:.1f} MB")
     if errors:
         print(f"  {len(errors)} game(s) failed; first: {errors[0]!r}")
+    print(f"  {args.timed} timed games (nobody played them): {by_deadline} phases ended by their deadlines")
     print()
     print("| measure                         | value    |")
     print("|---------------------------------|----------|")

@@ -23,6 +23,7 @@ LOCAL_OVERRIDES = (
     "TELEGRAM_API_BASE",
     "CONVOY_ALLOW_LOOPBACK_WEBHOOKS",
     "LIVE_MANAGEMENT_URL",  # the WebSocket API's Management API: moto's apigatewaymanagementapi
+    "SWEEP_GRACE_SECONDS",
 )
 
 

@@ -10,7 +10,8 @@ What runs where:
   (deploy/lambda_bootstrap.py): its artifact and the standard library, nothing else; its
   environment is what template.yaml gives it, with the names of this moto's resources, plus the
   endpoint overrides a local run needs (``AWS_ENDPOINT_URL``, ``COGNITO_JWKS_URL``,
-  ``TELEGRAM_API_BASE``, ``CONVOY_ALLOW_LOOPBACK_WEBHOOKS``) — each listed in ``LOCAL_OVERRIDES``;
+  ``TELEGRAM_API_BASE``, ``CONVOY_ALLOW_LOOPBACK_WEBHOOKS``, and ``SWEEP_GRACE_SECONDS`` for the
+  scenario's two-second phases) — each listed in ``LOCAL_OVERRIDES``;
 - each child reports the SDK calls it made with each answer (deploy/lambda_bootstrap.py records
   them through botocore's events), which deploy/iam_calls.py turns into IAM actions and ARNs.
 
@@ -127,6 +128,8 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
             "TELEGRAM_API_BASE": telegram.url,
             "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
             "LIVE_MANAGEMENT_URL": running.endpoint,
+            # the scenario's phases last two seconds: no minute to leave a due one to its schedule
+            "SWEEP_GRACE_SECONDS": "0",
         }
         processes: dict[str, FunctionProcess] = {}
         try:

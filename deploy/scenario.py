@@ -272,6 +272,8 @@ class Scenario:
         )
         self.games = {"played": game, "deadline": self.seated_game("a second timed game", **fast)[0]}
         self.tokens = tokens
+        self.first_deadline_scheduled(game)
+        self.deadline_moves_by_name()
         key = {"idempotency-key": str(uuid.uuid4())}
         orders = {"orders": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"], "phase": "S1901M"}
         self.api(
@@ -334,6 +336,29 @@ class Scenario:
             {"password": "guess"},
             status=403,
         )
+        self.games["forming"] = private["game_id"]  # nobody ever joins it: it expires
+
+    def first_deadline_scheduled(self, game: str) -> None:
+        """Issue 28: the join that filled the game scheduled its first deadline, by its name."""
+        scheduler = self.aws.client("scheduler")
+        group = self.names["DeadlineScheduleGroup"]["Ref"]
+        try:
+            found = scheduler.get_schedule(Name=f"dl.{game}.S1901M", GroupName=group)
+            ok, detail = "at(" in found["ScheduleExpression"], ""
+        except Exception as exc:  # noqa: BLE001 - reported as the failed step it is
+            ok, detail = False, f"{type(exc).__name__}: {exc}"
+        self.report.steps.append(
+            Step("ApiFunction", "the last join scheduled the first deadline", {}, ok, detail)
+        )
+
+    def deadline_moves_by_name(self) -> None:
+        """A timed game paused (its schedules deleted), resumed (created) and extended (replaced
+        in place: UpdateSchedule), all by name (issue 29: never a listing)."""
+        game, creator, _ = self.seated_game("a timed game the creator pauses",
+                                            phase_seconds={"MOVEMENT": 3600})
+        self.api("pause (the phase's schedules deleted)", "POST", f"/games/{game}/pause", token=creator)
+        self.api("resume (created again)", "POST", f"/games/{game}/resume", token=creator)
+        self.api("extend (replaced in place)", "POST", f"/games/{game}/extend", {"seconds": 600}, creator)
 
     def accounts_and_sandbox(self) -> None:
         email = "ada@example.com"
@@ -431,6 +456,10 @@ class Scenario:
 
         table = self.names["GameTable"]["Ref"]
         batches: list[Any] = []
+        # the game nobody joined reaches its time: the table's TTL deletes its META (issue 28), and
+        # the relay, reading that from the stream, forgets the rest of the game
+        forming = {"pk": {"S": f"GAME#{self.games['forming']}"}, "sk": {"S": "META"}}
+        self.aws.dynamodb().delete_item(TableName=table, Key=forming)
 
         def relay(event: dict[str, Any], context: Any) -> Any:
             result = self.step(
@@ -453,6 +482,12 @@ class Scenario:
                 break
         if not batches:
             self.report.steps.append(Step("RelayFunction", "a stream batch", {}, False, "no OUTBOX records"))
+        left = self.aws.dynamodb().query(
+            TableName=table, KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues={":pk": forming["pk"]},
+        )["Items"]
+        self.report.steps.append(Step("RelayFunction", "a game that never started is forgotten", {},
+                                      not left, f"{len(left)} items left" if left else ""))
 
         def notify(event: dict[str, Any], context: Any) -> Any:
             # the webhook answers 503 once: that message is a batch item failure, retried next drain

@@ -22,6 +22,7 @@ from functions.ports import (
     DeadlineScheduler,
     DeliveryTarget,
     DiscordTarget,
+    Firing,
     GameStore,
     ItemNotFound,
     OutboxMessage,
@@ -35,7 +36,7 @@ from functions.ports import (
 )
 from functions.usecases.common import SCHEDULER, Actor, iso, load, parse_iso
 from functions.usecases.notifications import webhook_document
-from functions.usecases.process_turn import process_turn
+from functions.usecases.process_turn import LostRace, NotDue, process_turn
 from functions.usecases.reminders import send_reminder
 from functions.usecases.submit_orders import submit_orders
 from functions.usecases.views import last_resolution, orders_status
@@ -130,21 +131,18 @@ class StoreDeadlineGames:
         self._scan_limit = scan_limit
         self._scheduler = scheduler  # the processed phase's successor gets its schedule
 
-    def deadline_info(self, game_id: str) -> DeadlineInfo | None:
+    def process_if_due(self, game_id: str, phase: str, now: datetime) -> Firing:
+        """process_turn as the scheduler, for `phase`, only if due by `now`: one read."""
         try:
-            game = self._store.load(game_id)
-        except ItemNotFound:
-            return None
-        return _info(game)
-
-    def process_if_in_phase(self, game_id: str, phase: str) -> bool:
-        try:
-            process_turn(
-                self._store, self._clock, game_id, SCHEDULER, expected_phase=phase, scheduler=self._scheduler
-            )
+            process_turn(self._store, self._clock, game_id, SCHEDULER, expected_phase=phase,
+                         scheduler=self._scheduler, due_by=now)
+        except NotDue as early:
+            return Firing("NOT_DUE", early.deadline)
+        except LostRace:
+            return Firing("LOST_RACE")
         except (StalePhase, GameNotActive, GameNotFound, GamePaused):
-            return False
-        return True
+            return Firing("STALE")
+        return Firing("PROCESSED")
 
     def remind_if_in_phase(self, game_id: str, phase: str) -> str:
         return str(send_reminder(self._store, self._clock, game_id, phase, scheduler=self._scheduler))
@@ -155,12 +153,6 @@ class StoreDeadlineGames:
         the rest are the next sweep's. ``fire_deadline`` re-reads each game before acting."""
         due = self._store.due_games(iso(now), limit=self._scan_limit)
         return [DeadlineInfo(game_id, phase, parse_iso(at), "ACTIVE") for game_id, phase, at in due]
-
-
-def _info(game: Any) -> DeadlineInfo:
-    deadline = parse_iso(game.deadline) if game.deadline else None
-    status = "PAUSED" if game.paused and game.status == "ACTIVE" else str(game.status).upper()
-    return DeadlineInfo(game.game_id, game.phase, deadline, status)
 
 
 class StoreGameActions:

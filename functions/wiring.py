@@ -21,6 +21,8 @@ Environment (``load_settings``; local defaults for ``make run`` and tests):
   TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE,
   CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1 (local runs and tests only),
   SWEEP_SCAN_LIMIT (games the backstop sweeper scans, default 500),
+  SWEEP_GRACE_SECONDS (how long a due deadline is left to its own schedule before the sweeper
+  takes it, default 60; the deploy rehearsal's two-second phases use 0),
   SANDBOX_RATE_LIMIT (sandbox requests per caller per minute, default 60),
   COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID, COGNITO_REGION (default AWS_REGION),
   COGNITO_JWKS_URL (default <issuer>/.well-known/jwks.json; the local stack points it at moto).
@@ -94,6 +96,7 @@ class Settings(NamedTuple):
     telegram_webhook_secret: str = ""
     telegram_api_base: str = "https://api.telegram.org"
     sweep_scan_limit: int = 500
+    sweep_grace_seconds: int = 60  # a due phase is its schedule's for this long (deadlines.SCHEDULE_GRACE)
     public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
     sandbox_rate_limit: int = 60  # SANDBOX_RATE_LIMIT: sandbox requests per caller per minute (issue 19)
     # accounts (issue 15, docs/accounts.md): the user pool and its app client
@@ -133,6 +136,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", ""),
         telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
         sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
+        sweep_grace_seconds=int(e.get("SWEEP_GRACE_SECONDS", "60")),
         public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
         sandbox_rate_limit=int(e.get("SANDBOX_RATE_LIMIT", "60")),
         cognito_user_pool_id=e.get("COGNITO_USER_POOL_ID", ""),
@@ -345,6 +349,7 @@ class DeadlineDependencies(NamedTuple):
 
     games: DeadlineGames
     scheduler: DeadlineScheduler
+    sweep_grace_seconds: int = 60
 
 
 class TelegramDependencies(NamedTuple):
@@ -490,6 +495,7 @@ def deadline_dependencies() -> DeadlineDependencies:
             api.store, api.clock, settings().sweep_scan_limit, scheduler=deadline_scheduler()
         ),
         scheduler=deadline_scheduler(),
+        sweep_grace_seconds=settings().sweep_grace_seconds,
     )
 
 
@@ -522,11 +528,24 @@ def telegram_dependencies() -> TelegramDependencies:
 
 
 def stream_item(image: Mapping[str, Any]) -> dict[str, Any]:
-    """An OUTBOX item's stream image as plain values, decoded by the store's own codec
-    (infra/dynamodb/items.py, its payload unpacked) so the relay needs no boto3 for it."""
-    from infra.dynamodb.items import OUTBOX_PACKED, from_item
+    """An OUTBOX or EVENT item's stream image as plain values, decoded by the store's own codec
+    (infra/dynamodb/items.py, its payload or data unpacked) so the relay needs no boto3 for it."""
+    from infra.dynamodb.items import EVENT_PACKED, OUTBOX_PACKED, from_item
 
-    return from_item(dict(image), OUTBOX_PACKED)
+    return from_item(dict(image), OUTBOX_PACKED | EVENT_PACKED)
+
+
+def removed_game(record: Mapping[str, Any]) -> str | None:
+    """The id of the game whose META a stream record says was removed (its TTL expired), if
+    it says so (infra/dynamodb/keys.py knows the keys)."""
+    from infra.dynamodb import keys
+
+    if record.get("eventName") != "REMOVE":
+        return None
+    found = (record.get("dynamodb") or {}).get("Keys") or {}
+    sort_key, partition = (found.get("sk") or {}).get("S"), str((found.get("pk") or {}).get("S", ""))
+    prefix = keys.game_pk("")
+    return partition[len(prefix):] if sort_key == keys.META and partition.startswith(prefix) else None
 
 
 def prime_clients() -> None:

@@ -1,24 +1,25 @@
 """EventBridge Scheduler adapter: one one-time schedule per game phase deadline.
 
-What it does: `schedule_deadline` deletes whatever schedule the phase had and creates
-a new one (`at(...)`, UTC, flexible window OFF, ActionAfterCompletion=DELETE) whose
-target is the deadline function with ``{"game_id", "phase"}``. `delete_deadline`
-removes a phase's schedules and tolerates their absence. (The local stack, which has no
-real Scheduler to fire them, finds due schedules with its own clock:
-``local_stack.schedule_clock``.)
+What it does: `schedule_deadline` puts the phase's schedule, named from (game, phase, kind):
+``dl.<game>.<phase>`` (``at(...)``, UTC, flexible window OFF, ActionAfterCompletion=DELETE),
+whose target is the deadline function with ``{"game_id", "phase"}``. Creating replaces: a
+name already taken (``ConflictException``) is updated in place to the new time.
+`delete_deadline` deletes the phase's schedule by name; already gone (fired, deleted, never
+made) is fine. No call lists schedules (issue 29): ListSchedules pages through the whole
+group and has a low request quota, the first limit hit when many deadlines fall due together.
+(The local stack, which has no real Scheduler to fire them, finds due schedules with its own
+clock: ``local_stack.schedule_clock``.)
 
-Why every schedule gets a fresh name (``dl.<game>.<phase>.<nonce>``) instead of one
-name per phase: a schedule that is firing right now is deleted by Scheduler *after*
-its invocation completes (ActionAfterCompletion=DELETE). If the deadline function
-re-schedules the same phase while it runs (Scheduler fired early), a reused name
-would be deleted from under it. With a nonce the old firing deletes only itself.
-Schedules are found again by the prefix ``dl.<game>.<phase>.``; ``.`` never occurs in
-the sanitized game id, so one game's prefix never matches another game.
+Reminders (DEADLINE_APPROACHING) are a second one-time schedule per phase, ``rm.<game>.<phase>``,
+targeting the same function with ``{"game_id", "phase", "kind": "reminder"}``:
+`schedule_reminder` / `delete_reminder` mirror the deadline pair.
 
-Reminders (DEADLINE_APPROACHING) are a second one-time schedule per phase, named
-``rm.<game>.<phase>.<nonce>`` and targeting the same function with
-``{"game_id", "phase", "kind": "reminder"}``: `schedule_reminder` / `delete_reminder`
-mirror the deadline pair, and `delete_game_deadlines` removes both kinds.
+A fixed name and ActionAfterCompletion=DELETE: Scheduler deletes a one-time schedule right
+after it invoked its target. A firing that comes early re-schedules the same name from inside
+that invocation; the name is then usually free again (create), else still there (update). If
+Scheduler's own delete came after that update it would take the new schedule with it: the
+backstop sweeper then processes the phase (an early firing needs a deadline moved without its
+schedule, which `extend` and `resume` never do: they replace the schedule by name).
 
 What it does not do: decide *whether* a deadline applies (functions/usecases/deadlines.py)
 or call process_turn. Botocore `ClientError`s become the domain errors below.
@@ -29,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -64,14 +64,12 @@ DEADLINE = "dl"
 REMINDER = "rm"
 
 
-def schedule_prefix(game_id: str, phase: str | None = None, *, kind: str = DEADLINE) -> str:
-    """Name prefix for a game (and phase); long or odd game ids are hashed to fit 64 chars."""
+def schedule_name(game_id: str, phase: str, *, kind: str = DEADLINE) -> str:
+    """The schedule of (game, phase, kind); long or odd game ids are hashed to fit 64 chars."""
     safe = game_id if _SAFE_ID.fullmatch(game_id) else hashlib.sha256(game_id.encode()).hexdigest()[:32]
-    if phase is None:
-        return f"{kind}.{safe}."
     if not _SAFE_PHASE.fullmatch(phase):
         raise ValueError(f"unexpected phase name {phase!r}")
-    return f"{kind}.{safe}.{phase}."
+    return f"{kind}.{safe}.{phase}"
 
 
 def at_expression(at: datetime) -> str:
@@ -105,46 +103,50 @@ class EventBridgeDeadlineScheduler:
         return self._client_factory()
 
     def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str:
-        """Delete the phase's schedules, then create a fresh one; returns its name.
-
-        Delete + create (never update): an updated schedule keeps its completion
-        state, and a fresh name keeps a currently firing schedule from deleting it.
-        """
-        self.delete_deadline(game_id, phase)
-        return self._create(schedule_prefix(game_id, phase), at, {"game_id": game_id, "phase": phase})
+        """Create (or replace) the phase's deadline schedule; returns its name."""
+        return self._put(schedule_name(game_id, phase), at, {"game_id": game_id, "phase": phase})
 
     def schedule_reminder(self, game_id: str, phase: str, at: datetime) -> str:
-        """The phase's DEADLINE_APPROACHING schedule: delete + create, like `schedule_deadline`."""
-        self.delete_reminder(game_id, phase)
-        return self._create(
-            schedule_prefix(game_id, phase, kind=REMINDER),
+        """The phase's DEADLINE_APPROACHING schedule, created or replaced like the deadline's."""
+        return self._put(
+            schedule_name(game_id, phase, kind=REMINDER),
             at,
             {"game_id": game_id, "phase": phase, "kind": "reminder"},
         )
 
-    def _create(self, prefix: str, at: datetime, target_input: dict[str, str]) -> str:
-        name = prefix + secrets.token_hex(4)
+    def _put(self, name: str, at: datetime, target_input: dict[str, str]) -> str:
+        """CreateSchedule; a name already taken is updated to this definition (UpdateSchedule
+        takes the whole definition, as create does)."""
+        definition = self._definition(name, at, target_input)
         try:
-            self._client.create_schedule(
-                Name=name,
-                GroupName=self._settings.group_name,
-                ScheduleExpression=at_expression(at),
-                ScheduleExpressionTimezone="UTC",
-                FlexibleTimeWindow={"Mode": "OFF"},
-                ActionAfterCompletion="DELETE",
-                State="ENABLED",
-                Target={
-                    "Arn": self._settings.target_arn,
-                    "RoleArn": self._settings.role_arn,
-                    "Input": json.dumps(target_input, sort_keys=True),
-                    # Scheduler's own retries; the function is idempotent so retries are safe.
-                    "RetryPolicy": {"MaximumEventAgeInSeconds": 3600, "MaximumRetryAttempts": 10},
-                    **self._dead_letter(),
-                },
-            )
+            try:
+                self._client.create_schedule(**definition)
+            except aws_errors.ClientError as exc:
+                if _code(exc) != "ConflictException":
+                    raise
+                self._client.update_schedule(**definition)
         except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
-            raise _translate(exc, f"create schedule {name}") from exc
+            raise _translate(exc, f"put schedule {name}") from exc
         return name
+
+    def _definition(self, name: str, at: datetime, target_input: dict[str, str]) -> dict[str, Any]:
+        return {
+            "Name": name,
+            "GroupName": self._settings.group_name,
+            "ScheduleExpression": at_expression(at),
+            "ScheduleExpressionTimezone": "UTC",
+            "FlexibleTimeWindow": {"Mode": "OFF"},
+            "ActionAfterCompletion": "DELETE",
+            "State": "ENABLED",
+            "Target": {
+                "Arn": self._settings.target_arn,
+                "RoleArn": self._settings.role_arn,
+                "Input": json.dumps(target_input, sort_keys=True),
+                # Scheduler's own retries; the function is idempotent so retries are safe.
+                "RetryPolicy": {"MaximumEventAgeInSeconds": 3600, "MaximumRetryAttempts": 10},
+                **self._dead_letter(),
+            },
+        }
 
     def _dead_letter(self) -> dict[str, Any]:
         """A firing Scheduler gave up on is kept for an operator (docs/operations.md)."""
@@ -152,45 +154,18 @@ class EventBridgeDeadlineScheduler:
         return {"DeadLetterConfig": {"Arn": arn}} if arn else {}
 
     def delete_deadline(self, game_id: str, phase: str) -> None:
-        """Remove every schedule of this phase; already gone (fired, deleted) is fine."""
-        for name in self._names(schedule_prefix(game_id, phase)):
-            self._delete(name)
+        """Remove the phase's deadline schedule; already gone is fine."""
+        self._delete(schedule_name(game_id, phase))
 
     def delete_reminder(self, game_id: str, phase: str) -> None:
-        """Remove the phase's reminder schedules; already gone is fine."""
-        for name in self._names(schedule_prefix(game_id, phase, kind=REMINDER)):
-            self._delete(name)
-
-    def delete_game_deadlines(self, game_id: str) -> None:
-        """Remove all of a game's schedules, deadlines and reminders (pause, finish, delete)."""
-        for kind in (DEADLINE, REMINDER):
-            for name in self._names(schedule_prefix(game_id, kind=kind)):
-                self._delete(name)
+        """Remove the phase's reminder schedule; already gone is fine."""
+        self._delete(schedule_name(game_id, phase, kind=REMINDER))
 
     def complete(self, name: str) -> None:
         """What ActionAfterCompletion=DELETE does on AWS; the local stack calls it after firing."""
         self._delete(name)
 
     # ------------------------------------------------------------ internals
-
-    def _names(self, prefix: str) -> list[str]:
-        return sorted(s["Name"] for s in self._list(prefix) if s["Name"].startswith(prefix))
-
-    def _list(self, prefix: str | None) -> list[dict[str, Any]]:
-        kwargs: dict[str, Any] = {"GroupName": self._settings.group_name}
-        if prefix:
-            kwargs["NamePrefix"] = prefix
-        found: list[dict[str, Any]] = []
-        try:
-            while True:
-                page = self._client.list_schedules(**kwargs)
-                found.extend(page.get("Schedules", []))
-                token = page.get("NextToken")
-                if not token:
-                    return found
-                kwargs["NextToken"] = token
-        except (aws_errors.ClientError, aws_errors.BotoCoreError) as exc:
-            raise _translate(exc, "list schedules") from exc
 
     def _delete(self, name: str) -> None:
         try:

@@ -1,13 +1,17 @@
 """Local stand-ins for what AWS triggers by itself in issue 5: Scheduler, the table stream, SQS.
 
-Three pumps, run by the local stack's pump loop (`local_stack.pumps`):
-- `fire_due_deadlines`: takes the due one-time schedules off the local Scheduler's clock
-  (`local_stack.schedule_clock`: O(schedules due), not O(schedules)), invokes the
+Four pumps, run by the local stack's pump loops (`local_stack.pumps`):
+- `fire_due_deadlines` (the timer lane, every 0.2 s): takes the due one-time schedules off
+  the local Scheduler's clock (`local_stack.schedule_clock`: O(schedules due), not O(schedules)), invokes the
   deadline handler with their ``{game_id, phase}`` input (reminders add
   ``"kind": "reminder"``), then deletes them through the API (what
-  ActionAfterCompletion=DELETE does on AWS); a firing that raises is offered again on the
-  next run, as Scheduler retries. Every `sweep_every` runs it also calls the sweeper, as
-  the rate schedule would.
+  ActionAfterCompletion=DELETE does on AWS) unless the firing put its own name again (an
+  early firing or an NMR extension moves the phase's deadline by name); a firing that
+  raises is offered again on the next run, as Scheduler retries.
+- `sweep_overdue`: the backstop sweeper, every `sweep_seconds` of wall time, as its rate
+  schedule would (``CONVOY_SWEEP_SECONDS``; 0 switches the sweeper off, as the deadline tests
+  do to show that every deadline fires by its own schedule). A phase it processes is a
+  deadline its schedule missed: logged as a warning and counted (``swept``).
 - `relay_outbox`: the table's DynamoDB stream, read by `local_stack.stream_relay`
   exactly as the event source mapping of template.yaml feeds the relay on AWS (same
   filter, batch size, event shape and partial-failure retry). One GetRecords a run.
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -33,13 +38,21 @@ from local_stack.stream_relay import StreamRelay
 
 Handler = Callable[[dict[str, Any], Any], Any]
 log = logging.getLogger("convoy.local.notifications")
+# Not under "convoy": Powertools' Logger owns that one, at the functions' POWERTOOLS_LOG_LEVEL
+# (ERROR in tests and the soak). A missed deadline must always reach the operator's stderr.
+backstop_log = logging.getLogger("local_stack.sweeper")
 
-LOCAL_DEFAULTS = {
+# What template.yaml's Globals give every function for deadlines. The stack sets it before it
+# spawns the API workers (``apply_local_defaults``): the join that fills a game runs there and
+# schedules its first deadline (issue 28: without it, a game's first deadline waited for the
+# sweeper, and only the deadline function, in this process, scheduled the later ones).
+DEADLINE_ENV = {
     "SCHEDULER_GROUP": "convoy-deadlines",
     "DEADLINE_FUNCTION_ARN": "arn:aws:lambda:us-east-1:123456789012:function:convoy-deadline",
     "SCHEDULER_ROLE_ARN": "arn:aws:iam::123456789012:role/convoy-scheduler",
-    "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
 }
+LOCAL_DEFAULTS = {**DEADLINE_ENV, "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1"}
+SWEEP_SECONDS = 30.0  # between two sweeps (the rate schedule); CONVOY_SWEEP_SECONDS, 0: never
 
 
 def apply_local_defaults() -> None:
@@ -68,7 +81,8 @@ class NotificationPumps:
         relay_handler: Handler,
         notifier_handler: Handler,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
-        sweep_every: int = 30,
+        sweep_seconds: float = SWEEP_SECONDS,
+        wall_clock: Callable[[], float] = time.monotonic,
         forget: Callable[[int], None] | None = None,
     ) -> None:
         self._sqs = sqs
@@ -79,8 +93,10 @@ class NotificationPumps:
         self._sweep = sweep_handler
         self._notifier = notifier_handler
         self._now = now
-        self._sweep_every = sweep_every
-        self._runs = 0
+        self._sweep_seconds = sweep_seconds
+        self._wall_clock = wall_clock
+        self._last_sweep = wall_clock()
+        self.swept = 0  # phases the sweeper processed: each a deadline its schedule missed
         self._stream = StreamRelay(dynamodb=dynamodb, streams=streams, table=table,
                                    handler=relay_handler, forget=forget)
 
@@ -90,14 +106,29 @@ class NotificationPumps:
         for fired, deadline in enumerate(due):
             try:
                 self._deadline(deadline.event(), None)  # reminders carry "kind": "reminder"
-                self._scheduler.complete(deadline.name)
+                if not self._clock.replaced(deadline.name):  # re-put by name while firing: keep it
+                    self._scheduler.complete(deadline.name)
             except Exception:  # offered again next run (a repeated firing is a no-op)
                 self._clock.retry(due[fired:])
                 raise
-        self._runs += 1
-        if self._runs % self._sweep_every == 0:
-            self._sweep({}, None)
         return len(due)
+
+    def sweep_overdue(self) -> int:
+        """The sweeper's run, once its time has come. A phase it had to process is a deadline its
+        schedule missed: on AWS the OverdueGames alarm; here a warning, counted (bench/soak.py
+        reports the count). Returns how many phases it processed."""
+        now = self._wall_clock()
+        if not self._sweep_seconds or now - self._last_sweep < self._sweep_seconds:
+            return 0
+        self._last_sweep = now
+        answer = self._sweep({}, None) or {}
+        outcomes = answer.get("outcomes") or {}
+        processed = sorted(game for game, outcome in outcomes.items() if outcome == "PROCESSED")
+        if processed:
+            self.swept += len(processed)
+            backstop_log.warning("the sweeper processed %d overdue phase(s) (games %s); total %d",
+                        len(processed), ", ".join(processed), self.swept)
+        return len(processed)
 
     def relay_outbox(self) -> int:
         """Relay the next batch of the table's stream; returns how many records were read."""
@@ -109,10 +140,19 @@ class NotificationPumps:
 
 
 def ensure_schedule_group(client: Any, name: str) -> None:
-    """The template creates the group on AWS; the emulator needs it made here."""
+    """The template creates the group on AWS; the emulator needs it made here, once. Asked
+    first: moto 5.2.5 answers a second CreateScheduleGroup by replacing the group with an empty
+    one (AWS says ConflictException), so a restart on a data directory lost every pending
+    schedule, and its deadlines waited for the sweeper."""
+    try:
+        client.get_schedule_group(Name=name)
+        return
+    except Exception as exc:  # ResourceNotFoundException: a fresh data directory
+        if "NotFound" not in str(exc):
+            raise
     try:
         client.create_schedule_group(Name=name)
-    except Exception as exc:  # already there (ConflictException) is the normal case
+    except Exception as exc:  # made meanwhile (ConflictException on AWS)
         if "Conflict" not in str(exc):
             raise
 
@@ -120,8 +160,8 @@ def ensure_schedule_group(client: Any, name: str) -> None:
 _installed: list[Callable[[], Any]] = []
 
 
-def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> NotificationPumps:
-    """Wire the real handlers and register the three pumps with the stack's loop.
+def install() -> NotificationPumps:
+    """Wire the real handlers and register the four pumps with the stack's loops.
 
     Called by the local stack at start (``local_stack.pumps.PUMP_MODULES``); a second
     call (a new stack in the same process) replaces the pumps of the first.
@@ -138,13 +178,8 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
     from local_stack import emulator
     from local_stack.backends import scheduler_backend
 
-    custom = register is not None
-    if register is None:
-        register = loop.register
     for old in _installed:
-        if old in loop.PUMPS:
-            loop.PUMPS.remove(old)
-        loop.SEPARATE.discard(old)
+        loop.unregister(old)
     _installed.clear()
     wiring.reset()
     settings = wiring.settings()
@@ -164,14 +199,14 @@ def install(register: Callable[[Callable[[], Any]], Any] | None = None) -> Notif
         relay_handler=relay_handler,
         notifier_handler=notifier_handler,
         forget=(lambda upto: running.trim_stream(table, upto)) if running else None,
+        sweep_seconds=float(os.environ.get("CONVOY_SWEEP_SECONDS", str(SWEEP_SECONDS))),
     )
-    for pump in (pumps.fire_due_deadlines, pumps.relay_outbox):
-        register(pump)
+    loop.register(pumps.fire_due_deadlines, timer=True)
+    _installed.append(pumps.fire_due_deadlines)
+    for pump in (pumps.sweep_overdue, pumps.relay_outbox):
+        loop.register(pump)
         _installed.append(pump)
-    # deliveries wait on receivers (seconds, for a slow one): never in turn with the deadlines
-    if custom:
-        register(pumps.drain_queue)
-    else:
-        loop.register(pumps.drain_queue, separate=True)
+    # deliveries wait on receivers (seconds, for a slow one): never in turn with the others
+    loop.register(pumps.drain_queue, separate=True)
     _installed.append(pumps.drain_queue)
     return pumps

@@ -184,6 +184,12 @@ class ScheduleClock:
             return [self._deadline(group.schedules[name], due) for due, name in taken
                     if group is not None and name in group.schedules]
 
+    def replaced(self, name: str) -> bool:
+        """Whether a schedule taken by ``take_due`` was created or updated again since (a firing
+        that moved its own phase's deadline, by name): then its firing must not delete it."""
+        with self._lock:
+            return name in index_of(self._backend(), self._group).live
+
     def retry(self, unfired: list[DueDeadline]) -> None:
         """Put schedules back that were taken but not fired (the next poll offers them again)."""
         with self._lock:

@@ -27,6 +27,7 @@ class LocalStack:
     _containers: Containers | None = None
     _loop: pumps.PumpLoop | None = None
     _live: LiveSocket | None = None
+    _timer: pumps.PumpLoop | None = None
 
     @property
     def url(self) -> str:
@@ -41,7 +42,10 @@ class LocalStack:
         from functions.live.handler import handler as live_handler
         from local_stack.notification_pumps import apply_local_defaults
 
-        apply_local_defaults()  # before the API workers start: they copy the environment then
+        # before the API workers are spawned: they copy the environment then (the deadline
+        # settings: the join that fills a game schedules its first deadline, issue 28; the
+        # loopback webhook setting, issue 28 item 10)
+        apply_local_defaults()
         wiring.reset()
         # the WebSocket API (issue 33), started first: the API workers read LIVE_URL when spawned
         self._live = LiveSocket(live_handler, self.host).start()
@@ -54,12 +58,16 @@ class LocalStack:
         pumps.install_all()
         self._loop = pumps.PumpLoop(self.pump_interval)
         self._loop.start()
+        self._timer = pumps.PumpLoop(min(pumps.TIMER_INTERVAL, self.pump_interval), pumps.TIMER_PUMPS,
+                                     name="convoy-timers")
+        self._timer.start()
         return self
 
     def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.stop()
-            self._loop.join(timeout=30)  # a pump run in progress finishes before the emulator stops
+        for loop in (self._loop, self._timer):
+            if loop is not None:
+                loop.stop()
+                loop.join(timeout=30)  # a pump run in progress finishes before the emulator stops
         if self._http is not None:
             self._http.stop()
         if self._live is not None:

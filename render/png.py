@@ -17,22 +17,28 @@ stays pure.
 
 from __future__ import annotations
 
-from functools import cache
+import threading
 from importlib import resources
 from typing import Any
 
 FONT_FILE = "DejaVuSans-Bold-subset.ttf"
 IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+_per_thread = threading.local()
 
 
-@cache
 def _options() -> Any:
-    import resvg  # imported here so SVG-only callers never load the native module
+    """The parsed options, one per thread: resvg's ``Options`` is unsendable (pyo3 panics when
+    another thread uses it), and a process serving requests on several threads (the local
+    stack's HTTP server in process, as the benchmarks and tests run it) draws on each."""
+    found = getattr(_per_thread, "options", None)
+    if found is None:
+        import resvg  # imported here so SVG-only callers never load the native module
 
-    options = resvg.usvg.Options.default()
-    options.load_font_data(resources.files("render").joinpath("fonts", FONT_FILE).read_bytes())
-    options.font_family = "DejaVu Sans"
-    return options
+        found = resvg.usvg.Options.default()
+        found.load_font_data(resources.files("render").joinpath("fonts", FONT_FILE).read_bytes())
+        found.font_family = "DejaVu Sans"
+        _per_thread.options = found
+    return found
 
 
 def svg_to_png(svg: str) -> bytes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from functions.ports import EventRecord, GameRecord, GameStore, OutboxRecord, PhaseRecord
+from functions.ports import EventRecord, GameRecord, GameStore, OutboxRecord, PhaseRecord, PowerPress
 
 
 class RequestStore:
@@ -26,10 +26,17 @@ class RequestStore:
         self._cached[game_id] = game.copy()
         return game
 
+    def load_with_press(self, game_id: str) -> tuple[GameRecord, dict[str, PowerPress] | None]:
+        return self._store.load_with_press(game_id)
+
     def create(
         self, game: GameRecord, events: Sequence[EventRecord] = (), outbox: Sequence[OutboxRecord] = ()
     ) -> GameRecord:
         return self._store.create(game, events, outbox)
+
+    def save_turn(self, game: GameRecord, power: str, *, events: Sequence[EventRecord] = ()) -> GameRecord:
+        self._cached.clear()
+        return self._store.save_turn(game, power, events=events)
 
     def save(
         self,

@@ -10,13 +10,13 @@ event is answered, not raised: retrying it could never succeed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
 from functions.observability import get_logger, get_metrics, get_tracer
-from functions.usecases.deadlines import fire_deadline, fire_reminder, sweep
+from functions.usecases.deadlines import SCHEDULE_GRACE, fire_deadline, fire_reminder, sweep
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -52,7 +52,9 @@ def make_handlers(
     @metrics.log_metrics
     def sweep_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         deps = dependencies()
-        report = sweep(now=now(), games=deps.games, scheduler=deps.scheduler)
+        grace = getattr(deps, "sweep_grace_seconds", None)
+        wait = SCHEDULE_GRACE if grace is None else timedelta(seconds=int(grace))
+        report = sweep(now=now(), games=deps.games, scheduler=deps.scheduler, grace=wait)
         publish_overdue_games(len(report.outcomes) + len(report.errors))
         return {
             "outcomes": {game: str(outcome) for game, outcome in sorted(report.outcomes.items())},

@@ -80,9 +80,88 @@ class GameRecord:
     result: dict[str, JSON] | None = None
     # accounts (issue 15): the Cognito subject of the signed-in user who created the game
     creator_user_id: str | None = None
+    # when a game whose seats are never all taken is forgotten (epoch seconds; DynamoDB's TTL):
+    # set by the store when the game is created unstarted, dropped once it starts (issue 28)
+    expires_at: int | None = None
+    # The store's bookkeeping, not game data: each power's own item as it was read (its version
+    # guards the power's next small write; ``apply_turns``), and the key layout of the game's
+    # items (1: a game stored before power items; infra/dynamodb/keys.py says what changed).
+    turns: dict[str, PowerTurn] = field(default_factory=dict)
+    layout: int = 1
 
     def copy(self) -> GameRecord:
         return copy.deepcopy(self)
+
+
+class PowerTurn(NamedTuple):
+    """One power's own item: what it decided in ``phase`` (its orders, None if it submitted
+    none; its wait flag; its draw/concede votes). An order submission, a wait flag or a vote
+    writes this item alone, never the whole game record. ``version`` guards it; ``event_seq``
+    is the last event its writer appended (the game's event counter is the highest of META's
+    and its powers', so a small write needs no META write to number its event)."""
+
+    power: str
+    phase: str
+    orders: tuple[str, ...] | None = None
+    wait: bool = False
+    vote: dict[str, bool] | None = None
+    version: int = 0
+    event_seq: int = 0
+
+    def decided(self, phase: str) -> tuple[tuple[str, ...] | None, bool, dict[str, bool] | None]:
+        """(orders, wait, vote) this item holds for ``phase``: nothing for another phase."""
+        return (self.orders, self.wait, self.vote or None) if self.phase == phase else (None, False, None)
+
+
+def apply_turns(game: GameRecord, turns: Sequence[PowerTurn]) -> GameRecord:
+    """Fold the powers' own items into ``game`` (read with it, in one query): an item of the
+    current phase is what that power decided, and wins over a decision a game stored before
+    power items still keeps in META; an item of an earlier phase decides nothing. Returns
+    ``game``, changed in place, with ``turns`` holding the items as read."""
+    game.turns = {t.power: t for t in turns}
+    for turn in turns:
+        game.event_seq = max(game.event_seq, turn.event_seq)
+        if turn.phase != game.phase:
+            continue
+        orders, wait, vote = turn.decided(game.phase)
+        _set(game.pending_orders, turn.power, list(orders) if orders is not None else None)
+        _set(game.wait_flags, turn.power, True if wait else None)
+        _set(game.votes, turn.power, dict(vote) if vote else None)
+    return game
+
+
+def _set(found: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        found.pop(key, None)
+    else:
+        found[key] = value
+
+
+def turn_of(game: GameRecord, power: str) -> PowerTurn:
+    """The power's item as it must now be stored: its decisions in ``game`` for the current
+    phase, with the version it was read at (0: none yet)."""
+    read = game.turns.get(power)
+    orders = game.pending_orders.get(power)
+    vote = game.votes.get(power)
+    return PowerTurn(
+        power=power, phase=game.phase, orders=tuple(orders) if orders is not None else None,
+        wait=bool(game.wait_flags.get(power)), vote=dict(vote) if vote else None,
+        version=read.version if read else 0, event_seq=game.event_seq,
+    )
+
+
+def changed_turns(game: GameRecord) -> list[PowerTurn]:
+    """The powers whose decisions in ``game`` differ from their stored items (a META write
+    that also changes them: a seat opened, a game stored before power items), sorted."""
+    powers = set(game.turns) | set(game.pending_orders) | set(game.wait_flags) | set(game.votes)
+    changed = []
+    for power in sorted(powers):
+        wanted = turn_of(game, power)
+        read = game.turns.get(power)
+        stored = read.decided(game.phase) if read else (None, False, None)
+        if wanted.decided(game.phase) != stored:
+            changed.append(wanted)
+    return changed
 
 
 class PhaseRecord(NamedTuple):
@@ -154,11 +233,30 @@ class AlreadyExists(StorageError):
 # ---------------------------------------------------------------- the game store
 
 
+UNSTARTED_GAME_DAYS = 14  # a game not started this long after its creation is forgotten (docs/api.md)
+
+
 class GameStore(Protocol):
-    """The single game table. Every write is conditional on the version read."""
+    """The single game table. Every write is conditional on the version read.
+
+    A game created before its seats are all taken (``started_at`` None) expires
+    ``UNSTARTED_GAME_DAYS`` after its creation unless it starts: its META carries the time for
+    the table's TTL, and once META is gone ``delete_game`` removes what the game left behind."""
 
     def load(self, game_id: str) -> GameRecord:
-        """The META item; raises ``ItemNotFound``."""
+        """The game with its powers' decisions folded in (``apply_turns``), in one read;
+        raises ``ItemNotFound``."""
+        ...
+
+    def load_with_press(self, game_id: str) -> tuple[GameRecord, dict[str, PowerPress] | None]:
+        """The game and its powers' press ledgers in the same read (a player's view); None
+        for the ledgers when this store does not keep them (then ask the ``PressStore``)."""
+        ...
+
+    def save_turn(self, game: GameRecord, power: str, *, events: Sequence[EventRecord] = ()) -> GameRecord:
+        """Write only ``power``'s own item (``turn_of``) and ``events``: ``StaleVersion`` if the
+        item moved since it was read, or if any event was written since ``game`` was read
+        (its events' numbers are taken), which is how a turn committed meanwhile is noticed."""
         ...
 
     def create(
@@ -173,7 +271,8 @@ class GameStore(Protocol):
         events: Sequence[EventRecord] = (),
         outbox: Sequence[OutboxRecord] = (),
     ) -> GameRecord:
-        """Write META (version becomes expected+1) and append items; ``StaleVersion`` if raced."""
+        """Write META (version becomes expected+1), the powers' items whose decisions changed
+        (``changed_turns``), and append items; ``StaleVersion`` if raced."""
         ...
 
     def commit_turn(
@@ -189,6 +288,10 @@ class GameStore(Protocol):
         ...
 
     def list_games(self, limit: int = 50) -> list[GameRecord]: ...
+
+    def delete_game(self, game_id: str) -> int:
+        """Delete every item of the game (after its META expired); how many were deleted."""
+        ...
 
     def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
         """(game id, phase, deadline) of active, unpaused games whose deadline is at or
@@ -449,7 +552,7 @@ LAZY: dict[str, tuple[str, ...]] = {
     "functions.ports.notifications": (
         "OutboxMessage", "WebhookTarget", "DiscordTarget", "TelegramTarget", "DeliveryTarget",
         "target_to_dict", "target_from_dict", "Deliverer", "DeliveryLog", "TargetDirectory",
-        "TargetStanding", "TargetHealth", "MessageQueue", "DeadlineInfo", "DeadlineGames", "Seat",
+        "TargetStanding", "TargetHealth", "MessageQueue", "DeadlineInfo", "DeadlineGames", "Firing", "Seat",
         "SubmitOutcome", "TelegramStore", "GameActions", "ReplyOutbox",
     ),
     "functions.ports.accounts": (
@@ -479,6 +582,7 @@ if TYPE_CHECKING:
         DeliveryLog,  # noqa: F401 - re-exported (lazy, above)
         DeliveryTarget,  # noqa: F401 - re-exported (lazy, above)
         DiscordTarget,  # noqa: F401 - re-exported (lazy, above)
+        Firing,  # noqa: F401 - re-exported (lazy, above)
         GameActions,  # noqa: F401 - re-exported (lazy, above)
         MessageQueue,  # noqa: F401 - re-exported (lazy, above)
         OutboxMessage,  # noqa: F401 - re-exported (lazy, above)

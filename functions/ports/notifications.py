@@ -227,13 +227,22 @@ class DeadlineInfo:
     status: str  # "ACTIVE", "PAUSED", "FINISHED", ... only "ACTIVE" games are processed
 
 
+@dataclass(frozen=True)
+class Firing:
+    """What became of a deadline firing: ``outcome`` PROCESSED, NOT_DUE (``deadline`` is when
+    the phase's deadline now falls), STALE (the game is gone, over, paused, untimed or past
+    that phase) or LOST_RACE (someone else processed the phase after it was read)."""
+
+    outcome: str
+    deadline: datetime | None = None
+
+
 class DeadlineGames(Protocol):
     """The slice of the game store + process_turn that deadlines use."""
 
-    def deadline_info(self, game_id: str) -> DeadlineInfo | None: ...
-
-    def process_if_in_phase(self, game_id: str, phase: str) -> bool:
-        """Adjudicate `phase` if the game is still in it; False if someone else already did."""
+    def process_if_due(self, game_id: str, phase: str, now: datetime) -> Firing:
+        """Adjudicate `phase` if the game is still in it and its deadline passed by `now`:
+        one read of the game, one commit."""
         ...
 
     def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:

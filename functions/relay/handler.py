@@ -1,7 +1,9 @@
 """Relay Lambda: DynamoDB stream records of OUTBOX items -> the notification queue.
 
 The event source mapping filters the stream to INSERTs whose sort key begins with
-``OUTBOX#`` (template.yaml); other records are skipped here too, defensively.
+``OUTBOX#``, and to the EVENT inserts of order submissions and retractions, which become
+live-only messages (issue 33; a submission writes no OUTBOX item: issue 29) (template.yaml);
+other records are skipped here too, defensively.
 All messages of the batch go out with SQS ``send_message_batch``; the records whose
 messages were not accepted are reported as batch item failures (by sequence
 number), so the stream retries from the first of them — nothing is lost if SQS
@@ -15,6 +17,10 @@ at a time, and one ``send_message`` per record would be ten times the SQS calls 
 (a malformed OUTBOX item is logged and skipped: it would fail the same way on every
 retry and hold up its shard), send all the messages at once, then let the processor
 go over the records and report, in stream order, each whose message SQS did not take.
+
+The relay also forgets games that never started (issue 28 item 13): the mapping passes the
+REMOVE of a META too (only the table's TTL removes one: functions/usecases/expiry.py), and
+the game's other items are deleted; a failure is a batch item failure, retried like a send.
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
 from functions.observability import get_logger, get_tracer
-from functions.ports import MessageQueue, OutboxMessage
-from functions.usecases.notifications import message_from_outbox_item, relay_outbox
-from functions.wiring import stream_item
+from functions.ports import GameStore, MessageQueue, OutboxMessage
+from functions.usecases.expiry import forget_game
+from functions.usecases.notifications import message_from_event_item, message_from_outbox_item, relay_outbox
+from functions.wiring import removed_game, stream_item
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -40,14 +47,15 @@ class NotRelayed(Exception):
 
 
 def outbox_message(raw_record: Mapping[str, Any]) -> OutboxMessage | None:
-    """The message a stream record carries, or None if it is not an OUTBOX insert.
+    """The message a stream record carries: an OUTBOX insert's, or a submission EVENT's
+    live update (issue 33: notifications.LIVE_ONLY); None for anything else.
 
     Decoded with the store's own codec (``stream_item``), not Powertools' data class,
     which would deserialize the image a second way (boto3's TypeDeserializer)."""
     if raw_record.get("eventName") != "INSERT":
         return None
-    image = (raw_record.get("dynamodb") or {}).get("NewImage") or {}
-    return message_from_outbox_item(stream_item(image))
+    item = stream_item((raw_record.get("dynamodb") or {}).get("NewImage") or {})
+    return message_from_outbox_item(item) or message_from_event_item(item)
 
 
 def record_reference(raw: Mapping[str, Any], error: Exception) -> dict[str, Any]:
@@ -89,8 +97,10 @@ def send_batch(by_sequence: Mapping[str, OutboxMessage], queue: Callable[[], Mes
     return {seq for seq, m in by_sequence.items() if m.dedupe_key in failed_keys}
 
 
-def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
-    """A handler sending to `queue()` (built lazily, on the first batch).
+def make_handler(queue: Callable[[], MessageQueue],
+                 games: Callable[[], GameStore] | None = None) -> LambdaHandler:
+    """A handler sending to `queue()` (built lazily, on the first batch), and forgetting the
+    games whose META the table's TTL removed in `games()`.
 
     It answers Lambda's partial-batch response (``ReportBatchItemFailures``): the failed
     records' sequence numbers, in stream order, from which the stream retries. A fresh
@@ -105,6 +115,11 @@ def make_handler(queue: Callable[[], MessageQueue]) -> LambdaHandler:
         unsent = send_batch(read_batch(records), queue)
 
         def report(record: DynamoDBRecord) -> None:
+            gone = removed_game(record.raw_event)
+            if gone is not None and games is not None:
+                deleted = forget_game(games(), gone)
+                logger.info("an unstarted game expired", extra={"game_id": gone, "items": deleted})
+                return
             sequence = record.dynamodb.sequence_number if record.dynamodb else None
             if sequence in unsent:
                 raise NotRelayed(f"outbox record {sequence} not accepted by the queue")
@@ -122,7 +137,13 @@ def _default_queue() -> MessageQueue:
     return outbox_queue()
 
 
-handler = make_handler(_default_queue)
+def _default_games() -> GameStore:
+    from functions.wiring import services  # deferred: no clients at import
+
+    return services().store
+
+
+handler = make_handler(_default_queue, _default_games)
 
 
 # SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their

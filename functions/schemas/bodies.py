@@ -173,11 +173,11 @@ class SubmitOrdersRequest(_Request):
 
 
 class ProcessTurnRequest(_Request):
-    phase: str | None = Field(
-        default=None, max_length=10, examples=["S1901M"],
-        description="The phase the caller means to close; another phase answers 409 STALE_PHASE. "
-        "Optional for compatibility, but send it: without it a repeated call (double click, retry) "
-        "closes the next phase too.",
+    phase: str = Field(
+        min_length=1, max_length=10, examples=["S1901M"],
+        description="The phase the caller means to close (required: 422 without it); another phase "
+        "answers 409 STALE_PHASE, so a repeated call (double click, retry) never closes the next "
+        "phase too.",
     )
 
 

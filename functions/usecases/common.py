@@ -30,6 +30,7 @@ from functions.ports import (
     GameStore,
     ItemNotFound,
     OutboxRecord,
+    PowerPress,
     StaleVersion,
 )
 from functions.usecases.deadline_grid import grid_deadline
@@ -160,6 +161,14 @@ def order_key(order: engine.Order) -> str:
 def load(store: GameStore, game_id: str) -> GameRecord:
     try:
         return store.load(game_id)
+    except ItemNotFound as exc:
+        raise GameNotFound(f"no game {game_id!r}") from exc
+
+
+def load_with_press(store: GameStore, game_id: str) -> tuple[GameRecord, dict[str, PowerPress] | None]:
+    """The game and its powers' press ledgers, in one read (a player's view)."""
+    try:
+        return store.load_with_press(game_id)
     except ItemNotFound as exc:
         raise GameNotFound(f"no game {game_id!r}") from exc
 

@@ -1,7 +1,8 @@
 """Deadline use cases: fire a phase deadline, sweep overdue games, keep schedules in step.
 
 `fire_deadline` is what the Scheduler target runs with ``{game_id, phase}``. It is
-safe to run any number of times, early or late, because it re-reads the game:
+safe to run any number of times, early or late, because process_turn reads the game (once)
+and decides:
 - the game is gone, not active, or no longer in `phase`  -> STALE (a repeat or late firing);
 - the game has no deadline (paused, or deadlines switched off) -> STALE;
 - the deadline is still ahead (Scheduler may fire up to a minute early) -> re-schedule, RESCHEDULED;
@@ -17,10 +18,12 @@ same `fire_deadline`.
 kind: "reminder"}``: it writes the DEADLINE_APPROACHING notice at most once per phase
 (functions/usecases/reminders.py); a late, repeated or stale firing is a no-op.
 
-`reschedule_phase` keeps EventBridge in step when a phase starts, the game is
-paused/resumed, or a deadline is extended: delete the previous phase's schedules
-(a missing one is fine) and create fresh ones (deadline, and reminder if any) for
-the new deadline.
+`sync_schedule` keeps EventBridge in step when a phase starts, the game is paused/resumed,
+or a deadline is extended or ends, by name (infra/scheduler.py: (game, phase, kind); creating
+replaces, deleting a missing one is fine; never a listing). A game without deadlines never
+calls Scheduler. A phase's schedules are not deleted when the phase is processed: a deadline
+that fired deleted itself, and one left by a phase processed early fires later as a no-op
+(STALE): one stale invocation instead of two DeleteSchedule calls on every turn.
 
 `reminder_time` says when a phase's reminder is due: ``deadline - lead`` where
 lead = min(the game's ``reminder_seconds``, default 1 hour; a quarter of the phase
@@ -100,16 +103,15 @@ def fire_deadline(
     games: DeadlineGames,
     scheduler: DeadlineScheduler,
 ) -> FireOutcome:
-    """Process `phase` of `game_id` if, and only if, it is still that phase and its deadline passed."""
-    info = games.deadline_info(game_id)
-    if info is None or info.status.upper() != "ACTIVE" or info.phase != phase or info.deadline is None:
-        return FireOutcome.STALE
-    if info.deadline > now:
-        scheduler.schedule_deadline(game_id, phase, info.deadline)
+    """Process `phase` of `game_id` if, and only if, it is still that phase and its deadline
+    passed: one read of the game (process_turn's own), and a re-schedule if it fired early."""
+    firing = games.process_if_due(game_id, phase, now)
+    if firing.outcome == "NOT_DUE" and firing.deadline is not None:
+        scheduler.schedule_deadline(game_id, phase, firing.deadline)  # replaces it, by name
         return FireOutcome.RESCHEDULED
-    if games.process_if_in_phase(game_id, phase):
-        return FireOutcome.PROCESSED
-    return FireOutcome.LOST_RACE
+    if firing.outcome == "NOT_DUE":
+        return FireOutcome.STALE
+    return FireOutcome(firing.outcome)
 
 
 def fire_reminder(game_id: str, phase: str, *, games: DeadlineGames) -> str:
@@ -117,11 +119,18 @@ def fire_reminder(game_id: str, phase: str, *, games: DeadlineGames) -> str:
     return games.remind_if_in_phase(game_id, phase)
 
 
-def sweep(*, now: datetime, games: DeadlineGames, scheduler: DeadlineScheduler) -> SweepReport:
-    """Fire every overdue deadline; one game's error does not stop the others."""
+SCHEDULE_GRACE = timedelta(seconds=60)  # what a schedule is given to fire before the sweeper steps in
+
+
+def sweep(*, now: datetime, games: DeadlineGames, scheduler: DeadlineScheduler,
+          grace: timedelta = timedelta(0)) -> SweepReport:
+    """Fire every deadline overdue by more than ``grace``; one game's error does not stop the
+    others. The sweep handler gives a phase's own schedule ``SCHEDULE_GRACE`` to fire: a backstop
+    that takes a phase due a moment ago races the schedule about to fire it, and counts a
+    deadline as missed (the OverdueGames metric) that was not (issue 28)."""
     outcomes: dict[str, FireOutcome] = {}
     errors: dict[str, str] = {}
-    for info in sorted(games.overdue(now), key=lambda i: i.game_id):
+    for info in sorted(games.overdue(now - grace), key=lambda i: i.game_id):
         try:
             outcomes[info.game_id] = fire_deadline(
                 info.game_id, info.phase, now=now, games=games, scheduler=scheduler
@@ -135,31 +144,27 @@ def sweep(*, now: datetime, games: DeadlineGames, scheduler: DeadlineScheduler) 
 def reschedule_phase(
     game_id: str,
     *,
-    previous_phase: str | None,
     phase: str,
     deadline: datetime | None,
     scheduler: DeadlineScheduler,
     reminder: datetime | None = None,
+    was_timed: bool = False,
 ) -> None:
-    """Make the schedules match the game: none for `previous_phase`; for `phase` a deadline
-    schedule if it has a deadline and a reminder schedule if `reminder` is set.
-
-    Called after the state change committed. If this call fails the sweeper still
-    processes the phase on time (within its rate), so a failure is logged, not fatal
-    (a lost reminder is not retried: it is a courtesy, the deadline is what counts).
-    """
-    if previous_phase and previous_phase != phase:
-        scheduler.delete_deadline(game_id, previous_phase)
-        scheduler.delete_reminder(game_id, previous_phase)
+    """Make `phase`'s named schedules match the game: with a deadline, its schedule (and the
+    reminder's, if `reminder` is set) created or replaced; without one, the phase's schedules
+    deleted if it had a deadline before (`was_timed`: paused, ended early), else nothing.
+    A reminder that no longer applies to a phase that was timed is deleted (already sent,
+    too late, or too short a phase)."""
     if deadline is None:
-        scheduler.delete_deadline(game_id, phase)  # paused, deadlines off, or game over
-        scheduler.delete_reminder(game_id, phase)
+        if was_timed:
+            scheduler.delete_deadline(game_id, phase)
+            scheduler.delete_reminder(game_id, phase)
         return
     scheduler.schedule_deadline(game_id, phase, deadline)
-    if reminder is None:
-        scheduler.delete_reminder(game_id, phase)  # already sent, too late, or too short a phase
-    else:
+    if reminder is not None:
         scheduler.schedule_reminder(game_id, phase, reminder)
+    elif was_timed:
+        scheduler.delete_reminder(game_id, phase)
 
 
 def ready_to_auto_process(
@@ -186,13 +191,14 @@ def sync_schedule(
     scheduler: DeadlineScheduler | None,
     game_id: str,
     *,
-    previous_phase: str | None,
     phase: str,
     deadline: str | None,
     reminder: datetime | None = None,
+    was_timed: bool = False,
 ) -> None:
     """`reschedule_phase` after a committed state change, from META's ISO `deadline`
-    (`reminder`: `functions.usecases.reminders.reminder_for(game, now)`).
+    (`reminder`: `functions.usecases.reminders.reminder_for(game, now)`; `was_timed`: the
+    phase had a running deadline before the change).
 
     `scheduler` None means deadlines are not wired (unit tests, a deployment without
     the deadline function). A Scheduler failure is logged, not raised: the state
@@ -205,11 +211,11 @@ def sync_schedule(
     try:
         reschedule_phase(
             game_id,
-            previous_phase=previous_phase,
             phase=phase,
             deadline=at,
             scheduler=scheduler,
             reminder=reminder if at is not None else None,
+            was_timed=was_timed,
         )
     except Exception:  # noqa: BLE001 - documented: the sweeper is the backstop
         log.exception("could not update the deadline schedule of %s %s", game_id, phase)

@@ -12,7 +12,7 @@
   If everyone owing orders submitted during the pause and auto_process is on (and no
   wait flag is up), the turn is processed at once, as a submission would have.
 - extend: the deadline moves later by N seconds (from the current deadline, or from
-  now if it already passed); the schedules are moved (delete + create).
+  now if it already passed); the phase's schedules are replaced by name.
 Pause and resume are idempotent (pausing a paused game changes nothing).
 The schedule is changed after the commit (`sync_schedule`).
 """
@@ -70,14 +70,14 @@ def pause_game(
         game = load_active(store, game_id)
         if game.paused:
             return _state(game)
-        version, now = game.version, clock.now()
+        version, now, timed = game.version, clock.now(), bool(game.deadline)
         if game.deadline:
             left = (parse_iso(game.deadline) - now).total_seconds()
             game.paused_remaining = max(1, math.ceil(left))
         game.paused, game.deadline = True, None
         event = add_event(game, "GAME_PAUSED", {"remaining_seconds": game.paused_remaining}, now)
         saved = store.save(game, expected_version=version, events=[event])
-        sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=None)
+        sync_schedule(scheduler, game_id, phase=saved.phase, deadline=None, was_timed=timed)
         return _state(saved)
 
     return retrying(attempt)
@@ -101,10 +101,8 @@ def resume_game(
         game.paused, game.paused_remaining = False, None
         event = add_event(game, "GAME_RESUMED", {"deadline": game.deadline}, now)
         saved = store.save(game, expected_version=version, events=[event])
-        sync_schedule(
-            scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline,
-            reminder=reminder_for(saved, now),
-        )
+        sync_schedule(scheduler, game_id, phase=saved.phase, deadline=saved.deadline,
+                      reminder=reminder_for(saved, now))
         if maybe_auto_process(store, clock, saved, scheduler):
             return _state(load(store, game_id))
         return _state(saved)
@@ -135,10 +133,8 @@ def extend_deadline(
             f"{game.phase}:extended:{game.event_seq}",
         )
         saved = store.save(game, expected_version=version, events=[event], outbox=[notice])
-        sync_schedule(
-            scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline,
-            reminder=reminder_for(saved, now),
-        )
+        sync_schedule(scheduler, game_id, phase=saved.phase, deadline=saved.deadline,
+                      reminder=reminder_for(saved, now), was_timed=True)  # replaced by name
         return _state(saved)
 
     return retrying(attempt)

@@ -98,10 +98,8 @@ def join_game(
         started = start_if_full(game, kind, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
-            sync_schedule(
-                scheduler, game.game_id, previous_phase=None, phase=game.phase, deadline=game.deadline,
-                reminder=reminder_for(game, now),
-            )
+            sync_schedule(scheduler, game.game_id, phase=game.phase, deadline=game.deadline,
+                          reminder=reminder_for(game, now))
         return Joined(power=chosen, token=token)
 
     return retrying(attempt)

@@ -11,7 +11,8 @@ What each draws, for ``phase`` = the current phase (default) or any adjudicated 
 
 Caching: the picture is a pure function of its inputs, so its ETag is a hash of them (game,
 phase, version, format, viewer, width, palette, style) and is known before anything is drawn.
-``version`` is the META version for the live phase and ``P<name>`` for an adjudicated phase (its
+``version`` is META's version and event counter for the live phase (an order set writes only
+the power's own item, and an event: issue 29) and ``P<name>`` for an adjudicated phase (its
 PHASE item never changes, and a game has one phase of a name). ``viewer`` is the power whose
 pending orders are drawn, else ``public``. A matching ``If-None-Match`` answers 304 without
 drawing; recent pictures are kept in a small per-process cache.
@@ -61,6 +62,9 @@ class MapPicture:
     body: bytes | None  # None: the caller's If-None-Match matched (304)
     phase: str
     public: bool  # False when the picture shows a power's pending orders
+    # an adjudicated phase named by the request: that URL's picture never changes (issue 29: the
+    # API lets CloudFront and browsers keep it; a live or "the last" picture is revalidated)
+    immutable: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,15 +89,16 @@ def map_picture(
     viewer = scene.viewer if scene is not None else "public"
     etag = _etag(game_id, phase, scene.version if scene is not None else f"P{phase}", viewer, request)
     content_type = FORMATS[request.fmt]
+    fixed = not live and request.phase is not None  # an adjudicated phase named by the request
     if if_none_match and etag in {t.strip() for t in if_none_match.split(",")}:
-        return MapPicture(etag, content_type, None, phase, viewer == "public")
+        return MapPicture(etag, content_type, None, phase, viewer == "public", fixed)
     body = _CACHE.get(etag)
     if body is None:
         if scene is None:
             scene = _history_scene(game, record or _phase_record(store, game, phase), request)
         body = _draw(game, scene, request)
         _CACHE.put(etag, body)
-    return MapPicture(etag, content_type, body, phase, viewer == "public")
+    return MapPicture(etag, content_type, body, phase, viewer == "public", fixed)
 
 
 def seat_board_png(store: GameStore, picture: Mapping[str, Any], width: int = 1280) -> bytes:
@@ -112,7 +117,9 @@ def _live_scene(game: GameRecord, actor: Actor, request: MapRequest) -> _Scene:
     viewer = "public"
     if request.kind == "orders":
         viewer, overlay = _own_orders(game, actor, state)
-    return _Scene(state, overlay, game.phase, str(game.version), viewer)
+    # META's version and the event counter: an order set changes only the power's own item
+    # and always appends an event (issue 29), so the pair moves whenever the picture may
+    return _Scene(state, overlay, game.phase, f"{game.version}.{game.event_seq}", viewer)
 
 
 def _history_scene(game: GameRecord, record: PhaseRecord, request: MapRequest) -> _Scene:

@@ -51,14 +51,17 @@ from functions.usecases.delivery_lanes import SLOW_DELAY_SECONDS, Job, Lanes, Ou
 from functions.usecases.host_names import registrable_domain
 
 OUTBOX_SK_PREFIX = "OUTBOX#"
+EVENT_SK_PREFIX = "EVENT#"
 
 
 PARK_AFTER_FAILURES = 10  # consecutive failed sends (two messages' worth of SQS retries)
 PARK_SECONDS = 6 * 3600  # then one probe send; a failure parks it again
 TARGET_PARKED = "NOTIFY_TARGET_PARKED"
-# Kinds written for live updates alone (issue 33: a submission changes every player's view):
-# the game's webhook, Discord and Telegram targets do not get them, a notice per submission
-# would drown a chat channel.
+# Kinds for live updates alone (issue 33: a submission changes every player's view): the game's
+# webhook, Discord and Telegram targets do not get them, a notice per submission would drown a
+# chat channel. They are the game's own EVENT items, picked from the table's stream
+# (``message_from_event_item``): a submission writes its power's item and its event and nothing
+# else (issue 29: an order is one small write), so no OUTBOX item is written for them.
 LIVE_ONLY = frozenset({"ORDERS_SUBMITTED", "ORDERS_RETRACTED"})
 
 
@@ -88,6 +91,23 @@ class NotificationFailed(Exception):
 
 
 # ---------------------------------------------------------------- relay
+
+
+def message_from_event_item(item: Mapping[str, Any]) -> OutboxMessage | None:
+    """A submission's EVENT item (plain attribute values) as a live-only queue message: who and
+    which phase, never an order (the event holds none); None for any other item."""
+    pk, sk = str(item.get("pk", "")), str(item.get("sk", ""))
+    kind = str(item.get("type", ""))
+    if not sk.startswith(EVENT_SK_PREFIX) or kind not in LIVE_ONLY or not pk.startswith("GAME#"):
+        return None
+    game_id = pk.removeprefix("GAME#")
+    data = item.get("data") if isinstance(item.get("data"), Mapping) else {}
+    return OutboxMessage(
+        dedupe_key=f"{game_id}:{kind.lower()}:{item.get('seq', sk)}",
+        kind=kind,
+        game_id=game_id,
+        payload={"power": str(data.get("power", "")), "phase": str(item.get("phase", ""))},
+    )
 
 
 def message_from_outbox_item(item: Mapping[str, Any]) -> OutboxMessage | None:

@@ -9,14 +9,17 @@ view that differs from what the same caller's ``GET /games/{id}`` answers at tha
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from functions.ports import GameRecord, PressStore
+from functions.ports import GameRecord, PowerPress, PressStore
 from functions.usecases import press as press_use_cases
 from functions.usecases.common import Actor
 from functions.usecases.kind_registry import kind_of
 
 
-def view_for(game: GameRecord, actor: Actor, press: PressStore) -> dict[str, Any]:
-    """``game`` as ``actor`` may see it, with the actor's unread press."""
-    return press_use_cases.with_unread(kind_of(game).view(game, actor), press, game, actor)
+def view_for(game: GameRecord, actor: Actor, press: PressStore,
+             ledgers: Mapping[str, PowerPress] | None = None) -> dict[str, Any]:
+    """``game`` as ``actor`` may see it, with the actor's unread press (from ``ledgers`` when
+    they were read with the game, issue 29: a view is one query; else from ``press``)."""
+    return press_use_cases.with_unread(kind_of(game).view(game, actor), press, game, actor, ledgers)

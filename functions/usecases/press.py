@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from functions.errors import ChannelNotFound, PressDisabled, RateLimited, TooManyChannels
@@ -289,6 +289,15 @@ def unread_total(press: PressStore, game: GameRecord, actor: Actor) -> int:
     return press.ledger(game.game_id, power).unread_total() if power and has_press(game) else 0
 
 
-def with_unread(view: dict[str, Any], press: PressStore, game: GameRecord, actor: Actor) -> dict[str, Any]:
-    """The game view with the caller's unread total (games without press are left as they are)."""
-    return {**view, "unread": unread_total(press, game, actor)} if has_press(game) else view
+def with_unread(view: dict[str, Any], press: PressStore, game: GameRecord, actor: Actor,
+                ledgers: Mapping[str, PowerPress] | None = None) -> dict[str, Any]:
+    """The game view with the caller's unread total (games without press are left as they are).
+    ``ledgers``: the powers' ledgers read with the game (``GameStore.load_with_press``), where a
+    power without one has none yet; None asks the press store."""
+    if not has_press(game):
+        return view
+    power = _reader(actor)
+    if ledgers is None or not power:
+        return {**view, "unread": unread_total(press, game, actor)}
+    ledger = ledgers.get(power)
+    return {**view, "unread": ledger.unread_total() if ledger is not None else 0}

@@ -134,7 +134,7 @@ def set_dummy_powers(store: GameStore, clock: Clock, game_id: str, actor: Actor,
         started = start_if_full(game, kind_of(game), now, events, outbox)
         saved = store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
-            sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=saved.deadline,
+            sync_schedule(scheduler, game_id, phase=saved.phase, deadline=saved.deadline,
                           reminder=reminder_for(saved, now))
         return DummiesSet(wanted, open_seats(saved), started)
 

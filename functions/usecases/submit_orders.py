@@ -11,9 +11,11 @@ stable code (``UNPARSEABLE_ORDER``, ``ILLEGAL_ORDER`` + the engine's code,
 A request that changes nothing (every order rejected, a retraction that matches
 nothing) stores nothing and writes no event.
 
-Concurrency: the save is conditional on the version read. If another writer won,
-the game is reloaded; if its phase moved on (the turn was processed meanwhile)
-the request is refused with ``STALE_PHASE`` — an order is never silently dropped.
+Concurrency: an order set, a retraction or a wait flag writes only the power's own item and
+its event (``GameStore.save_turn``), conditional on that item's version and on the event's
+number being free: if another writer won (the turn was processed, another order stored),
+the game is reloaded; if its phase moved on the request is refused with ``STALE_PHASE`` —
+an order is never silently dropped, nor adjudicated into a later phase.
 """
 
 from __future__ import annotations
@@ -23,12 +25,11 @@ from dataclasses import dataclass, field
 
 import engine
 from functions.errors import GameNotActive, GamePaused, StalePhase
-from functions.ports import Clock, DeadlineScheduler, EventRecord, GameRecord, GameStore, OutboxRecord
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.common import (
     SCHEDULER,
     Actor,
     add_event,
-    add_outbox,
     game_map,
     load,
     load_active,
@@ -131,12 +132,11 @@ def submit_orders(
         if stored is not None and sorted(stored) == sorted(pending):
             # the same set again (a retry, a resent message): nothing changes, no event
             return Submitted(game.phase, accepted, rejected, list(stored))
-        version = game.version
         now = clock.now()
         game.pending_orders[power] = pending
         # no order text in the event: the log is public before adjudication
         event = add_event(game, "ORDERS_SUBMITTED", {"power": power, "count": len(pending)}, now)
-        saved = store.save(game, expected_version=version, events=[event], outbox=[_changed(game, event)])
+        saved = store.save_turn(game, power, events=[event])
         auto = maybe_auto_process(store, clock, saved, scheduler)
         return Submitted(saved.phase, accepted, rejected, pending, auto)
 
@@ -152,7 +152,6 @@ def retract_orders(
     def attempt() -> Submitted:
         game = load_active(store, game_id)
         state_of(game)  # Diplomacy only: another game kind is refused before anything is written
-        version = game.version
         now = clock.now()
         if units is None:
             if power not in game.pending_orders:
@@ -170,17 +169,10 @@ def retract_orders(
                 return Submitted(game.phase, [], [], remaining)
             game.pending_orders[power] = remaining
         event = add_event(game, "ORDERS_RETRACTED", {"power": power, "count": len(remaining)}, now)
-        saved = store.save(game, expected_version=version, events=[event], outbox=[_changed(game, event)])
+        saved = store.save_turn(game, power, events=[event])
         return Submitted(saved.phase, [], [], remaining)
 
     return retrying(attempt)
-
-
-def _changed(game: GameRecord, event: EventRecord) -> OutboxRecord:
-    """The live update of a submission (issue 33): who and which phase, never an order; the
-    game's own chat and webhook targets do not get it (notifications.LIVE_ONLY)."""
-    return add_outbox(game, event.type, {"power": event.data["power"], "phase": event.phase},
-                      f"{event.type.lower()}:{event.seq}")
 
 
 def _keyed(texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData) -> dict[str, str]:
@@ -204,13 +196,12 @@ def set_wait_flag(
         state_of(game)  # Diplomacy only: another game kind is refused before anything is written
         if bool(game.wait_flags.get(power)) == wait:
             return WaitSet(game.phase, _raised(game))
-        version = game.version
         if wait:
             game.wait_flags[power] = True
         else:
             game.wait_flags.pop(power, None)
         event = add_event(game, "WAIT_FLAG", {"power": power, "wait": wait}, clock.now())
-        saved = store.save(game, expected_version=version, events=[event])
+        saved = store.save_turn(game, power, events=[event])
         if maybe_auto_process(store, clock, saved, scheduler):
             now_at = load(store, game_id)  # the phase moved on
             return WaitSet(now_at.phase, _raised(now_at), True)
@@ -245,8 +236,9 @@ def maybe_auto_process(
     )
     if not ready:
         return False
-    try:
-        process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase, scheduler=scheduler)
+    try:  # from the record just written: no second read (a stale one fails the commit and is read)
+        process_turn(store, clock, game.game_id, SCHEDULER, expected_phase=game.phase, scheduler=scheduler,
+                     game=game.copy())
     except (StalePhase, GameNotActive, GamePaused):
         return False  # someone else processed it first, or it was paused meanwhile
     except Exception:

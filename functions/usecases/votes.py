@@ -10,6 +10,12 @@ Secret ballot (``draw_votes: "secret"``, the default): the answer and the view s
 the caller only its own vote and, once it happened, that the game ended; nothing is
 written to the (public) event log when a vote is cast. Public ballot: the answer
 and the view show every vote, and a ``VOTE_CAST`` event names power and vote.
+
+A vote that does not end the game writes only the power's own item (issue 29). A secret vote
+writes no event, so unlike an order it does not make a turn being committed meanwhile start
+over: a vote that lands while its phase is being adjudicated counts as cast after it, and
+the processing clears it like every vote of that phase (it is stored with its phase and never
+read in the next one). A vote that ends the game writes META, and races as any META write.
 """
 
 from __future__ import annotations
@@ -54,7 +60,7 @@ def cast_vote(
         state = state_of(game)
         if power not in active_powers(game, state):
             raise Forbidden(f"{power} is not an active power (eliminated), so it has no vote")
-        version, now = game.version, clock.now()
+        version, now, timed = game.version, clock.now(), bool(game.deadline)
         vote = dict(game.votes.get(power) or {})
         if draw is not None:
             vote["draw"] = draw
@@ -71,9 +77,11 @@ def cast_vote(
             more = end_game(game, ended[0], ended[1], state, last.phase if last else None, now)
             events += more[0]
             outbox += more[1]
-        saved = store.save(game, expected_version=version, events=events, outbox=outbox)
-        if ended is not None:
-            sync_schedule(scheduler, game_id, previous_phase=None, phase=saved.phase, deadline=None)
+        if ended is None:  # the power's own item (and, on a public ballot, its event): not META
+            saved = store.save_turn(game, power, events=events)
+        else:
+            saved = store.save(game, expected_version=version, events=events, outbox=outbox)
+            sync_schedule(scheduler, game_id, phase=saved.phase, deadline=None, was_timed=timed)
         return VoteState(
             phase=saved.phase, power=power, draw=bool(vote.get("draw")), concede=bool(vote.get("concede")),
             game_status=saved.status, result=with_scores(saved.result),

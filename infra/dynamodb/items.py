@@ -10,17 +10,30 @@ insides, and a map costs a typed wrapper per value wherever an item is read or h
 codec walks it value by value, and the local stack's moto keeps every item as those
 wrappers in memory (about 30 times the data's size; docs/performance.md, "Soak"). A packed
 field written as a map (before stop 24) is still read.
+
+Packed text of ``COMPRESS_AT`` bytes or more is stored zlib-compressed, as a binary attribute
+(issue 29): DynamoDB bills a write per started KB of the item, and a phase's resolution or a
+board compresses 5 to 7 times (a PHASE item 6.9 KB -> 1.4 KB, the PHASE_PROCESSED event
+5.4 KB -> 0.9 KB). META keeps as plain attributes only what a key, an index, a condition or
+the listing reads; the rest of the game is one packed ``body`` (a META of 3.4 KB -> 1.4 KB).
+Outbox payloads stay text: the relay reads them off the stream. Uncompressed text and
+unpacked META attributes (games stored before) are read as before.
+
+The powers' own items (``META#POWER#<power>``: orders, wait flag, votes) and their press
+ledgers (``META#PRESS#<power>``) are small plain items (infra/dynamodb/keys.py says why).
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
 from collections.abc import Iterable
-from dataclasses import asdict, fields
+from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
-from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
+from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord, PowerPress, PowerTurn
 from infra.dynamodb import keys
 
 Item = dict[str, Any]
@@ -74,26 +87,45 @@ def deserialize(attribute: dict[str, Any]) -> Any:
 
 
 # The packed fields of each record (see the module text).
-GAME_PACKED = frozenset({"state"})
+GAME_PACKED = frozenset({"state"})  # META before issue 29; now all but its plain fields are ``body``
 PHASE_PACKED = frozenset({"state_before", "orders", "resolution"})
 EVENT_PACKED = frozenset({"data"})
 OUTBOX_PACKED = frozenset({"payload"})
+COMPRESS_AT = 512  # packed text this long or longer is stored compressed
+
+# META's own attributes: what keys, indexes, conditions and the listing read. Everything else
+# of the record but the powers' decisions (their own items) and the store's bookkeeping is
+# the packed ``body``.
+META_PLAIN = ("game_id", "variant", "rules", "created_at", "phase", "status", "version", "layout")
+_NOT_IN_META = frozenset({"turns", "pending_orders", "wait_flags", "votes", "expires_at"})
+META_BODY = tuple(f.name for f in fields(GameRecord) if f.name not in (*META_PLAIN, *_NOT_IN_META))
+_RECORD_FIELDS = frozenset(f.name for f in fields(GameRecord)) - {"turns"}
 
 
-def pack(value: Any) -> dict[str, Any]:
-    """A nested value as one string attribute of compact JSON text."""
-    return {"S": json.dumps(value, separators=(",", ":"), ensure_ascii=False)}
+def pack(value: Any, compress: bool = False) -> dict[str, Any]:
+    """A nested value as one attribute of compact JSON text; with ``compress``, text of
+    ``COMPRESS_AT`` bytes or more as zlib-compressed bytes."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    if compress and len(text) >= COMPRESS_AT:
+        return {"B": zlib.compress(text.encode(), 6)}
+    return {"S": text}
 
 
 def unpack(attribute: dict[str, Any]) -> Any:
-    """The inverse of ``pack``; a map or list (how the field was stored before) is read too."""
+    """The inverse of ``pack``; a map or list (how the field was stored before) is read too.
+    Compressed bytes may come base64-encoded (a stream record's JSON image)."""
     text = attribute.get("S")
-    return json.loads(text) if text is not None else deserialize(attribute)
+    if text is not None:
+        return json.loads(text)
+    raw = attribute.get("B")
+    if raw is not None:
+        return json.loads(zlib.decompress(base64.b64decode(raw) if isinstance(raw, str) else raw))
+    return deserialize(attribute)
 
 
-def to_item(attrs: dict[str, Any], packed: Iterable[str] = ()) -> Item:
+def to_item(attrs: dict[str, Any], packed: Iterable[str] = (), compress: bool = False) -> Item:
     item = {k: serialize(v) for k, v in attrs.items() if k not in packed}
-    item.update((k, pack(attrs[k])) for k in packed if k in attrs)
+    item.update((k, pack(attrs[k], compress)) for k in packed if k in attrs)
     return item
 
 
@@ -102,15 +134,18 @@ def from_item(item: Item, packed: Iterable[str] = ()) -> dict[str, Any]:
 
 
 def game_item(game: GameRecord) -> Item:
-    """META, plus the index attributes: the listing's own fields (``seated``,
-    ``is_private``) and, while a deadline runs, ``due_bucket``/``due_at``."""
-    attrs = asdict(game)
+    """META: its plain fields, the index attributes (the listing's own fields ``seated``,
+    ``is_private``, ``lobby`` and, while a deadline runs, ``due_bucket``/``due_at``) and the
+    packed ``body``. The powers' decisions are not in it: they are their own items."""
+    attrs = {name: getattr(game, name) for name in META_PLAIN}
     attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND,
                  seated=sorted(game.players), is_private=bool(game.settings.get("private")),
-                 lobby=_lobby(game))
+                 lobby=_lobby(game), body={name: getattr(game, name) for name in META_BODY})
     if game.status == "ACTIVE" and not game.paused and game.deadline:
         attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
-    return to_item(attrs, GAME_PACKED)
+    if game.started_at is None and game.expires_at is not None:  # the table's TTL: a game that never starts
+        attrs.update(expires_at=game.expires_at)
+    return to_item(attrs, ("body",), compress=True)
 
 
 def _lobby(game: GameRecord) -> dict[str, Any]:
@@ -125,9 +160,53 @@ def _lobby(game: GameRecord) -> dict[str, Any]:
 
 
 def game_from_item(item: Item) -> GameRecord:
-    attrs = from_item(item, GAME_PACKED)
-    names = {f.name for f in fields(GameRecord)}
-    return GameRecord(**{k: v for k, v in attrs.items() if k in names})
+    """META as a record (the powers' items are folded in by the store: ``apply_turns``).
+    A META stored before ``body`` holds every field as its own attribute, the state packed."""
+    attrs = from_item({k: v for k, v in item.items() if k != "body"}, GAME_PACKED)
+    if "body" in item:
+        attrs.update(unpack(item["body"]))
+    return GameRecord(**{k: v for k, v in attrs.items() if k in _RECORD_FIELDS})
+
+
+def turn_item(game_id: str, turn: PowerTurn) -> Item:
+    """A power's own item: plain, small (a few hundred bytes), one write unit."""
+    attrs: dict[str, Any] = {
+        "pk": keys.game_pk(game_id), "sk": keys.power_sk(turn.power), "game_id": game_id,
+        "power": turn.power, "phase": turn.phase, "wait": turn.wait, "version": turn.version,
+        "event_seq": turn.event_seq,
+    }
+    if turn.orders is not None:
+        attrs["orders"] = list(turn.orders)
+    if turn.vote:
+        attrs["vote"] = dict(turn.vote)
+    return to_item(attrs)
+
+
+def turn_from_item(item: Item) -> PowerTurn:
+    attrs = from_item(item)
+    orders = attrs.get("orders")
+    vote = {str(k): bool(v) for k, v in (attrs.get("vote") or {}).items()}
+    return PowerTurn(
+        power=str(attrs["power"]), phase=str(attrs["phase"]),
+        orders=tuple(str(o) for o in orders) if orders is not None else None,
+        wait=bool(attrs.get("wait")), vote=vote or None,
+        version=int(attrs.get("version", 0)), event_seq=int(attrs.get("event_seq", 0)),
+    )
+
+
+def ledger_from_attrs(power: str, raw: dict[str, Any] | None) -> PowerPress:
+    """A press ledger from its item's plain attributes; a fresh one (version 0) if none."""
+    if raw is None:
+        return PowerPress(power=power)
+    return PowerPress(
+        power=power,
+        version=int(raw.get("version", 0)),
+        inbox_seq=int(raw.get("inbox_seq", 0)),
+        channels={str(c): {k: int(v) for k, v in m.items()} for c, m in (raw.get("channels") or {}).items()},
+        opened=int(raw.get("opened", 0)),
+        rate_window=int(raw.get("rate_window", 0)),
+        rate_count=int(raw.get("rate_count", 0)),
+    )
 
 
 def listing_from_item(item: Item) -> GameRecord:
@@ -151,7 +230,7 @@ def listing_from_item(item: Item) -> GameRecord:
 def phase_item(game_id: str, phase: PhaseRecord) -> Item:
     attrs = phase._asdict()
     attrs.update(pk=keys.game_pk(game_id), sk=keys.phase_sk(phase.n, phase.phase))
-    return to_item(attrs, PHASE_PACKED)
+    return to_item(attrs, PHASE_PACKED, compress=True)
 
 
 def phase_from_item(item: Item) -> PhaseRecord:
@@ -162,7 +241,7 @@ def phase_from_item(item: Item) -> PhaseRecord:
 def event_item(game_id: str, event: EventRecord) -> Item:
     attrs = event._asdict()
     attrs.update(pk=keys.game_pk(game_id), sk=keys.event_sk(event.seq))
-    return to_item(attrs, EVENT_PACKED)
+    return to_item(attrs, EVENT_PACKED, compress=True)
 
 
 def event_from_item(item: Item) -> EventRecord:

@@ -5,7 +5,7 @@
 | GAME#<id> | PRESS#CHAN#<channel>                 | channel: members, last_seq, last message     |
 | GAME#<id> | PRESS#MSG#<channel>#<seq:010d>       | the message (the channel's log)              |
 | GAME#<id> | PRESS#INBOX#<power>#<n:010d>         | a copy of the message in a member's inbox    |
-| GAME#<id> | PRESS#POWER#<power>                  | the power's ledger: inbox_seq, read marks... |
+| GAME#<id> | META#PRESS#<power>                   | the power's ledger: inbox_seq, read marks... |
 | GAME#<id> | PRESS#KEY#<dedupe key>               | a send already applied (its answer)          |
 | GAME#<id> | OUTBOX#PRESS#<channel>#<seq>#<i:02d> | the notices the message causes               |
 
@@ -19,6 +19,12 @@ so two senders never get the same seq), the message, one inbox copy and the ledg
 each member (conditional on each ledger's ``version``: inbox counters, unread marks and
 the sender's rate counter move together), the dedupe key and the notices. All or nothing.
 The META item is not touched: press never races with orders or adjudication.
+
+The ledgers sort right after META (issue 29): a player's view reads the game, its powers'
+items and the caller's ledger in one query (infra/dynamodb/keys.py). Games stored before kept
+them at ``PRESS#POWER#<power>``: a ledger not found at its key is read there, and every write
+goes to the new key (``attribute_not_exists(sk) OR version = :v``: the first write of a
+ledger read at its old key creates the new one, a raced one fails).
 """
 
 from __future__ import annotations
@@ -44,7 +50,8 @@ from infra.errors import is_conditional_failure
 CHAN = "PRESS#CHAN#"
 MSG = "PRESS#MSG#"
 INBOX = "PRESS#INBOX#"
-POWER = "PRESS#POWER#"
+POWER = keys.LEDGER_PREFIX
+LEGACY_POWER = keys.LEGACY_LEDGER_PREFIX
 KEY = "PRESS#KEY#"
 OUTBOX = "OUTBOX#PRESS#"
 TOP = "9" * 10
@@ -64,20 +71,6 @@ def _message(raw: dict[str, Any]) -> MessageRecord:
 
 def _message_attrs(message: MessageRecord) -> dict[str, Any]:
     return {**message._asdict(), "members": list(message.members)}
-
-
-def _ledger(power: str, raw: dict[str, Any] | None) -> PowerPress:
-    if raw is None:
-        return PowerPress(power=power)
-    return PowerPress(
-        power=power,
-        version=int(raw.get("version", 0)),
-        inbox_seq=int(raw.get("inbox_seq", 0)),
-        channels={str(c): {k: int(v) for k, v in m.items()} for c, m in (raw.get("channels") or {}).items()},
-        opened=int(raw.get("opened", 0)),
-        rate_window=int(raw.get("rate_window", 0)),
-        rate_count=int(raw.get("rate_count", 0)),
-    )
 
 
 def _channel(raw: dict[str, Any]) -> ChannelRecord:
@@ -121,11 +114,16 @@ class DynamoPressStore(DynamoGameStore):
         return found
 
     def ledger(self, game_id: str, power: str) -> PowerPress:
-        return _ledger(power, self._get(game_id, POWER + power))
+        raw = self._get(game_id, POWER + power) or self._get(game_id, LEGACY_POWER + power)
+        return items.ledger_from_attrs(power, raw)
 
     def ledgers(self, game_id: str, powers: Sequence[str]) -> dict[str, PowerPress]:
         found = self._batch(game_id, [POWER + p for p in powers])
-        return {p: _ledger(p, found.get(POWER + p)) for p in powers}
+        missing = [p for p in powers if POWER + p not in found]
+        if missing:  # a ledger not yet written, or still at its old key (module text)
+            old = self._batch(game_id, [LEGACY_POWER + p for p in missing])
+            found.update({POWER + p: old[LEGACY_POWER + p] for p in missing if LEGACY_POWER + p in old})
+        return {p: items.ledger_from_attrs(p, found.get(POWER + p)) for p in powers}
 
     def channel(self, game_id: str, channel: str) -> ChannelRecord | None:
         raw = self._get(game_id, CHAN + channel)
@@ -173,7 +171,8 @@ class DynamoPressStore(DynamoGameStore):
         attrs = {**asdict(ledger), "version": expected_version + 1}
         if expected_version == 0:
             return self._put(POWER + ledger.power, game_id, attrs, "attribute_not_exists(sk)")
-        return self._put(POWER + ledger.power, game_id, attrs, "version = :v", {":v": expected_version})
+        return self._put(POWER + ledger.power, game_id, attrs, "attribute_not_exists(sk) OR version = :v",
+                         {":v": expected_version})
 
     def commit_message(
         self,

@@ -50,7 +50,7 @@ def test_a_linked_account_lists_and_plays_its_games_from_telegram(api: InProcess
     assert "TURKEY" in _say(api, f"/use {second}")
     accepted = _say(api, "/orders F ANK - BLA")
     assert "1 order(s) accepted" in accepted and "TURKEY" in accepted
-    assert api.store.games[second].pending_orders == {"TURKEY": ["F ANK - BLA"]}
+    assert api.store.load(second).pending_orders == {"TURKEY": ["F ANK - BLA"]}
     # a seat the account does not hold cannot be taken over, and group chats never list the games
     stranger = api.call("POST", "/games", {"variant": "classical"}).body["game_id"]
     assert "no seat" in _say(api, f"/use {stranger}")

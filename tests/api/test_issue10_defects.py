@@ -51,10 +51,13 @@ def test_process_turn_for_a_phase_no_longer_current_changes_nothing(api: InProce
     assert api.store.load(game_id).version == before.version
 
 
-def test_process_turn_without_phase_is_still_accepted(api: InProcessApi) -> None:
+def test_process_turn_without_phase_is_refused_and_changes_nothing(api: InProcessApi) -> None:
+    """Issue 28 item 12 (ARCHITECTURE §8): on the old main 20 such calls closed 17 phases."""
     game_id, creator, _ = api.new_game()
-    answer = api.call("POST", f"/games/{game_id}/process_turn", token=creator)
-    assert answer.status == 200 and answer.body["resolution"]["phase"] == "S1901M"
+    for body in (None, {}, {"phase": ""}):
+        answer = api.call("POST", f"/games/{game_id}/process_turn", body, token=creator)
+        assert answer.status == 422, answer.raw
+    assert api.store.load(game_id).phase == "S1901M" and api.store.commits == 0
 
 
 def test_process_turn_phase_is_case_insensitive_like_orders(api: InProcessApi) -> None:

@@ -39,9 +39,9 @@ def test_an_empty_body_is_an_empty_object(api: InProcessApi) -> None:
     france = {"authorization": f"Bearer {tokens['FRANCE']}"}
     missing = api.raw("POST", f"/games/{game_id}/orders", b"", france)
     assert missing.status == 422 and _locations(missing.body) == [["body", "orders"]]
-    # a body whose model requires nothing may be left out (process_turn without a phase)
+    # process_turn's body names the phase to close (issue 28 item 12): an empty one is {} and refused
     done = api.raw("POST", f"/games/{game_id}/process_turn", b"", {"authorization": f"Bearer {creator}"})
-    assert done.status == 200, done.raw
+    assert done.status == 422 and _locations(done.body) == [["body", "phase"]], done.raw
 
 
 def test_base64_bodies_are_decoded(api: InProcessApi) -> None:
@@ -117,7 +117,7 @@ def test_openapi_is_generated_from_the_route_table() -> None:
     assert where == [("path", "game_id"), ("query", "require_all")]
     body = operation["requestBody"]
     assert body["content"]["application/json"]["schema"] == {"$ref": f"{REF}ProcessTurnRequest"}
-    assert body["required"] is False  # nothing in it is required: an empty body is {}
+    assert body["required"] is True  # its phase is (issue 28 item 12)
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/ProcessTurnResponse"
     }

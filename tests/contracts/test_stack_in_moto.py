@@ -55,7 +55,7 @@ MODELLED = {
 SKIPPED = {
     "AWS::ApiGatewayV2::Api", "AWS::ApiGatewayV2::Stage", "AWS::ApiGatewayV2::Integration",
     "AWS::ApiGatewayV2::Route", "AWS::ApiGatewayV2::RouteResponse", "AWS::SES::ConfigurationSet",
-    "AWS::CloudFront::Distribution",
+    "AWS::CloudFront::CachePolicy", "AWS::CloudFront::Distribution",
     "AWS::CloudFront::OriginAccessControl", "AWS::CloudFront::ResponseHeadersPolicy",
     "AWS::CloudWatch::Alarm", "AWS::CodeDeploy::Application", "AWS::CodeDeploy::DeploymentGroup",
     "AWS::Cognito::UserPool", "AWS::Cognito::UserPoolClient", "AWS::Lambda::Alias",

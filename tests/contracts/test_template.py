@@ -78,8 +78,9 @@ def test_relay_stream_mapping_filters_outbox_inserts_and_reports_failures() -> N
     (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]  # type: ignore[union-attr]
     assert stream["Stream"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
     assert stream["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
-    (pattern,) = [json.loads(f["Pattern"]) for f in stream["FilterCriteria"]["Filters"]]
-    assert pattern == {"dynamodb": {"Keys": {"sk": {"S": [{"prefix": "OUTBOX#"}]}}}, "eventName": ["INSERT"]}
+    outbox, expired = [json.loads(f["Pattern"]) for f in stream["FilterCriteria"]["Filters"]]
+    assert outbox == {"dynamodb": {"Keys": {"sk": {"S": [{"prefix": "OUTBOX#"}]}}}, "eventName": ["INSERT"]}
+    assert expired == {"dynamodb": {"Keys": {"sk": {"S": ["META"]}}}, "eventName": ["REMOVE"]}  # issue 28
 
 
 def test_notifier_queue_mapping_reports_failures_and_queue_has_dlq() -> None:

@@ -28,8 +28,12 @@ def test_the_bucket_is_private_and_read_only_by_the_distribution() -> None:
     assert "WebDistribution" in str(statement["Condition"])
 
 
+PUBLIC_MAPS = {"/games/{game_id}/map", "/games/{game_id}/map/resolution"}
+
+
 def test_every_api_route_reaches_the_api_uncached_with_its_headers() -> None:
-    """A route whose path no behaviour matches would be asked of the bucket: 403 on AWS only."""
+    """A route whose path no behaviour matches would be asked of the bucket: 403 on AWS only.
+    Only the public map pictures may be kept at the edge (issue 29), and only as the API says."""
     behaviours = _distribution()["CacheBehaviors"]
     api_paths = [*openapi_document()["paths"], "/openapi.json", "/webhooks/telegram"]
     for path in api_paths:
@@ -37,10 +41,22 @@ def test_every_api_route_reaches_the_api_uncached_with_its_headers() -> None:
         assert matching, f"{path} would be served from the web bucket"
         first = matching[0]
         assert first["TargetOriginId"] == "api"
-        assert first["CachePolicyId"] == CACHING_DISABLED
         assert first["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST
-        if path != "/openapi.json":
+        if path in PUBLIC_MAPS:
+            assert first["CachePolicyId"] == {"Ref": "MapCachePolicy"}, path
+            continue
+        assert first["CachePolicyId"] == CACHING_DISABLED, path
+        if path not in ("/openapi.json", "/games/{game_id}/map/orders"):
             assert "POST" in first["AllowedMethods"] and "DELETE" in first["AllowedMethods"]
+
+
+def test_the_map_cache_keeps_only_what_the_api_marks_public_and_keys_on_the_query() -> None:
+    policy = resources_of(load_template(), "AWS::CloudFront::CachePolicy")["MapCachePolicy"]
+    config = policy["CachePolicyConfig"]
+    assert config["DefaultTTL"] == 0 and config["MinTTL"] == 0  # no Cache-Control: not kept
+    keyed = config["ParametersInCacheKeyAndForwardedToOrigin"]
+    assert keyed["QueryStringsConfig"] == {"QueryStringBehavior": "all"}
+    assert keyed["HeadersConfig"]["Headers"] == ["Accept"]  # never Authorization: public only
 
 
 def test_the_client_is_the_default_and_only_over_https() -> None:

@@ -77,7 +77,7 @@ def _play(api: InProcessApi, rng: random.Random, phase_types: set[str],
                                 token=seats[power])
                 assert sent.status == 201, sent.raw
         _views(api, game_id, callers)  # with orders pending and messages unread
-        done = api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+        done = api.call("POST", f"/games/{game_id}/process_turn", {"phase": phase}, token=creator)
         assert done.status == 200, done.raw
     for power in POWERS:  # a draw by every seat ends the game: the finished view, with its result
         voted = api.call("POST", f"/games/{game_id}/votes", {"draw": True}, token=seats[power])

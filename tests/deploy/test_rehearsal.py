@@ -44,19 +44,23 @@ KEPT_UNREHEARSED: dict[str, str] = {
     },
     **{
         f"TelegramFunction [{sid}]: {what}": "a bot /orders that completes an auto_process game's order set "
-        "processes the turn, which schedules the next deadline and deletes the old one"
+        "processes the turn, which schedules the next deadline (by name: issue 29)"
         for sid, what in [
             ("DeadlineSchedules", "scheduler:CreateSchedule is never called"),
-            ("DeadlineSchedules", "scheduler:DeleteSchedule is never called"),
             (
                 "DeadlineSchedules",
                 "arn:aws:scheduler:us-east-1:123456789012:schedule/convoy-deadlines/* is never touched",
             ),
-            ("FindDeadlineSchedules", "scheduler:ListSchedules is never called"),
-            ("FindDeadlineSchedules", "* is never touched"),
             ("PassSchedulerRole", "iam:PassRole is never called"),
             ("PassSchedulerRole", "arn:aws:iam::123456789012:role/convoy-scheduler is never touched"),
         ]
+    },
+    **{
+        f"{function} [DeadlineSchedules]: scheduler:UpdateSchedule is never called": (
+            "a firing that comes before its deadline, or an NMR extension, moves the phase's deadline: "
+            "its schedule, which still holds the name, is replaced in place (infra/scheduler.py)"
+        )
+        for function in ("DeadlineFunction", "DeadlineSweepFunction")
     },
 }
 

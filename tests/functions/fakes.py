@@ -7,7 +7,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from functions.ports import EventRecord, GameRecord, ItemNotFound, OutboxRecord, PhaseRecord, StaleVersion
+from functions.ports import (
+    EventRecord,
+    GameRecord,
+    ItemNotFound,
+    OutboxRecord,
+    PhaseRecord,
+    PowerTurn,
+    StaleVersion,
+    apply_turns,
+    changed_turns,
+    turn_of,
+)
 
 
 class FakeClock:
@@ -20,33 +31,58 @@ class FakeClock:
 
 
 class InMemoryGameStore:
-    """A GameStore in a dict. ``before_write`` lets a test run another writer in between."""
+    """A GameStore in dicts, with DynamoDB's contract (infra/dynamodb/game_store.py): META
+    conditional on its version, each power's own item on its version, and an event appended
+    only under the next free number (the phase pin). ``before_write`` lets a test run another
+    writer in between."""
 
     def __init__(self) -> None:
-        self.games: dict[str, GameRecord] = {}
+        self.games: dict[str, GameRecord] = {}  # META as stored (decisions live in turn_items)
+        self.turn_items: dict[tuple[str, str], PowerTurn] = {}
         self.phase_items: dict[str, list[PhaseRecord]] = {}
         self.events: dict[str, list[EventRecord]] = {}
         self.outbox: dict[str, list[OutboxRecord]] = {}
         self.lock = threading.Lock()
         self.before_write: Callable[[], None] | None = None
         self.commits = 0
+        self.loads = 0
 
     def load(self, game_id: str) -> GameRecord:
         with self.lock:
             if game_id not in self.games:
                 raise ItemNotFound(game_id)
-            return self.games[game_id].copy()
+            self.loads += 1
+            turns = [t for (g, _), t in sorted(self.turn_items.items()) if g == game_id]
+            return apply_turns(self.games[game_id].copy(), turns)
+
+    def load_with_press(self, game_id: str) -> tuple[GameRecord, None]:
+        return self.load(game_id), None  # the press fake keeps the ledgers
 
     def create(
         self, game: GameRecord, events: Sequence[EventRecord] = (), outbox: Sequence[OutboxRecord] = ()
     ) -> GameRecord:
         with self.lock:
-            stored = replace(game.copy(), version=1)
-            self.games[game.game_id] = stored
+            stored = replace(game.copy(), version=1, layout=2)
+            self.games[game.game_id] = _meta(stored)
             self.events[game.game_id] = list(events)
             self.outbox[game.game_id] = list(outbox)
             self.phase_items[game.game_id] = []
-            return stored.copy()
+            self._put_turns(game.game_id, changed_turns(stored))
+            return _read_back(stored, changed_turns(stored))
+
+    def _check(self, game_id: str, events: Sequence[EventRecord], turns: Sequence[PowerTurn]) -> None:
+        """The conditions of the transaction: free event numbers, each item at its version."""
+        last = self.events[game_id][-1].seq if self.events.get(game_id) else 0
+        if events and events[0].seq != last + 1:
+            raise StaleVersion(game_id, last)
+        for turn in turns:
+            stored = self.turn_items.get((game_id, turn.power))
+            if (stored.version if stored else 0) != turn.version:
+                raise StaleVersion(game_id, turn.version)
+
+    def _put_turns(self, game_id: str, turns: Sequence[PowerTurn]) -> None:
+        for turn in turns:
+            self.turn_items[(game_id, turn.power)] = turn._replace(version=turn.version + 1)
 
     def _write(
         self,
@@ -63,14 +99,17 @@ class InMemoryGameStore:
             current = self.games.get(game.game_id)
             if current is None or current.version != expected_version:
                 raise StaleVersion(game.game_id, expected_version)
+            turns = changed_turns(game)
+            self._check(game.game_id, events, turns)
             stored = replace(game.copy(), version=expected_version + 1)
-            self.games[game.game_id] = stored
+            self.games[game.game_id] = _meta(stored)
+            self._put_turns(game.game_id, turns)
             self.events[game.game_id].extend(events)
             self.outbox[game.game_id].extend(outbox)
             if phase is not None:
                 self.phase_items[game.game_id].append(phase)
                 self.commits += 1
-            return stored.copy()
+            return _read_back(stored, turns)
 
     def save(
         self,
@@ -82,6 +121,19 @@ class InMemoryGameStore:
     ) -> GameRecord:
         return self._write(game, expected_version, events, outbox)
 
+    def save_turn(self, game: GameRecord, power: str, *, events: Sequence[EventRecord] = ()) -> GameRecord:
+        hook, self.before_write = self.before_write, None
+        if hook is not None:
+            hook()
+        with self.lock:
+            if game.game_id not in self.games:
+                raise StaleVersion(game.game_id, game.version)
+            turn = turn_of(game, power)
+            self._check(game.game_id, events, [turn])
+            self._put_turns(game.game_id, [turn])
+            self.events[game.game_id].extend(events)
+            return _read_back(game.copy(), [turn])
+
     def commit_turn(
         self,
         game: GameRecord,
@@ -92,6 +144,15 @@ class InMemoryGameStore:
         outbox: Sequence[OutboxRecord] = (),
     ) -> GameRecord:
         return self._write(game, expected_version, events, outbox, phase)
+
+    def delete_game(self, game_id: str) -> int:
+        with self.lock:
+            found = [self.games.pop(game_id, None), self.phase_items.pop(game_id, None),
+                     self.events.pop(game_id, None), self.outbox.pop(game_id, None)]
+            turns = [key for key in self.turn_items if key[0] == game_id]
+            for key in turns:
+                del self.turn_items[key]
+            return sum(len(f) if isinstance(f, list) else 1 for f in found if f is not None) + len(turns)
 
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         with self.lock:
@@ -115,6 +176,16 @@ class InMemoryGameStore:
 
     def events_after(self, game_id: str, after: int, limit: int = 100) -> list[EventRecord]:
         return [e for e in self.events.get(game_id, []) if e.seq > after][:limit]
+
+
+def _meta(game: GameRecord) -> GameRecord:
+    """META as the store keeps it: without the powers' decisions (they are their own items)."""
+    return replace(game, pending_orders={}, wait_flags={}, votes={}, turns={})
+
+
+def _read_back(game: GameRecord, written: Sequence[PowerTurn]) -> GameRecord:
+    game.turns = {**game.turns, **{t.power: t._replace(version=t.version + 1) for t in written}}
+    return game
 
 
 class InMemoryPressStore:

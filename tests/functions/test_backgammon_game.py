@@ -150,7 +150,7 @@ def test_diplomacy_calls_refuse_a_backgammon_game_and_vice_versa(
     with pytest.raises(errors.WrongGameKind):
         submit_orders(store, clock, game_id, WHITE, ["A PAR H"])
     with pytest.raises(errors.WrongGameKind):
-        process_turn(store, clock, game_id, Actor("operator"))
+        process_turn(store, clock, game_id, Actor("operator"), expected_phase=store.load(game_id).phase)
     before = store.load(game_id)
     with pytest.raises(errors.WrongGameKind):
         retract_orders(store, clock, game_id, WHITE)

@@ -75,5 +75,6 @@ def test_a_game_on_the_grid(store: InMemoryGameStore) -> None:
     assert reminder_for(game, clock.now()) is not None  # a reminder runs for grid deadlines too
     # When processed early, the next phase's deadline stays on the grid
     clock.at = _utc("2026-01-11T10:00")
-    process_turn(store, clock, created.game_id, Actor("operator"))  # the creator may not (issue 11)
+    process_turn(store, clock, created.game_id, Actor("operator"),
+                 expected_phase=store.load(created.game_id).phase)  # the creator may not (issue 11)
     assert store.load(created.game_id).deadline == "2026-01-12T19:00:00.000Z"

@@ -38,7 +38,7 @@ def test_issue11_creator_is_refused_before_the_game_is_full() -> None:
     store, clock = InMemoryGameStore(), FakeClock()
     game_id = _game(store, clock, POWERS[:6])
     with pytest.raises(errors.GameNotFull) as refused:
-        process_turn(store, clock, game_id, CREATOR)
+        process_turn(store, clock, game_id, CREATOR, expected_phase=store.load(game_id).phase)
     assert refused.value.status == 409 and refused.value.extra["open_seats"] == ["TURKEY"]
     assert store.load(game_id).phase == "S1901M" and store.commits == 0
 
@@ -47,7 +47,8 @@ def test_issue11_creator_is_refused_before_the_game_is_full() -> None:
 def test_issue11_operator_and_scheduler_process_a_game_that_is_not_full(actor: Actor) -> None:
     store, clock = InMemoryGameStore(), FakeClock()
     game_id = _game(store, clock, [])
-    assert process_turn(store, clock, game_id, actor).processed_phase == "S1901M"
+    assert process_turn(store, clock, game_id, actor,
+                        expected_phase=store.load(game_id).phase).processed_phase == "S1901M"
 
 
 def test_issue11_creator_is_refused_before_a_running_deadline() -> None:
@@ -56,7 +57,7 @@ def test_issue11_creator_is_refused_before_a_running_deadline() -> None:
     assert store.load(game_id).deadline is not None
     submit_orders(store, clock, game_id, Actor("player", "FRANCE"), SPRING_1901["FRANCE"])
     with pytest.raises(errors.DeadlineNotReached) as refused:
-        process_turn(store, clock, game_id, CREATOR)
+        process_turn(store, clock, game_id, CREATOR, expected_phase=store.load(game_id).phase)
     assert refused.value.status == 409 and "FRANCE" not in refused.value.extra["waiting_on"]
     assert store.load(game_id).phase == "S1901M" and store.load(game_id).pending_orders
 
@@ -66,7 +67,8 @@ def test_issue11_creator_processes_early_once_every_power_has_submitted() -> Non
     game_id = _game(store, clock, POWERS, phase_seconds=TIMED)
     for power in POWERS:
         submit_orders(store, clock, game_id, Actor("player", power), SPRING_1901[power])
-    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
+    assert process_turn(store, clock, game_id, CREATOR,
+                        expected_phase=store.load(game_id).phase).processed_phase == "S1901M"
 
 
 def test_issue11_creator_processes_once_the_deadline_has_passed() -> None:
@@ -75,7 +77,8 @@ def test_issue11_creator_processes_once_the_deadline_has_passed() -> None:
     deadline = store.load(game_id).deadline
     assert deadline is not None
     clock.at = parse_iso(deadline) + timedelta(seconds=1)
-    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
+    assert process_turn(store, clock, game_id, CREATOR,
+                        expected_phase=store.load(game_id).phase).processed_phase == "S1901M"
 
 
 def test_issue11_pausing_does_not_let_the_creator_skip_the_time_left() -> None:
@@ -83,14 +86,17 @@ def test_issue11_pausing_does_not_let_the_creator_skip_the_time_left() -> None:
     game_id = _game(store, clock, POWERS, phase_seconds=TIMED)
     pause_game(store, clock, game_id, CREATOR)
     with pytest.raises(errors.DeadlineNotReached):
-        process_turn(store, clock, game_id, CREATOR)
-    assert process_turn(store, clock, game_id, OPERATOR).processed_phase == "S1901M"
+        process_turn(store, clock, game_id, CREATOR,
+                     expected_phase=store.load(game_id).phase)
+    assert process_turn(store, clock, game_id, OPERATOR,
+                        expected_phase=store.load(game_id).phase).processed_phase == "S1901M"
 
 
 def test_issue11_untimed_full_game_keeps_the_creators_hand_processing() -> None:
     store, clock = InMemoryGameStore(), FakeClock()
     game_id = _game(store, clock, POWERS)
-    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
+    assert process_turn(store, clock, game_id, CREATOR,
+                        expected_phase=store.load(game_id).phase).processed_phase == "S1901M"
 
 
 def test_issue11_dummy_powers_need_no_player_for_the_game_to_be_full() -> None:
@@ -98,4 +104,5 @@ def test_issue11_dummy_powers_need_no_player_for_the_game_to_be_full() -> None:
     dummies = ("ITALY", "TURKEY")
     game_id = _game(store, clock, [p for p in POWERS if p not in dummies],
                     lifecycle=LifecycleSettings(dummy_powers=dummies))
-    assert process_turn(store, clock, game_id, CREATOR).processed_phase == "S1901M"
+    assert process_turn(store, clock, game_id, CREATOR,
+                        expected_phase=store.load(game_id).phase).processed_phase == "S1901M"

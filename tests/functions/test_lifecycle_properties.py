@@ -79,7 +79,8 @@ class Run:
             elif action == "join":
                 self.issued[power].append(join_game(self.store, self.clock, self.game_id, power).token)
             else:
-                process_turn(self.store, self.clock, self.game_id, SCHEDULER if flag else OPERATOR)
+                process_turn(self.store, self.clock, self.game_id, SCHEDULER if flag else OPERATOR,
+                             expected_phase=self.store.load(self.game_id).phase)
         except errors.GameNotActive:
             assert done
             return

@@ -40,7 +40,8 @@ def api_table(table: Table) -> Iterator[Table]:
     map_view._CACHE.clear()
     for power, orders in SPRING_1901.items():
         submit_orders(table.store, table.clock, table.game_id, Actor("player", power), orders)
-    process_turn(table.store, table.clock, table.game_id, Actor("creator"))
+    process_turn(table.store, table.clock, table.game_id, Actor("creator"),
+                 expected_phase=table.store.load(table.game_id).phase)
     for power, orders in FALL_1901.items():
         submit_orders(table.store, table.clock, table.game_id, Actor("player", power), orders)
     try:
@@ -257,7 +258,7 @@ def _long_history(table: Table, phases: int) -> list[str]:
     names = []
     for _ in range(phases):
         names.append(table.store.load(table.game_id).phase)
-        process_turn(table.store, table.clock, table.game_id, Actor("operator"))
+        process_turn(table.store, table.clock, table.game_id, Actor("operator"), expected_phase=names[-1])
     return names
 
 
@@ -306,3 +307,19 @@ def test_phases_skipped_by_the_game_are_not_found(table: Table) -> None:
     with pytest.raises(Exception) as refused:
         map_view.map_picture(table.store, table.game_id, Actor("anonymous"), request)
     assert getattr(refused.value, "code", None) == "PHASE_NOT_FOUND"
+
+
+def test_a_named_adjudicated_phase_is_cacheable_for_good_and_the_live_board_is_revalidated(
+    api_table: Table,
+) -> None:
+    """Issue 29: CloudFront keeps the public pictures of adjudicated phases (template.yaml's
+    MapCachePolicy honours these headers); the live board and a seat's orders are asked again."""
+    base, tokens = f"/games/{api_table.game_id}", api_table.tokens
+    named = _get(f"{base}/map/resolution", query={"phase": "S1901M", "format": "png"})["headers"]
+    assert named["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert _get(f"{base}/map", query={"phase": "S1901M"})["headers"]["Cache-Control"].endswith("immutable")
+    assert _get(f"{base}/map")["headers"]["Cache-Control"] == "public, max-age=0, must-revalidate"
+    last = _get(f"{base}/map/resolution")["headers"]["Cache-Control"]  # "the last" moves on
+    assert last == "public, max-age=0, must-revalidate"
+    mine = _get(f"{base}/map/orders", tokens["FRANCE"])["headers"]["Cache-Control"]
+    assert mine.startswith("private")

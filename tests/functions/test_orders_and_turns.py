@@ -60,7 +60,8 @@ def test_only_players_submit_only_creator_processes(table: Table) -> None:
     with pytest.raises(errors.NotAPlayer):
         submit_orders(table.store, table.clock, table.game_id, Actor("anonymous"), ["A PAR H"])
     with pytest.raises(errors.Forbidden):
-        process_turn(table.store, table.clock, table.game_id, table.player("FRANCE"))
+        process_turn(table.store, table.clock, table.game_id, table.player("FRANCE"),
+                     expected_phase=table.store.load(table.game_id).phase)
 
 
 def test_view_is_redacted(table: Table) -> None:
@@ -93,8 +94,10 @@ def test_orders_status_counts_powers_with_decisions(table: Table) -> None:
 def test_process_turn_defaults_history_events(table: Table) -> None:
     submit_orders(table.store, table.clock, table.game_id, table.player("FRANCE"), ["A PAR - BUR"])
     with pytest.raises(errors.OrdersMissing):
-        process_turn(table.store, table.clock, table.game_id, CREATOR, require_all=True)
-    done = process_turn(table.store, table.clock, table.game_id, CREATOR)
+        process_turn(table.store, table.clock, table.game_id, CREATOR,
+                     expected_phase=table.store.load(table.game_id).phase, require_all=True)
+    done = process_turn(table.store, table.clock, table.game_id, CREATOR,
+                        expected_phase=table.store.load(table.game_id).phase)
     assert (done.processed_phase, done.phase, done.game_status) == ("S1901M", "F1901M", "ACTIVE")
     by_order = {r["order_str"]: r for r in done.resolution["results"]}
     assert by_order["A PAR - BUR"]["result"] == "OK" and by_order["A PAR - BUR"]["power"] == "FRANCE"
@@ -112,7 +115,8 @@ def test_process_turn_defaults_history_events(table: Table) -> None:
 
 
 def test_history_resolution_names_its_phase_like_last_resolution(table: Table) -> None:
-    process_turn(table.store, table.clock, table.game_id, CREATOR)
+    process_turn(table.store, table.clock, table.game_id, CREATOR,
+                 expected_phase=table.store.load(table.game_id).phase)
     [phase] = history(table.store, table.game_id)
     assert phase["resolution"]["phase"] == "S1901M" == last_resolution(table.store, table.game_id)["phase"]
     assert phase["resolution"]["results"] == last_resolution(table.store, table.game_id)["results"]
@@ -120,16 +124,19 @@ def test_history_resolution_names_its_phase_like_last_resolution(table: Table) -
 
 def test_two_process_calls_racing_adjudicate_once(table: Table) -> None:
     # Given a second process_turn that commits between the first one's load and write
-    table.store.before_write = lambda: process_turn(table.store, table.clock, table.game_id, CREATOR)
+    table.store.before_write = lambda: process_turn(table.store, table.clock, table.game_id, CREATOR,
+                                                    expected_phase=table.store.load(table.game_id).phase)
     # When the first one tries to commit, Then it refuses: the phase was already adjudicated
     with pytest.raises(errors.StalePhase):
-        process_turn(table.store, table.clock, table.game_id, SCHEDULER)
+        process_turn(table.store, table.clock, table.game_id, SCHEDULER,
+                     expected_phase=table.store.load(table.game_id).phase)
     assert table.store.commits == 1
     assert [p.phase for p in table.store.phases(table.game_id)] == ["S1901M"]
 
 
 def test_submit_losing_to_process_is_refused_not_dropped(table: Table) -> None:
-    table.store.before_write = lambda: process_turn(table.store, table.clock, table.game_id, CREATOR)
+    table.store.before_write = lambda: process_turn(table.store, table.clock, table.game_id, CREATOR,
+                                                    expected_phase=table.store.load(table.game_id).phase)
     with pytest.raises(errors.StalePhase):
         submit_orders(table.store, table.clock, table.game_id, table.player("FRANCE"), ["A PAR - BUR"])
     assert table.store.phases(table.game_id)[0].orders == {}
@@ -139,7 +146,8 @@ def test_submit_winning_over_process_is_adjudicated(table: Table) -> None:
     table.store.before_write = lambda: submit_orders(
         table.store, table.clock, table.game_id, table.player("FRANCE"), ["A PAR - BUR"]
     )
-    done = process_turn(table.store, table.clock, table.game_id, CREATOR)
+    done = process_turn(table.store, table.clock, table.game_id, CREATOR,
+                        expected_phase=table.store.load(table.game_id).phase)
     assert "A PAR - BUR" in [r["order_str"] for r in done.resolution["results"]]
     assert table.store.phases(table.game_id)[0].orders == {"FRANCE": ["A PAR - BUR"]}
 
@@ -169,7 +177,8 @@ def test_an_accepted_order_that_no_longer_parses_stops_the_turn_instead_of_vanis
     table.store.save(game, expected_version=game.version, events=[])
     # When the turn is processed
     with pytest.raises(errors.StoredOrderUnreadable) as refused:
-        process_turn(table.store, table.clock, table.game_id, CREATOR)
+        process_turn(table.store, table.clock, table.game_id, CREATOR,
+                     expected_phase=table.store.load(table.game_id).phase)
     # Then nothing moved and the order is still there
     assert refused.value.code == "STORED_ORDER_UNREADABLE"
     after = table.store.load(table.game_id)

@@ -37,7 +37,8 @@ def test_a_unit_with_nowhere_to_retreat_is_disbanded_and_told(table: Table) -> N
     submit_orders(table.store, table.clock, table.game_id, table.player("AUSTRIA"),
                   ["A TRI - VEN", "A TYR S A TRI - VEN"])
     # When the phase is processed
-    done = process_turn(table.store, table.clock, table.game_id, CREATOR)
+    done = process_turn(table.store, table.clock, table.game_id, CREATOR,
+                        expected_phase=table.store.load(table.game_id).phase)
     # Then no retreat phase: the army is gone at once, and the players are told
     assert done.phase == "F1901M"
     events = events_after(table.store, table.game_id, 0)["events"]
@@ -59,7 +60,8 @@ def test_a_winter_in_which_nobody_can_build_is_skipped_and_told(table: Table) ->
     _set_position(table, engine.GameState(1901, engine.Season.FALL, engine.PhaseType.MOVEMENT,
                                           frozenset(units), owners))
     # When the Fall is processed (every unit holds)
-    done = process_turn(table.store, table.clock, table.game_id, CREATOR)
+    done = process_turn(table.store, table.clock, table.game_id, CREATOR,
+                        expected_phase=table.store.load(table.game_id).phase)
     # Then Russia's build has nowhere to go: no winter, and it is said
     assert done.phase == "S1902M"
     events = events_after(table.store, table.game_id, 0)["events"]

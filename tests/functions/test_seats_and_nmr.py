@@ -48,12 +48,12 @@ def test_two_missed_movement_phases_put_a_power_into_civil_disorder(
     # Given France never orders and its deadlines pass (issue 12 item 5; default civil_disorder_after 2)
     t = _table(store, clock)
     _all_but(t, "FRANCE")
-    process_turn(store, clock, t.game_id, SCHEDULER)
+    process_turn(store, clock, t.game_id, SCHEDULER, expected_phase=store.load(t.game_id).phase)
     game = store.load(t.game_id)
     assert game.seats["FRANCE"]["missed"] == 1 and "FRANCE" in game.players
     assert history(store, t.game_id)[0]["resolution"]["nmr"] == ["FRANCE"]
     _all_but(t, "FRANCE")
-    process_turn(store, clock, t.game_id, SCHEDULER)
+    process_turn(store, clock, t.game_id, SCHEDULER, expected_phase=store.load(t.game_id).phase)
     # Then France is in civil disorder: seat open, token dead, not waited on, units on the board
     game = store.load(t.game_id)
     view = game_view(game)
@@ -80,7 +80,8 @@ def test_two_missed_movement_phases_put_a_power_into_civil_disorder(
 def test_a_manual_processing_is_not_a_missed_deadline(store: InMemoryGameStore, clock: FakeClock) -> None:
     t = _table(store, clock, civil_disorder_after=1)
     _all_but(t, "FRANCE")
-    process_turn(store, clock, t.game_id, OPERATOR)  # by hand before the deadline: the operator (issue 11)
+    # by hand before the deadline: the operator (issue 11)
+    process_turn(store, clock, t.game_id, OPERATOR, expected_phase=store.load(t.game_id).phase)
     game = store.load(t.game_id)
     assert "FRANCE" in game.players and game.seats["FRANCE"]["missed"] == 0
     assert history(store, t.game_id)[0]["resolution"]["nmr"] == ["FRANCE"]  # still recorded
@@ -89,7 +90,7 @@ def test_a_manual_processing_is_not_a_missed_deadline(store: InMemoryGameStore, 
 def test_civil_disorder_after_zero_never(store: InMemoryGameStore, clock: FakeClock) -> None:
     t = _table(store, clock, civil_disorder_after=0)
     for _ in range(3):
-        process_turn(store, clock, t.game_id, SCHEDULER)
+        process_turn(store, clock, t.game_id, SCHEDULER, expected_phase=store.load(t.game_id).phase)
     assert set(store.load(t.game_id).players) == set(POWERS)
 
 
@@ -99,19 +100,19 @@ def test_nmr_extensions_move_the_deadline_instead(store: InMemoryGameStore, cloc
     _all_but(t, "FRANCE")
     before = store.load(t.game_id).deadline
     # When the deadline fires with France missing, the phase is extended, not processed
-    first = process_turn(store, clock, t.game_id, SCHEDULER)
+    first = process_turn(store, clock, t.game_id, SCHEDULER, expected_phase=store.load(t.game_id).phase)
     game = store.load(t.game_id)
     assert first.extended and game.phase == "S1901M" and game.deadline != before
     assert game.seats["FRANCE"]["extended"] == 1 and "NMR_EXTENSION" in _types(t)
     # the creator's "process now" is never extended; the next firing processes
-    second = process_turn(store, clock, t.game_id, SCHEDULER)
+    second = process_turn(store, clock, t.game_id, SCHEDULER, expected_phase=store.load(t.game_id).phase)
     assert not second.extended and store.load(t.game_id).phase == "F1901M"
 
 
 def test_civil_disorder_powers_are_out_of_the_draw_quorum(store: InMemoryGameStore, clock: FakeClock) -> None:
     t = _table(store, clock, civil_disorder_after=1)
     _all_but(t, "FRANCE")
-    process_turn(store, clock, t.game_id, SCHEDULER)
+    process_turn(store, clock, t.game_id, SCHEDULER, expected_phase=store.load(t.game_id).phase)
     for power in POWERS:
         if power != "FRANCE":
             done = cast_vote(store, clock, t.game_id, t.player(power), draw=True)
@@ -121,7 +122,7 @@ def test_civil_disorder_powers_are_out_of_the_draw_quorum(store: InMemoryGameSto
 
 def test_a_game_nobody_plays_any_more_is_abandoned(store: InMemoryGameStore, clock: FakeClock) -> None:
     t = _table(store, clock, civil_disorder_after=1)
-    done = process_turn(store, clock, t.game_id, SCHEDULER)
+    done = process_turn(store, clock, t.game_id, SCHEDULER, expected_phase=store.load(t.game_id).phase)
     assert done.game_status == "COMPLETED"
     result = game_view(store.load(t.game_id))["result"]
     assert result["kind"] == "abandoned" and result["winners"] == []
@@ -193,7 +194,7 @@ def test_a_demo_seats_its_creator_and_its_dummies_play(store: InMemoryGameStore,
     with pytest.raises(errors.GameFull):
         join_game(store, clock, created.game_id)
     # When the creator processes, every dummy's orders are recorded, seeded by game and phase
-    process_turn(store, clock, created.game_id, CREATOR)
+    process_turn(store, clock, created.game_id, CREATOR, expected_phase=store.load(created.game_id).phase)
     played = history(store, created.game_id)[0]
     assert set(played["orders"]) == set(POWERS) - {"ITALY"}
     assert played["resolution"]["nmr"] == ["ITALY"]
@@ -254,7 +255,8 @@ def test_a_phase_only_dummies_decide_is_processed_at_once(store: InMemoryGameSto
     store.save(game, expected_version=game.version)
     submit_orders(store, clock, created.game_id, Actor("player", "ITALY"), ["A VEN-TRI", "F ADR S A VEN-TRI"])
     # When the creator processes Spring, the dummy's fleet in Trieste is dislodged
-    done = process_turn(store, clock, created.game_id, CREATOR)
+    done = process_turn(store, clock, created.game_id, CREATOR,
+                        expected_phase=store.load(created.game_id).phase)
     # Then its retreat phase (the dummy's decision only) is processed too: the fleet disbands
     game = store.load(created.game_id)
     played = [p["phase"] for p in history(store, created.game_id)]

@@ -71,7 +71,7 @@ def test_public_ballot_shows_every_vote_and_logs_it(store: InMemoryGameStore, cl
     cast = [e for e in events_after(store, t.game_id, 0)["events"] if e["type"] == "VOTE_CAST"]
     assert [e["data"]["power"] for e in cast] == ["FRANCE", "ENGLAND"]
     # votes stand until the phase is processed; then they are in its history and cleared
-    process_turn(store, clock, t.game_id, CREATOR)
+    process_turn(store, clock, t.game_id, CREATOR, expected_phase=store.load(t.game_id).phase)
     assert store.load(t.game_id).votes == {}
     assert history(store, t.game_id)[0]["resolution"]["votes"]["FRANCE"]["draw"] is True
 
@@ -82,7 +82,8 @@ def test_withdrawn_vote_and_votes_cleared_by_processing(table: Table) -> None:
     _vote(table, "FRANCE", draw=False)
     _vote(table, POWERS[-1], draw=True)
     assert table.store.load(table.game_id).status == "ACTIVE"  # France withdrew
-    process_turn(table.store, table.clock, table.game_id, CREATOR)
+    process_turn(table.store, table.clock, table.game_id, CREATOR,
+                 expected_phase=table.store.load(table.game_id).phase)
     assert table.store.load(table.game_id).votes == {}
     _vote(table, "FRANCE", draw=True)
     assert table.store.load(table.game_id).status == "ACTIVE"
@@ -115,11 +116,12 @@ def test_year_limit_ends_after_the_last_phase_of_the_year(store: InMemoryGameSto
     # Given max_year 1901 (issue 12 item 3)
     t = _table(store, clock, max_year=1901)
     submit_orders(store, clock, t.game_id, t.player("FRANCE"), ["A MAR - SPA"])
-    process_turn(store, clock, t.game_id, CREATOR)
+    process_turn(store, clock, t.game_id, CREATOR, expected_phase=store.load(t.game_id).phase)
     submit_orders(store, clock, t.game_id, t.player("FRANCE"), ["A SPA H"])
-    process_turn(store, clock, t.game_id, CREATOR)  # F1901M: France owns Spain, builds in W1901A
+    process_turn(store, clock, t.game_id, CREATOR,
+                 expected_phase=store.load(t.game_id).phase)  # F1901M: France owns Spain, builds in W1901A
     assert store.load(t.game_id).phase == "W1901A"
-    done = process_turn(store, clock, t.game_id, CREATOR)
+    done = process_turn(store, clock, t.game_id, CREATOR, expected_phase=store.load(t.game_id).phase)
     assert done.game_status == "COMPLETED"
     game = store.load(t.game_id)
     result = game_view(game)["result"]

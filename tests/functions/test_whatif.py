@@ -68,7 +68,7 @@ def test_the_callers_own_orders_in_the_body_replace_its_pending_ones(pending: Ta
     assert answer["own_orders"] == "given"
     assert _results(answer)["A PAR - PIC"]["result"] == "OK"
     assert _results(answer)["A MUN - BUR"]["result"] == "OK"
-    assert pending.store.games[pending.game_id].pending_orders["FRANCE"] == ["A PAR - BUR"]
+    assert pending.store.load(pending.game_id).pending_orders["FRANCE"] == ["A PAR - BUR"]
 
 
 def test_only_a_seated_player_of_the_current_phase(pending: Table) -> None:

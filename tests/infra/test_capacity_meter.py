@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bench.capacity import estimated_write_units, item_size, meter
+from bench.capacity import estimated_read_units, estimated_write_units, item_size, meter
 from infra import aws_clients
 from infra.dynamodb import items
 from infra.dynamodb.game_store import DynamoGameStore
@@ -30,10 +30,10 @@ def test_reads_and_writes_on_the_game_table_are_counted(served: tuple[Any, str])
     # When a game is written, then read
     store.create(_record())
     written = units.read()
+    # Then both are priced by DynamoDB's rules: the write per KB, the read per 4 KB
+    assert written >= 1.0 and units.split() == (0.0, written)
     store.load("g1")
-    # Then the write is priced (moto reports none) and the read is what DynamoDB reports
-    assert written >= 1.0
-    assert units.read() > written
+    assert units.split()[0] == 1.0  # one strongly consistent query of under 4 KB
 
 
 def test_other_tables_are_not_counted(served: tuple[Any, str]) -> None:
@@ -50,3 +50,13 @@ def test_write_pricing_is_per_started_kilobyte_and_doubled_in_a_transaction() ->
     assert estimated_write_units("put_item", {"Item": item}) == 1.0
     transaction = {"TransactItems": [{"Put": {"Item": item}}, {"Put": {"Item": item}}]}
     assert estimated_write_units("transact_write_items", transaction) == 4.0
+    assert estimated_write_units("TransactWriteItems", transaction) == 4.0
+
+
+def test_read_pricing_is_per_started_4kb_of_what_a_read_returns() -> None:
+    small, big = {"pk": {"S": "x"}}, {"pk": {"S": "x" * 5000}}
+    assert estimated_read_units("GetItem", {"ConsistentRead": True}, {"Item": big}) == 2.0
+    assert estimated_read_units("GetItem", {}, {}) == 0.5  # nothing found still costs a read
+    assert estimated_read_units("Query", {"ConsistentRead": True}, {"Items": [small] * 3}) == 1.0
+    assert estimated_read_units("Query", {"ConsistentRead": True}, {"Items": [big, big]}) == 3.0
+    assert item_size({"B": b"\x00" * 10}) == 10

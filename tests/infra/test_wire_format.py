@@ -3,6 +3,7 @@ writes for every record value, and reads it back exactly (issue 9: no boto3 on t
 
 from __future__ import annotations
 
+import base64
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 
 from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 from infra.dynamodb.items import (
+    COMPRESS_AT,
+    META_PLAIN,
     PHASE_PACKED,
     deserialize,
     event_from_item,
@@ -75,7 +78,9 @@ def test_a_packed_value_round_trips_and_is_one_string(value: Any) -> None:
 
 def test_the_records_large_fields_are_stored_packed_and_read_back() -> None:
     item = game_item(GAME)
-    assert list(item["state"]) == ["S"] and list(item["players"]) == ["M"]  # only the packed field
+    # META: what keys, indexes, conditions and the listing read stays plain; the rest is one body
+    assert set(META_PLAIN) <= set(item) and list(item["body"]) == ["S"]
+    assert "state" not in item and "players" not in item and "pending_orders" not in item
     assert game_from_item(item) == GAME
     phase = PhaseRecord(0, "S1901M", GAME.state, {"FRANCE": ["A PAR H"]}, {"results": []}, "t")
     stored = phase_item("g1", phase)
@@ -96,3 +101,23 @@ def test_a_field_stored_as_a_map_before_it_was_packed_is_still_read() -> None:
     old = outbox_item(outbox)
     old["payload"] = serialize(outbox.payload)
     assert outbox_from_item(old) == outbox
+
+
+@given(JSONISH)
+def test_large_packed_text_is_compressed_and_round_trips(value: Any) -> None:
+    """Issue 29: text of COMPRESS_AT bytes or more is stored zlib-compressed (a write unit is a KB)."""
+    big = {"pad": "x" * COMPRESS_AT, "value": value}
+    attribute = pack(big, compress=True)
+    assert list(attribute) == ["B"] and len(attribute["B"]) < COMPRESS_AT
+    assert unpack(attribute) == big
+    assert unpack({"B": base64.b64encode(attribute["B"]).decode()}) == big  # a stream image's JSON
+    assert list(pack(value, compress=True)) in (["S"], ["B"]) and unpack(pack(value, compress=True)) == value
+
+
+def test_a_meta_stored_before_the_body_and_power_items_is_still_read() -> None:
+    """A data directory of layout 1: every field its own attribute, the decisions in META."""
+    legacy = GameRecord(**{**GAME.__dict__, "pending_orders": {"FRANCE": ["A PAR H"]},
+                           "wait_flags": {"ITALY": True}, "votes": {"FRANCE": {"draw": True}}})
+    item = {k: serialize(v) for k, v in legacy.__dict__.items() if k not in ("turns", "state")}
+    item.update(pk=serialize("GAME#g1"), sk=serialize("META"), state=pack(GAME.state))
+    assert game_from_item(item) == legacy

@@ -17,13 +17,21 @@ def _put(ddb: Any, sk: str, **extra: str) -> None:
     ddb.put_item(TableName="games", Item=item)
 
 
-def test_the_template_filter_keeps_only_outbox_inserts() -> None:
-    [pattern] = outbox_filter()
+def test_the_template_filter_keeps_only_outbox_inserts_and_removed_metas() -> None:
+    patterns = outbox_filter()
+
+    def kept(record: dict[str, Any]) -> bool:
+        return any(matches(p, record) for p in patterns)
+
     outbox = {"eventName": "INSERT", "dynamodb": {"Keys": {"pk": {"S": "GAME#g"}, "sk": {"S": "OUTBOX#1"}}}}
-    assert matches(pattern, outbox)
-    assert not matches(pattern, {**outbox, "eventName": "MODIFY"})
-    assert not matches(pattern, {"eventName": "INSERT", "dynamodb": {"Keys": {"sk": {"S": "META"}}}})
-    assert not matches(pattern, {"eventName": "INSERT"})
+    assert kept(outbox)
+    assert not kept({**outbox, "eventName": "MODIFY"})
+    assert not kept({"eventName": "INSERT", "dynamodb": {"Keys": {"sk": {"S": "META"}}}})
+    assert not kept({"eventName": "MODIFY", "dynamodb": {"Keys": {"sk": {"S": "META"}}}})
+    assert not kept({"eventName": "INSERT"})
+    # issue 28 item 13: only the table's TTL removes a META (a game that never started)
+    assert kept({"eventName": "REMOVE", "dynamodb": {"Keys": {"pk": {"S": "GAME#g"}, "sk": {"S": "META"}}}})
+    assert not kept({"eventName": "REMOVE", "dynamodb": {"Keys": {"sk": {"S": "OUTBOX#1"}}}})
 
 
 def test_records_reach_the_relay_in_lambda_shape_and_failures_are_retried(aws: None) -> None:

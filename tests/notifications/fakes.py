@@ -9,6 +9,7 @@ from datetime import datetime
 from functions.ports import (
     DeadlineInfo,
     DeliveryTarget,
+    Firing,
     OutboxMessage,
     Seat,
     SubmitOutcome,
@@ -157,22 +158,20 @@ class FakeGames:
     def phase(self) -> str:
         return self.phases[self.index]
 
-    def deadline_info(self, game_id: str) -> DeadlineInfo | None:
-        if game_id != self.game_id:
-            return None
-        return DeadlineInfo(game_id, self.phase, self.deadline, self.status)
-
-    def process_if_in_phase(self, game_id: str, phase: str) -> bool:
-        if game_id != self.game_id or phase != self.phase or self.status != "ACTIVE":
-            return False
+    def process_if_due(self, game_id: str, phase: str, now: datetime) -> Firing:
+        """process_turn as the scheduler with ``due_by=now``: one look at the game, then act."""
+        if game_id != self.game_id or phase != self.phase or self.status != "ACTIVE" or self.deadline is None:
+            return Firing("STALE")
+        if self.deadline > now:
+            return Firing("NOT_DUE", self.deadline)
         self.adjudicated.append(phase)
         self.index += 1
         self.deadline = None
-        return True
+        return Firing("PROCESSED")
 
     def overdue(self, now: datetime) -> Sequence[DeadlineInfo]:
-        info = self.deadline_info(self.game_id)
-        return [info] if info and info.deadline and info.deadline <= now and self.status == "ACTIVE" else []
+        due = self.deadline is not None and self.deadline <= now and self.status == "ACTIVE"
+        return [DeadlineInfo(self.game_id, self.phase, self.deadline, self.status)] if due else []
 
     def remind_if_in_phase(self, game_id: str, phase: str) -> str:
         if game_id != self.game_id or phase != self.phase or self.status != "ACTIVE":

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from functions.deadline.handler import make_handlers
-from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget
+from functions.ports import DiscordTarget, Firing, OutboxMessage, TelegramTarget
 from functions.usecases.deadlines import (
     FireOutcome,
     fire_deadline,
@@ -41,7 +41,7 @@ def test_a_deadline_firing_twice_adjudicates_the_phase_once() -> None:
 
 def test_a_firing_after_a_manual_process_is_a_no_op() -> None:
     games = FakeGames("g", ["S1901M", "F1901M"], deadline=NOW)
-    games.process_if_in_phase("g", "S1901M")  # the creator processed by hand
+    games.process_if_due("g", "S1901M", NOW)  # the creator processed by hand
     games.deadline = NOW  # and F1901M got its own deadline
 
     outcome = fire_deadline("g", "S1901M", now=NOW, games=games, scheduler=FakeScheduler())
@@ -73,8 +73,8 @@ def test_paused_or_finished_games_are_never_processed() -> None:
 
 def test_losing_the_race_inside_process_is_reported_not_repeated() -> None:
     class RacingGames(FakeGames):
-        def process_if_in_phase(self, game_id: str, phase: str) -> bool:
-            return False  # the store's version check refused: someone else committed first
+        def process_if_due(self, game_id: str, phase: str, now: datetime) -> Firing:
+            return Firing("LOST_RACE")  # the store's condition refused: someone else committed first
 
     games = RacingGames("g", ["S1901M"], deadline=NOW)
     assert (
@@ -89,7 +89,7 @@ def test_the_sweeper_processes_overdue_games_and_survives_errors() -> None:
     assert sweep(now=NOW, games=overdue, scheduler=FakeScheduler()).outcomes == {}
 
     class Broken(FakeGames):
-        def process_if_in_phase(self, game_id: str, phase: str) -> bool:
+        def process_if_due(self, game_id: str, phase: str, now: datetime) -> Firing:
             raise RuntimeError("table unavailable")
 
     broken = Broken("b", ["S1901M"], deadline=NOW)
@@ -98,15 +98,18 @@ def test_the_sweeper_processes_overdue_games_and_survives_errors() -> None:
     }
 
 
-def test_reschedule_phase_moves_the_schedule_to_the_new_phase() -> None:
+def test_reschedule_phase_puts_the_new_phases_schedule_and_deletes_only_what_was_timed() -> None:
     scheduler = FakeScheduler()
     scheduler.schedule_deadline("g", "S1901M", NOW)
 
-    reschedule_phase("g", previous_phase="S1901M", phase="F1901M", deadline=NOW, scheduler=scheduler)
-    assert scheduler.schedules == {("g", "F1901M"): NOW}
+    reschedule_phase("g", phase="F1901M", deadline=NOW, scheduler=scheduler)  # the next phase, by name
+    assert scheduler.schedules == {("g", "S1901M"): NOW, ("g", "F1901M"): NOW}  # Spring's fires as a no-op
 
-    reschedule_phase("g", previous_phase=None, phase="F1901M", deadline=None, scheduler=scheduler)  # pause
-    assert scheduler.schedules == {}
+    scheduler.calls.clear()
+    reschedule_phase("g", phase="F1901M", deadline=None, scheduler=scheduler)  # untimed: nothing to do
+    assert scheduler.calls == []
+    reschedule_phase("g", phase="F1901M", deadline=None, scheduler=scheduler, was_timed=True)  # pause
+    assert scheduler.schedules == {("g", "S1901M"): NOW}
 
 
 def test_auto_process_needs_every_decision_and_no_wait_flag() -> None:
@@ -171,17 +174,14 @@ def test_reminder_times_keep_a_lead_of_at_most_a_quarter_phase_and_never_lie_in_
 def test_reschedule_phase_keeps_the_reminder_in_step() -> None:
     scheduler = FakeScheduler()
     remind = NOW - timedelta(hours=1)
-    reschedule_phase(
-        "g", previous_phase=None, phase="S1901M", deadline=NOW, scheduler=scheduler, reminder=remind
-    )
+    reschedule_phase("g", phase="S1901M", deadline=NOW, scheduler=scheduler, reminder=remind)
     assert scheduler.reminders == {("g", "S1901M"): remind}
-    reschedule_phase("g", previous_phase="S1901M", phase="F1901M", deadline=NOW, scheduler=scheduler)
+    # extended past the reminder's use (already sent, too short): the phase's reminder goes
+    reschedule_phase("g", phase="S1901M", deadline=NOW, scheduler=scheduler, was_timed=True)
     assert scheduler.reminders == {}
-    reschedule_phase(
-        "g", previous_phase=None, phase="F1901M", deadline=NOW, scheduler=scheduler, reminder=remind
-    )
-    reschedule_phase("g", previous_phase=None, phase="F1901M", deadline=None, scheduler=scheduler)  # pause
-    assert scheduler.reminders == {} and scheduler.schedules == {}
+    reschedule_phase("g", phase="F1901M", deadline=NOW, scheduler=scheduler, reminder=remind)
+    reschedule_phase("g", phase="F1901M", deadline=None, scheduler=scheduler, was_timed=True)  # pause
+    assert scheduler.reminders == {} and scheduler.schedules == {("g", "S1901M"): NOW}
 
 
 def test_a_deadline_approaching_notice_is_rendered_with_who_still_owes_orders() -> None:

@@ -94,3 +94,64 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     assert [d.game_id for d in clock.take_due(NOW + timedelta(minutes=2))] == ["g2"]
     assert [(key, target) for key, target, _ in deliverer.sent] == [("g1:S1901M:processed", "telegram:1")]
     assert "S1901M has been adjudicated; now F1901M" in deliverer.sent[0][2]
+
+
+def _bare_pumps(scheduler: Any, deadline: Any, sweep: Any, wall_clock: Any = lambda: 0.0,
+                sweep_seconds: float = 30.0) -> NotificationPumps:
+    return NotificationPumps(
+        dynamodb=lambda: None, streams=lambda: None, sqs=lambda: None, scheduler=scheduler,
+        clock=ScheduleClock(scheduler_backend, "deadlines"), table="games", queue_url="",
+        deadline_handler=deadline, sweep_handler=sweep, relay_handler=lambda e, _: None,
+        notifier_handler=lambda e, _: None, now=lambda: NOW, sweep_seconds=sweep_seconds,
+        wall_clock=wall_clock,
+    )
+
+
+def test_a_firing_that_moves_its_own_deadline_by_name_keeps_the_new_schedule(aws: None) -> None:
+    """An early firing (or an NMR extension) re-puts the phase's schedule under the same name
+    (issue 29): what ActionAfterCompletion=DELETE does must not delete the new one."""
+    moto_patches.apply()
+    sched = boto3.client("scheduler", region_name="us-east-1")
+    ensure_schedule_group(sched, "deadlines")
+    scheduler = EventBridgeDeadlineScheduler(
+        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
+    )
+    scheduler.schedule_deadline("g1", "S1901M", NOW - timedelta(seconds=1))
+    scheduler.schedule_deadline("g2", "S1901M", NOW - timedelta(seconds=1))
+
+    def firing(event: dict[str, Any], _: Any) -> None:
+        if event["game_id"] == "g1":  # fired early: the deadline function moves it, by name
+            scheduler.schedule_deadline("g1", "S1901M", NOW + timedelta(minutes=5))
+
+    pumps = _bare_pumps(scheduler, firing, lambda e, _: None)
+    assert pumps.fire_due_deadlines() == 2
+    names = [s["Name"] for s in sched.list_schedules(GroupName="deadlines")["Schedules"]]
+    assert names == ["dl.g1.S1901M"]  # g2's completed firing deleted it; g1's new time stays
+
+
+def test_the_sweeper_runs_on_wall_time_and_counts_the_deadlines_it_had_to_process(caplog: Any) -> None:
+    now = [0.0]
+    answers = [{"outcomes": {"g1": "PROCESSED", "g2": "STALE"}, "errors": {}}, {"outcomes": {}}]
+    pumps = _bare_pumps(None, lambda e, _: None, lambda e, _: answers.pop(0), wall_clock=lambda: now[0])
+    assert pumps.sweep_overdue() == 0 and answers[0]["outcomes"]  # not yet its time
+    now[0] = 30.0
+    with caplog.at_level("WARNING", logger="local_stack.sweeper"):
+        assert pumps.sweep_overdue() == 1
+    assert pumps.swept == 1 and "the sweeper processed 1 overdue phase(s) (games g1)" in caplog.text
+    now[0] = 45.0
+    assert pumps.sweep_overdue() == 0 and len(answers) == 1  # the next sweep waits its 30 s
+    off = _bare_pumps(None, lambda e, _: None, lambda e, _: 1 / 0, wall_clock=lambda: 1e9, sweep_seconds=0)
+    assert off.sweep_overdue() == 0  # CONVOY_SWEEP_SECONDS=0: switched off
+
+
+def test_making_sure_of_the_schedule_group_keeps_its_schedules(aws: None) -> None:
+    """A restart on a data directory asks for the group again: moto 5.2.5 would replace it with
+    an empty one on a second CreateScheduleGroup, losing every pending deadline."""
+    sched = boto3.client("scheduler", region_name="us-east-1")
+    ensure_schedule_group(sched, "deadlines")
+    scheduler = EventBridgeDeadlineScheduler(
+        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
+    )
+    scheduler.schedule_deadline("g1", "S1901M", NOW)
+    ensure_schedule_group(sched, "deadlines")  # the stack starting again on the same data
+    assert [s["Name"] for s in sched.list_schedules(GroupName="deadlines")["Schedules"]] == ["dl.g1.S1901M"]

@@ -1,4 +1,5 @@
-"""EventBridge Scheduler adapter under moto: fresh names, delete-then-create, tolerant deletes."""
+"""EventBridge Scheduler adapter under moto: names from (game, phase, kind), creating replaces,
+deleting a missing one is fine, and nothing is ever listed (issue 29)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from infra.scheduler import (
     SchedulerUnavailable,
     at_expression,
     parse_at_expression,
-    schedule_prefix,
+    schedule_name,
 )
 from local_stack import moto_patches
 from local_stack.backends import scheduler_backend
@@ -49,7 +50,7 @@ def test_schedule_creates_one_time_self_deleting_schedule(client: Any) -> None:
     name = scheduler.schedule_deadline("g1", "S1901M", at)
 
     got = client.get_schedule(Name=name, GroupName=SETTINGS.group_name)
-    assert name.startswith("dl.g1.S1901M.")
+    assert name == "dl.g1.S1901M"
     assert got["ScheduleExpression"] == "at(2030-05-01T12:00:01)"  # rounded up: never early
     assert got["ActionAfterCompletion"] == "DELETE"
     assert got["FlexibleTimeWindow"] == {"Mode": "OFF"}
@@ -71,21 +72,24 @@ def test_a_firing_scheduler_gives_up_on_goes_to_the_failed_work_queue(client: An
     assert target["RetryPolicy"]["MaximumRetryAttempts"] == 10
 
 
-def test_rescheduling_deletes_then_creates_under_a_fresh_name(client: Any) -> None:
+def test_scheduling_a_phase_again_replaces_its_schedule_by_name(client: Any) -> None:
     scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
     at = datetime(2030, 5, 1, tzinfo=UTC)
 
     first = scheduler.schedule_deadline("g1", "S1901M", at)
-    second = scheduler.schedule_deadline("g1", "S1901M", at + timedelta(hours=1))
+    second = scheduler.schedule_deadline("g1", "S1901M", at + timedelta(hours=1))  # Conflict -> update
 
-    assert first != second
-    assert names(client) == [second]
+    assert first == second and names(client) == [first]
+    got = client.get_schedule(Name=first, GroupName=SETTINGS.group_name)
+    assert got["ScheduleExpression"] == "at(2030-05-01T01:00:00)"
+    (due,) = ScheduleClock(scheduler_backend, SETTINGS.group_name).take_due(at + timedelta(hours=2))
+    assert due.at == at + timedelta(hours=1)  # the local clock follows the update
 
 
-def test_delete_is_scoped_to_the_phase_and_tolerates_absence(client: Any) -> None:
+def test_delete_is_by_name_and_tolerates_absence(client: Any) -> None:
     scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
     at = datetime(2030, 5, 1, tzinfo=UTC)
-    keep_other_game = scheduler.schedule_deadline("g10", "S1901M", at)  # "g1" prefix must not match it
+    keep_other_game = scheduler.schedule_deadline("g10", "S1901M", at)
     scheduler.schedule_deadline("g1", "S1901M", at)
     keep_next_phase = scheduler.schedule_deadline("g1", "F1901M", at)
 
@@ -94,6 +98,21 @@ def test_delete_is_scoped_to_the_phase_and_tolerates_absence(client: Any) -> Non
     scheduler.delete_deadline("nope", "W1901A")  # never existed: fine
 
     assert names(client) == sorted([keep_other_game, keep_next_phase])
+
+
+def test_no_call_lists_schedules(client: Any) -> None:
+    """ListSchedules pages through the whole group under a low quota: never on a request path."""
+    seen: list[str] = []
+    client.meta.events.register("provide-client-params.scheduler", lambda model, **_: seen.append(model.name))
+    scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
+    at = datetime(2030, 5, 1, tzinfo=UTC)
+    for _ in range(2):
+        scheduler.schedule_deadline("g1", "S1901M", at)
+        scheduler.schedule_reminder("g1", "S1901M", at)
+    scheduler.delete_deadline("g1", "S1901M")
+    scheduler.delete_reminder("g1", "S1901M")
+    scheduler.delete_reminder("g1", "S1901M")
+    assert "ListSchedules" not in seen and set(seen) == {"CreateSchedule", "UpdateSchedule", "DeleteSchedule"}
 
 
 class RefusingClient:
@@ -120,8 +139,9 @@ def test_client_errors_become_domain_errors() -> None:
 
 
 def test_names_fit_the_64_character_limit_and_expressions_round_trip() -> None:
-    long_prefix = schedule_prefix("x" * 200, "S1901M")
-    assert len(long_prefix) + 8 <= 64 and "." not in long_prefix.split(".")[1]
+    long_name = schedule_name("x" * 200, "S1901M", kind="rm")
+    assert len(long_name) <= 64 and long_name.count(".") == 2
+    assert schedule_name("g/1", "S1901M") != schedule_name("g/2", "S1901M")  # odd ids hashed apart
     at = datetime(2031, 2, 3, 4, 5, 6, tzinfo=UTC)
     assert parse_at_expression(at_expression(at)) == at
     assert parse_at_expression("rate(5 minutes)") is None
@@ -129,15 +149,14 @@ def test_names_fit_the_64_character_limit_and_expressions_round_trip() -> None:
         at_expression(datetime(2031, 1, 1))  # naive: ambiguous
 
 
-def test_reminders_are_a_second_schedule_per_phase_with_their_own_prefix(client: Any) -> None:
+def test_reminders_are_a_second_schedule_per_phase_with_their_own_name(client: Any) -> None:
     scheduler = EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
     now = datetime(2030, 5, 1, 12, tzinfo=UTC)
     deadline = scheduler.schedule_deadline("g1", "S1901M", now + timedelta(hours=1))
-    first = scheduler.schedule_reminder("g1", "S1901M", now - timedelta(seconds=1))
-    reminder = scheduler.schedule_reminder("g1", "S1901M", now - timedelta(seconds=1))  # delete + create
+    first = scheduler.schedule_reminder("g1", "S1901M", now - timedelta(seconds=5))
+    reminder = scheduler.schedule_reminder("g1", "S1901M", now - timedelta(seconds=1))  # replaced
 
-    assert reminder.startswith("rm.g1.S1901M.") and names(client) == sorted([deadline, reminder])
-    assert first != reminder
+    assert reminder == first == "rm.g1.S1901M" and names(client) == sorted([deadline, reminder])
     got = client.get_schedule(Name=reminder, GroupName=SETTINGS.group_name)
     assert json.loads(got["Target"]["Input"]) == {"game_id": "g1", "phase": "S1901M", "kind": "reminder"}
     assert got["ActionAfterCompletion"] == "DELETE"
@@ -147,9 +166,6 @@ def test_reminders_are_a_second_schedule_per_phase_with_their_own_prefix(client:
     )
     scheduler.delete_deadline("g1", "S1901M")  # the deadline pair leaves the reminder alone
     assert names(client) == [reminder]
-    scheduler.schedule_deadline("g1", "F1901M", now)
     scheduler.delete_reminder("g1", "S1901M")
     scheduler.delete_reminder("g1", "S1901M")  # already gone: fine
-    scheduler.schedule_reminder("g1", "F1901M", now)
-    scheduler.delete_game_deadlines("g1")
     assert names(client) == []

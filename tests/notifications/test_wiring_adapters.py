@@ -8,6 +8,7 @@ import pytest
 
 from functions.adapters import StoreDeadlineGames, StoreGameActions, StoreTargetDirectory
 from functions.ports import DiscordTarget, Seat, TelegramTarget
+from functions.usecases.common import parse_iso
 from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
 from functions.usecases.join import join_game
@@ -33,9 +34,9 @@ def test_firing_twice_through_the_real_process_turn_adjudicates_once(
 ) -> None:
     store, clock, game_id, _ = started
     games = StoreDeadlineGames(store, clock)
-    info = games.deadline_info(game_id)
-    assert info is not None and info.deadline is not None and info.phase == "S1901M"
-    late = info.deadline + timedelta(seconds=1)
+    deadline = store.load(game_id).deadline
+    assert deadline is not None
+    late = parse_iso(deadline) + timedelta(seconds=1)
 
     first = fire_deadline(game_id, "S1901M", now=late, games=games, scheduler=FakeScheduler())
     second = fire_deadline(game_id, "S1901M", now=late, games=games, scheduler=FakeScheduler())
@@ -51,12 +52,15 @@ def test_a_firing_after_a_manual_process_does_nothing(
 
     store, clock, game_id, _ = started
     games = StoreDeadlineGames(store, clock)
-    process_turn(store, clock, game_id, Actor("operator"))  # by hand, before the deadline (issue 11)
-    assert games.process_if_in_phase(game_id, "S1901M") is False  # lost the race: no second adjudication
-    info = games.deadline_info(game_id)
-    assert info is not None and info.deadline is not None
+    process_turn(store, clock, game_id, Actor("operator"), expected_phase="S1901M")  # by hand (issue 11)
+    loads = store.loads
+    firing = games.process_if_due(game_id, "S1901M", clock.now() + timedelta(days=1))
+    assert firing.outcome == "STALE" and store.loads == loads + 1  # one read, no second adjudication
+    deadline = store.load(game_id).deadline
+    assert deadline is not None
     assert (
-        sweep(now=info.deadline - timedelta(seconds=1), games=games, scheduler=FakeScheduler()).outcomes == {}
+        sweep(now=parse_iso(deadline) - timedelta(seconds=1), games=games, scheduler=FakeScheduler()).outcomes
+        == {}
     )
     assert [p.phase for p in store.phases(game_id)] == ["S1901M"]
 

@@ -175,3 +175,19 @@ def _predict(kind: int, left: int, up: int, corner: int) -> int:
     p = left + up - corner
     pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
     return left if pa <= pb and pa <= pc else up if pb <= pc else corner
+
+
+def test_pngs_are_drawn_on_any_thread() -> None:
+    """resvg's options may not cross threads (a pyo3 panic): the local stack's in-process HTTP
+    server answers each request on its own thread, and the second PNG there used to hang."""
+    import threading
+
+    board = engine.load_map("classical")
+    state = engine.initial_state(board)
+    svg = render_svg(board, load_geometry("classical"), state, options=RenderOptions(200))
+    drawn: list[bytes] = []
+    threads = [threading.Thread(target=lambda: drawn.append(svg_to_png(svg))) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+        thread.join()
+    assert len(drawn) == 3 and len(set(drawn)) == 1 and drawn[0].startswith(b"\x89PNG")

@@ -51,8 +51,9 @@ def test_racing_submissions_and_triggers_lose_nothing_and_adjudicate_once(server
     def run(kind: str, payload: Any) -> None:
         session = requests.Session()
         start.wait()
-        if kind == "process":
-            response = session.post(f"{base}/games/{game_id}/process_turn",
+        if kind == "process":  # the phase it sees: process_turn names the phase to close (issue 28)
+            phase = session.get(f"{base}/games/{game_id}", timeout=120).json()["phase"]
+            response = session.post(f"{base}/games/{game_id}/process_turn", json={"phase": phase},
                                     headers={"Authorization": f"Bearer {creator}"}, timeout=120)
         else:
             power, _, order = payload

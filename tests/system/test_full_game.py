@@ -56,9 +56,11 @@ def test_a_whole_year_over_http(stack: LocalStack) -> None:
         status = api.call("GET", f"/games/{game_id}/orders_status")
         assert status["waiting_on"] == [] and status["phase"] == phase
         # a player cannot process; the creator can
-        refused = api.call("POST", f"/games/{game_id}/process_turn", token=tokens["FRANCE"], expect=403)
+        refused = api.call("POST", f"/games/{game_id}/process_turn", token=tokens["FRANCE"], expect=403,
+                           body={"phase": phase})
         assert refused["code"] == "FORBIDDEN"
-        done = api.call("POST", f"/games/{game_id}/process_turn?require_all=true", token=creator)
+        done = api.call("POST", f"/games/{game_id}/process_turn?require_all=true", token=creator,
+                        body={"phase": phase})
         assert done["status"] == "ok" and done["game_status"] == "ACTIVE"
         assert {r["order_str"] for r in done["resolution"]["results"]} >= {
             o for given in orders.values() for o in given if "GAL" not in o and "BLA" not in o
@@ -88,7 +90,7 @@ def test_a_whole_year_over_http(stack: LocalStack) -> None:
                      body={"orders": ["A BUR H"], "phase": "F1901M"}, expect=409)
     assert stale["code"] == "STALE_PHASE"
     # The operator token may process too; winter builds default to waive
-    done = api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN)
+    done = api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN, body={"phase": "W1901A"})
     assert done["phase"] == "S1902M"
 
 
@@ -159,7 +161,7 @@ def test_idempotency_key_replays_the_first_answer(stack: LocalStack) -> None:
                      expect=409)
     assert early["code"] == "STALE_PHASE"
     # one seat taken: only the operator may process the game before it is full (issue 11)
-    api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN)
+    api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN, body={"phase": "S1901M"})
     later = api.call("POST", f"/games/{game_id}/orders", token=joined["token"], body=body, headers=key)
     assert later["accepted"] == ["A VEN H"]
 

@@ -35,7 +35,7 @@ def test_seven_powers_agree_a_secret_ballot_draw(stack: LocalStack) -> None:
     api = Api(stack.url)
     # Given a full game, one phase played
     game_id, creator, tokens = _new_game(api)
-    api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    api.call("POST", f"/games/{game_id}/process_turn", token=creator, body={"phase": "S1901M"})
     # When six powers vote for a draw, one by one
     for power in POWERS[:-1]:
         answer = api.call("POST", f"/games/{game_id}/votes", token=tokens[power], body={"draw": True})
@@ -85,16 +85,17 @@ def test_a_year_limit_end(stack: LocalStack) -> None:
     api = Api(stack.url)
     game_id, creator, tokens = _new_game(api, max_year=1901)
     api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"orders": ["A MAR - SPA"]})
-    api.call("POST", f"/games/{game_id}/process_turn", token=creator)
-    done = api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    api.call("POST", f"/games/{game_id}/process_turn", token=creator, body={"phase": "S1901M"})
+    done = api.call("POST", f"/games/{game_id}/process_turn", token=creator, body={"phase": "F1901M"})
     assert done["phase"] == "W1901A" and done["game_status"] == "ACTIVE"
-    done = api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    done = api.call("POST", f"/games/{game_id}/process_turn", token=creator, body={"phase": "W1901A"})
     assert done["game_status"] == "COMPLETED"
     result = api.call("GET", f"/games/{game_id}")["result"]
     assert result["kind"] == "year_limit" and result["final_phase"] == "W1901A"
     assert result["centers"]["FRANCE"] == 4 and result["winners"] == POWERS
     assert result["scores"]["sum_of_squares"]["FRANCE"] > result["scores"]["sum_of_squares"]["ENGLAND"]
-    refused = api.call("POST", f"/games/{game_id}/process_turn", token=creator, expect=409)
+    refused = api.call("POST", f"/games/{game_id}/process_turn", token=creator, expect=409,
+                       body={"phase": "W1901A"})
     assert refused["code"] == "GAME_NOT_ACTIVE"
 
 
@@ -173,7 +174,7 @@ def test_a_demo_game_played_to_1905_with_only_the_creator_ordering(stack: LocalS
                 if " - " in order and unit not in first:
                     first[unit] = order
             api.call("POST", f"/games/{game_id}/orders", token=mine, body={"orders": sorted(first.values())})
-        api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+        api.call("POST", f"/games/{game_id}/process_turn", token=creator, body={"phase": view["phase"]})
         view = api.call("GET", f"/games/{game_id}", token=mine)
     # Then the game reached 1905, the dummies' orders are in the history like anyone's
     assert view["phase"] == "S1905M" or view["status"] == "COMPLETED"
@@ -192,8 +193,8 @@ def test_export_import_export_over_http(stack: LocalStack) -> None:
     game_id, creator, tokens = _new_game(api, draw_votes="public", max_year=1901)
     api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"], body={"orders": ["A MAR - SPA"]})
     api.call("POST", f"/games/{game_id}/votes", token=tokens["ITALY"], body={"draw": True})
-    for _ in range(3):
-        api.call("POST", f"/games/{game_id}/process_turn", token=creator)
+    for phase in ("S1901M", "F1901M", "W1901A"):
+        api.call("POST", f"/games/{game_id}/process_turn", token=creator, body={"phase": phase})
     first = api.call("GET", f"/games/{game_id}/export")
     assert first["result"]["kind"] == "year_limit" and len(first["phases"]) == 3
     for secret in [creator, *tokens.values()]:

@@ -60,7 +60,7 @@ def test_a_three_way_negotiation_across_two_phases(stack: LocalStack) -> None:
     # The turn is processed; the talk goes on in Fall
     for power, orders in SPRING_1901.items():
         api.call("POST", f"/games/{gid}/orders", token=tokens[power], body={"orders": orders})
-    api.call("POST", f"/games/{gid}/process_turn", token=creator)
+    api.call("POST", f"/games/{gid}/process_turn", token=creator, body={"phase": "S1901M"})
     assert api.call("GET", f"/games/{gid}", token=e)["phase"] == "F1901M"
     cursor = api.call("GET", f"/games/{gid}/messages", token=e)["next_after"]
     api.call("POST", f"/games/{gid}/messages", token=f, expect=201,

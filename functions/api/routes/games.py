@@ -17,7 +17,7 @@ from functions.api.identity import actor_for, is_operator, signed_in, user_for
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
 from functions.usecases import lobby, views
-from functions.usecases.common import iso, load
+from functions.usecases.common import iso, load_with_press
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game
 from functions.usecases.game_import import import_game, take_import_slot
@@ -97,11 +97,11 @@ def get_games(limit: Annotated[int, Query(ge=1, le=100)] = 50) -> schemas.GameLi
             summary="The game as the caller may see it (redacted per power; observers see no orders)")
 def get_game(game_id: str) -> schemas.GameView | schemas.BackgammonView:
     found, store = services()
-    game = load(store, game_id)
+    game, ledgers = load_with_press(store, game_id)  # one query: the game, its powers, their press
     actor = actor_for(game, request.bearer(), found.settings.operator_token)
     # the view builder's dict (the same one every live frame carries: functions/usecases/
     # player_view.py), validated against its kind's model on the way out
-    return view_for(game, actor, found.press_store)
+    return view_for(game, actor, found.press_store, ledgers)
 
 
 @router.get("/variants", tags=["games"], summary="Variants and rulebooks")

@@ -18,7 +18,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from functions.api.plumbing import ERRORS, OPTIONAL_SECURITY, RequestHelpers, services
-from functions.usecases.map_view import MapRequest, map_picture
+from functions.usecases.map_view import MapPicture, MapRequest, map_picture
 
 router = Router()
 request = RequestHelpers(router)
@@ -48,8 +48,7 @@ def _map(game_id: str, kind: str, fmt: str | None, phase: str | None, width: int
     actor = request.actor(store, game_id, found.settings.operator_token)
     picture = map_picture(store, game_id, actor, MapRequest(kind, fmt, width, palette, phase),
                           if_none_match=request.header("if-none-match"))
-    cache = "public, max-age=0, must-revalidate" if picture.public else "private, max-age=0, must-revalidate"
-    headers = {"ETag": picture.etag, "Cache-Control": cache, "Vary": "Accept, Authorization"}
+    headers = {"ETag": picture.etag, "Cache-Control": cache_control(picture), "Vary": "Accept, Authorization"}
     if picture.body is None:  # 304: no body, and no Content-Type to describe one
         return Response(status_code=304, content_type=None, body="", headers=headers)
     if fmt != "png":
@@ -59,6 +58,18 @@ def _map(game_id: str, kind: str, fmt: str | None, phase: str | None, width: int
                       body=base64.b64encode(picture.body).decode(), headers=headers)
     answer.base64_encoded = True
     return answer
+
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def cache_control(picture: MapPicture) -> str:
+    """An adjudicated phase asked for by name never changes: CloudFront (template.yaml's
+    MapCachePolicy) and browsers keep it (the PNG a notice links to is fetched once per edge,
+    not once per receiver). The live board, or "the last" phase, is revalidated (ETag, 304)."""
+    if picture.public and picture.immutable:
+        return IMMUTABLE
+    return "public, max-age=0, must-revalidate" if picture.public else "private, max-age=0, must-revalidate"
 
 
 @router.get("/games/<game_id>/map", tags=["maps"], responses=MAP_RESPONSES,

@@ -25,11 +25,11 @@ request = RequestHelpers(router)
              summary="Adjudicate the phase (creator, operator or scheduler)")
 def post_process_turn(
     game_id: str,
-    body: schemas.ProcessTurnRequest,  # an empty body is {}: no phase (compatibility)
+    body: schemas.ProcessTurnRequest,  # "phase" is required (422 without it; ARCHITECTURE §8)
     require_all: Annotated[bool, Query()] = False,
 ) -> Response[schemas.ProcessTurnResponse]:
     found, store = services()
-    phase = body.phase.upper() if body.phase else None
+    phase = body.phase.upper()
 
     def apply() -> schemas.ProcessTurnResponse:
         actor = request.actor(store, game_id, found.settings.operator_token)

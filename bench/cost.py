@@ -1,0 +1,475 @@
+"""What Convoy costs on AWS, from measurements: a scripted game played through the local stack
+with a metering client, priced by a dated price table (issue 29 item 4).
+
+How it measures. The in-process local stack (moto, the API over HTTP, the pumps that stand for
+Scheduler, the table's stream and SQS) serves one timed game with one-day phases: ``--players``
+seats, ``--submissions`` order sets, ``--polls`` player views (``GET /games/{id}``, what a
+polling client reads), ``--messages`` press messages and as many inbox reads, ``--map-views``
+fetches of the last phase's picture (the link every notice carries), then the phase's reminder
+and its deadline fire as the deadline function runs them (the use cases, in process, at the
+reminder's and the deadline's time), and the pumps relay and deliver what the turn wrote.
+``bench/capacity.py`` counts every AWS call of every thread by botocore's events, with DynamoDB
+read and write units by DynamoDB's pricing rules; the HTTP client counts requests and the bytes
+sent back (compressed where the API compressed them). One game's creation and joins are measured
+too and spread over ``--game-phases``.
+
+How it prices. Per phase of one game, the usage above; per month, ``--games`` games each
+playing a phase every ``--phase-hours``. Every line is list price without free tiers, as
+``PRICES`` says and dates; Cognito is left out (sign-ins are not per phase). Lambda time is the
+time the requests took here: the emulator's, not AWS's, so that line is an upper bound. CloudFront
+serves a public map picture from its cache at ``--cache-hit`` rate only where the template lets it
+(a cache policy other than CachingDisabled on the map routes); everything else reaches the API.
+
+Before and after: ``--checkout DIR`` measures another checkout's code and template (this metering
+and pricing, that product), ``--compare DIR`` prints both bills side by side. Today's main before
+issue 29 is commit f0fa0cc: ``git archive f0fa0cc | tar -x -C /tmp/before`` then
+``.venv/bin/python bench/cost.py --compare /tmp/before``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+SECONDS_PER_MONTH = 30 * 86400
+LAMBDA_GB = 0.5  # template.yaml Globals: MemorySize 512
+FUNCTIONS = 6  # SnapStart snapshots kept (one published version of each function)
+SWEEPS_PER_MONTH = SECONDS_PER_MONTH // 300  # the backstop sweeper's rate(5 minutes)
+
+# List prices, us-east-1, without free tiers, as AWS's pricing pages gave them when this table
+# was written (checked 2026-12-02 against the figures this project already used; DynamoDB's
+# on-demand prices are those after the November 2024 reduction). Check
+# https://aws.amazon.com/<service>/pricing/ before relying on a total.
+PRICES_DATE = "2026-12-02"
+PRICES: dict[str, tuple[float, str]] = {
+    "cloudfront_request": (0.01 / 10_000, "CloudFront HTTPS request (PriceClass_100: US, Canada, Europe)"),
+    "cloudfront_gb": (0.085, "CloudFront data transfer out, per GB (first 10 TB)"),
+    "http_api_request": (1.00 / 1e6, "API Gateway HTTP API request (first 300 M a month)"),
+    "lambda_request": (0.20 / 1e6, "Lambda request"),
+    "lambda_gb_second": (0.0000133334, "Lambda arm64 duration, per GB-second"),
+    "snapstart_cache_gb_second": (0.0000015046, "Lambda SnapStart (Python) snapshot cache, per GB-second"),
+    "dynamodb_write_unit": (0.625 / 1e6, "DynamoDB on-demand write request unit"),
+    "dynamodb_read_unit": (0.125 / 1e6, "DynamoDB on-demand read request unit"),
+    "dynamodb_gb_month": (0.25, "DynamoDB storage, per GB-month"),
+    "scheduler_invocation": (1.00 / 1e6, "EventBridge Scheduler invocation (its API calls cost nothing)"),
+    "sqs_request": (0.40 / 1e6, "SQS standard request (a batch of up to 10 is one)"),
+    "xray_trace": (5.00 / 1e6, "X-Ray trace recorded"),
+    "logs_gb": (0.50, "CloudWatch Logs ingestion, per GB"),
+}
+LOG_BYTES_PER_INVOCATION = 400  # Lambda's START, END and REPORT lines and our INFO line or two
+RELAY_SECONDS = 0.05  # a relay or notifier batch's own time, assumed (not measured here)
+TRACED_FIXED_RATE = 0.05  # Lambda's fixed sampling rule: 1 invocation a second, then 5 % of the rest
+
+
+# --- the measured game ---------------------------------------------------------------------------
+
+
+@dataclass
+class Usage:
+    """What one game phase (or one game's setup) used."""
+
+    requests: Counter[str] = field(default_factory=Counter)  # HTTP requests by kind
+    bytes_out: int = 0
+    api_seconds: float = 0.0  # the HTTP requests' time here
+    function_seconds: float = 0.0  # the deadline function's firings, run in process
+    firings: int = 0  # deadline and reminder schedules that fired
+    calls: Counter[str] = field(default_factory=Counter)  # "service:Operation" -> count
+    read_units: float = 0.0
+    write_units: float = 0.0
+    # DynamoDB units by what spent them: each kind of request, "firings", and the pumps ("relay")
+    reads_by: Counter[str] = field(default_factory=Counter)
+    writes_by: Counter[str] = field(default_factory=Counter)
+
+    def scaled(self, by: float) -> Usage:
+        return Usage(Counter({k: v * by for k, v in self.requests.items()}), int(self.bytes_out * by),
+                     self.api_seconds * by, self.function_seconds * by, int(self.firings * by),
+                     Counter({k: v * by for k, v in self.calls.items()}), self.read_units * by,
+                     self.write_units * by, Counter({k: v * by for k, v in self.reads_by.items()}),
+                     Counter({k: v * by for k, v in self.writes_by.items()}))
+
+    def add(self, other: Usage) -> None:
+        self.requests.update(other.requests)
+        self.calls.update(other.calls)
+        self.reads_by.update(other.reads_by)
+        self.writes_by.update(other.writes_by)
+        self.bytes_out += other.bytes_out
+        self.api_seconds += other.api_seconds
+        self.function_seconds += other.function_seconds
+        self.firings += other.firings
+        self.read_units += other.read_units
+        self.write_units += other.write_units
+
+
+class Client:
+    """HTTP to the stack; ``own`` is a meter of the requests' own calls (not the pumps')."""
+
+    def __init__(self, base: str, usage: Usage, own: Any) -> None:
+        import requests
+
+        self.base, self.usage, self.own = base, usage, own
+        self.session = requests.Session()
+
+    def __call__(self, kind: str, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        before = self.own.snapshot()
+        started = time.perf_counter()
+        answer = self.session.request(method, self.base + path, json=body, headers=headers, timeout=60)
+        self.usage.api_seconds += time.perf_counter() - started
+        spent = self.own.snapshot() - before
+        self.usage.reads_by[kind] += spent.reads
+        self.usage.writes_by[kind] += spent.writes
+        self.usage.requests[kind] += 1
+        sent = answer.headers.get("content-length")
+        self.usage.bytes_out += (int(sent) if sent is not None else len(answer.content)) + 400  # + headers
+        if answer.status_code >= 300:
+            raise RuntimeError(f"{method} {path}: {answer.status_code} {answer.text[:300]}")
+        if answer.headers.get("content-type", "").startswith("application/json"):
+            return answer.json()
+        return None
+
+
+class FixedClock:
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def now(self) -> datetime:
+        return self.at
+
+
+def _load_meter() -> Any:
+    """This repository's bench/capacity.py, whatever checkout the product is imported from."""
+    spec = importlib.util.spec_from_file_location("convoy_cost_meter", HERE / "capacity.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _legal(view: dict[str, Any], rng: random.Random) -> list[str]:
+    by_unit: dict[str, list[str]] = {}
+    for order in view.get("legal_orders") or []:
+        by_unit.setdefault(" ".join(order.split()[:2]), []).append(order)
+    return [rng.choice(options) for options in by_unit.values()]
+
+
+# The pumps' polling: on AWS Lambda's event source mappings read the stream (free) and long-poll
+# the queue (a few hundred thousand requests a month, whatever the load: SQS_POLLING_PER_MONTH).
+POLLING = frozenset({"dynamodbstreams:GetRecords", "dynamodbstreams:GetShardIterator",
+                     "dynamodbstreams:DescribeStream", "dynamodb:DescribeTable", "sqs:ReceiveMessage",
+                     "sqs:GetQueueAttributes"})
+SQS_POLLING_PER_MONTH = 5 * 3 * 60 * 24 * 30  # five pollers, a 20-second long poll each
+
+
+def _work(meter: Any) -> int:
+    return sum(n for (service, op), n in meter.snapshot().calls.items() if f"{service}:{op}" not in POLLING)
+
+
+def _settle(meter: Any, quiet: float = 1.5, give_up: float = 30.0) -> None:
+    """Wait for the pumps to relay and deliver what was written: no call but their polling for
+    ``quiet`` seconds."""
+    started = last = time.monotonic()
+    seen = _work(meter)
+    while time.monotonic() - last < quiet and time.monotonic() - started < give_up:
+        time.sleep(0.25)
+        now = _work(meter)
+        if now != seen:
+            seen, last = now, time.monotonic()
+
+
+def _take(meter: Any, before: Any, usage: Usage) -> None:
+    """What all threads spent since ``before``; what no request or firing spent was the pumps'."""
+    spent = meter.snapshot() - before
+    usage.calls.update({f"{service}:{op}": n for (service, op), n in spent.calls.items()
+                        if f"{service}:{op}" not in POLLING})
+    usage.read_units += spent.reads
+    usage.write_units += spent.writes
+    usage.reads_by["relay and notifier"] += max(0.0, spent.reads - sum(usage.reads_by.values()))
+    usage.writes_by["relay and notifier"] += max(0.0, spent.writes - sum(usage.writes_by.values()))
+
+
+def measure(args: argparse.Namespace) -> tuple[Usage, Usage]:
+    """(one game's setup, the mean of ``args.phases`` phases)."""
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
+    os.environ["CONVOY_SWEEP_SECONDS"] = "0"  # the sweeper is priced as its rate, not played
+    from local_stack.stack import LocalStack
+
+    stack = LocalStack(port=0, pump_interval=0.25).start()
+    try:
+        from functions import wiring
+
+        capacity = _load_meter()
+        table = wiring.settings().game_table
+        meter = capacity.meter_all(table)  # every thread: what the bill counts
+        own = capacity.meter_all(table, ignore=("convoy-pumps", "convoy-timers"))  # by what asked
+        return _play(stack.url, meter, own, args)
+    finally:
+        stack.stop()
+
+
+def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Usage, Usage]:
+    rng = random.Random(args.seed)
+    setup = Usage()
+    call = Client(base, setup, own)
+    before = meter.snapshot()
+    seconds = dict.fromkeys(("MOVEMENT", "RETREAT", "ADJUSTMENT"), int(3600 * args.phase_hours))
+    created = call("create", "POST", "/games", body={"variant": "classical", "phase_seconds": seconds,
+                                                     "civil_disorder_after": 0})
+    game_id = created["game_id"]
+    seats = POWERS[:args.players]
+    tokens = {p: call("join", "POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in seats}
+    _settle(meter)
+    _take(meter, before, setup)
+    phases: list[Usage] = []
+    for _ in range(args.phases):
+        usage = Usage()
+        before = meter.snapshot()
+        _phase(Client(base, usage, own), game_id, tokens, rng, args, usage)
+        _settle(meter)
+        _take(meter, before, usage)
+        phases.append(usage)
+    mean = Usage()
+    for usage in phases:
+        mean.add(usage)
+    return setup, mean.scaled(1 / len(phases))
+
+
+def _phase(call: Client, game_id: str, tokens: dict[str, str], rng: random.Random, args: argparse.Namespace,
+           usage: Usage) -> None:
+    """One phase: every player views the game (the first of the polls), then order sets and the
+    rest of the polls in a random order, press, map views, the reminder and the deadline."""
+    seats = list(tokens)
+    views = {p: call("poll", "GET", f"/games/{game_id}", tokens[p]) for p in seats}
+    phase = views[seats[0]]["phase"]
+    deadline = datetime.fromisoformat(str(views[seats[0]]["deadline"]).replace("Z", "+00:00"))
+    steps = ["poll"] * max(0, args.polls - len(seats)) + ["submit"] * args.submissions
+    rng.shuffle(steps)
+    for n, step in enumerate(steps):
+        power = seats[n % len(seats)]
+        if step == "poll":
+            call("poll", "GET", f"/games/{game_id}", tokens[power])
+        elif views[power]["legal_orders"]:
+            call("submission", "POST", f"/games/{game_id}/orders", tokens[power],
+                 {"orders": _legal(views[power], rng), "phase": phase})
+    for n in range(args.messages):
+        sender, to = seats[n % len(seats)], seats[(n + 1) % len(seats)]
+        call("message", "POST", f"/games/{game_id}/messages", tokens[sender],
+             {"to": [to], "text": "An offer."})
+        call("inbox", "GET", f"/games/{game_id}/messages?limit=50", tokens[to])
+    last = _last(call, game_id)
+    for n in range(args.map_views if last else 0):
+        picture = f"/games/{game_id}/map/resolution?phase={last}&format=png"
+        call("map", "GET", picture, tokens[seats[n % len(seats)]])
+    before = call.own.snapshot()
+    _fire(game_id, phase, deadline, usage)
+    spent = call.own.snapshot() - before
+    usage.reads_by["deadline and reminder"] += spent.reads
+    usage.writes_by["deadline and reminder"] += spent.writes
+
+
+def _last(call: Client, game_id: str) -> str | None:
+    """The last adjudicated phase (not billed: the notice a player follows carries it)."""
+    found = call.session.get(f"{call.base}/games/{game_id}/last_resolution", timeout=60).json()
+    return str(found["phase"]) if found.get("phase") else None
+
+
+def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
+    """The phase's reminder and deadline schedules fire: the deadline function's own use cases,
+    in process, at the reminder's time and just after the deadline."""
+    from functions import wiring
+    from functions.adapters import StoreDeadlineGames
+    from functions.usecases.deadlines import fire_deadline
+    from functions.usecases.reminders import send_reminder
+
+    services = wiring.services()
+    scheduler = wiring.deadline_scheduler()
+    started = time.perf_counter()
+    reminded = FixedClock(deadline - timedelta(minutes=30))
+    send_reminder(services.store, reminded, game_id, phase, scheduler=scheduler)
+    late = deadline + timedelta(seconds=1)
+    games = StoreDeadlineGames(services.store, FixedClock(late), scheduler=scheduler)
+    outcome = fire_deadline(game_id, phase, now=late, games=games, scheduler=scheduler)
+    if str(outcome) not in ("PROCESSED", "FireOutcome.PROCESSED"):
+        raise RuntimeError(f"the deadline of {phase} did not process it: {outcome}")
+    usage.function_seconds += time.perf_counter() - started
+    usage.firings += 2
+
+
+# --- the bill ------------------------------------------------------------------------------------
+
+
+def _map_cached(template: Path) -> bool:
+    """Whether the template lets CloudFront keep the public map pictures."""
+    text = template.read_text()
+    return "MapCachePolicy" in text and "/games/*/map*" in text
+
+
+def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool) -> dict[str, float]:
+    """Monthly dollars per line for ``args.games`` games."""
+    phases = args.games * SECONDS_PER_MONTH / (3600 * args.phase_hours)
+    month = phase.scaled(phases)
+    new_games = phases / args.game_phases  # games started (and ended) in a month, steady state
+    once = setup.scaled(new_games)
+    maps = month.requests["map"]
+    from_cache = maps * args.cache_hit if map_cached else 0.0
+    edge_requests = sum(month.requests.values()) + sum(once.requests.values())
+    api_requests = edge_requests - from_cache
+    async_invocations = (month.calls["sqs:SendMessageBatch"] + month.calls["sqs:DeleteMessageBatch"]
+                         + once.calls["sqs:SendMessageBatch"] + once.calls["sqs:DeleteMessageBatch"])
+    invocations = api_requests + month.firings + async_invocations + SWEEPS_PER_MONTH
+    api_time = (month.api_seconds + once.api_seconds) * (api_requests / max(edge_requests, 1))
+    gb_seconds = LAMBDA_GB * (api_time + month.function_seconds + async_invocations * RELAY_SECONDS)
+    sqs = sum(n for k, n in (month.calls + once.calls).items() if k.startswith("sqs:"))
+    per_second = invocations / SECONDS_PER_MONTH
+    traced = SECONDS_PER_MONTH * min(per_second, 1.0) + TRACED_FIXED_RATE * max(0.0, invocations
+                                                                                 - SECONDS_PER_MONTH)
+    price = {name: value for name, (value, _) in PRICES.items()}
+    return {
+        "CloudFront requests": edge_requests * price["cloudfront_request"],
+        "CloudFront data out": (month.bytes_out + once.bytes_out) / 1e9 * price["cloudfront_gb"],
+        "API Gateway (HTTP API)": api_requests * price["http_api_request"],
+        "Lambda requests": invocations * price["lambda_request"],
+        "Lambda duration": gb_seconds * price["lambda_gb_second"],
+        "Lambda SnapStart cache": (FUNCTIONS * LAMBDA_GB * SECONDS_PER_MONTH
+                                   * price["snapstart_cache_gb_second"]),
+        "DynamoDB writes": (month.write_units + once.write_units) * price["dynamodb_write_unit"],
+        "DynamoDB reads": (month.read_units + once.read_units) * price["dynamodb_read_unit"],
+        "EventBridge Scheduler": month.firings * price["scheduler_invocation"],
+        "SQS": (sqs + SQS_POLLING_PER_MONTH) * price["sqs_request"],
+        "X-Ray traces": traced * price["xray_trace"],
+        "CloudWatch Logs": invocations * LOG_BYTES_PER_INVOCATION / 1e9 * price["logs_gb"],
+    }
+
+
+def report(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool) -> dict[str, Any]:
+    lines = bill(setup, phase, args, map_cached)
+    scheduler_calls = {k: v for k, v in phase.calls.items() if k.startswith("scheduler:")}
+    return {
+        "per_phase": {
+            "requests": dict(phase.requests), "bytes_out": phase.bytes_out,
+            "read_units_by": {k: round(v, 2) for k, v in phase.reads_by.items()},
+            "write_units_by": {k: round(v, 2) for k, v in phase.writes_by.items()},
+            "read_units": round(phase.read_units, 1), "write_units": round(phase.write_units, 1),
+            "scheduler_calls": scheduler_calls, "firings": phase.firings,
+            "sqs_calls": {k: v for k, v in phase.calls.items() if k.startswith("sqs:")},
+        },
+        "per_game_setup": {"requests": dict(setup.requests), "write_units": round(setup.write_units, 1),
+                           "read_units": round(setup.read_units, 1)},
+        "map_cached": map_cached,
+        "bill": lines,
+        "total": sum(lines.values()),
+    }
+
+
+def print_usage(found: dict[str, Any]) -> None:
+    """Per game phase: requests and DynamoDB units by what spent them."""
+    per = found["per_phase"]
+    kinds = sorted(set(per["read_units_by"]) | set(per["write_units_by"]) | set(per["requests"]))
+    print(f"| {'per game phase':<24} | {'requests':>8} | {'read units':>10} | {'write units':>11} |")
+    print(f"|{'-' * 26}|{'-' * 10}|{'-' * 12}|{'-' * 13}|")
+    for kind in kinds:
+        reads, writes = per["read_units_by"].get(kind, 0), per["write_units_by"].get(kind, 0)
+        print(f"| {kind:<24} | {per['requests'].get(kind, 0):>8.0f} | {reads:>10.1f} | {writes:>11.1f} |")
+    print(f"| {'total':<24} | {sum(per['requests'].values()):>8.0f} | {per['read_units']:>10.1f} "
+          f"| {per['write_units']:>11.1f} |")
+
+
+def print_report(found: dict[str, Any], args: argparse.Namespace, title: str) -> None:
+    per = found["per_phase"]
+    print(f"{title}: {args.games} games, {args.players} players, a phase every {args.phase_hours} h, "
+          f"{args.submissions} order sets, {args.polls} polls, {args.messages} messages and "
+          f"{args.map_views} map views per phase, map cache hit rate {args.cache_hit:.0%} "
+          f"({'allowed' if found['map_cached'] else 'not allowed'} by the template)")
+    print(f"  per phase: {sum(per['requests'].values()):.0f} requests, {per['read_units']} read units, "
+          f"{per['write_units']} write units, scheduler calls {per['scheduler_calls']}, "
+          f"{per['bytes_out'] / 1024:.0f} KB out")
+    print()
+    print_usage(found)
+    print()
+    print(f"| {'monthly bill (USD, list prices of ' + PRICES_DATE + ')':<46} | {'USD':>9} |")
+    print(f"|{'-' * 48}|{'-' * 11}|")
+    for line, dollars in found["bill"].items():
+        print(f"| {line:<46} | {dollars:>9.2f} |")
+    print(f"| {'total':<46} | {found['total']:>9.2f} |")
+
+
+def print_comparison(before: dict[str, Any], after: dict[str, Any], args: argparse.Namespace) -> None:
+    print(f"Monthly bill for {args.games} games ({args.players} players, a phase every {args.phase_hours} h, "
+          f"{args.submissions} order sets and {args.polls} polls per phase, map cache hit "
+          f"{args.cache_hit:.0%}); list prices of {PRICES_DATE}, Cognito left out")
+    print()
+    print(f"| {'line':<30} | {'before (USD)':>12} | {'after (USD)':>12} |")
+    print(f"|{'-' * 32}|{'-' * 14}|{'-' * 14}|")
+    for line in before["bill"]:
+        print(f"| {line:<30} | {before['bill'][line]:>12.2f} | {after['bill'][line]:>12.2f} |")
+    print(f"| {'total':<30} | {before['total']:>12.2f} | {after['total']:>12.2f} |")
+    print(f"| {'after / before':<30} | {'':>12} | {after['total'] / before['total']:>12.2f} |")
+    for name, found in (("before", before), ("after", after)):
+        per = found["per_phase"]
+        print()
+        print(f"{name}: scheduler calls per phase {json.dumps(per['scheduler_calls'], sort_keys=True)}, "
+              f"{per['bytes_out'] / 1024:.0f} KB out per phase")
+        print()
+        print_usage(found)
+
+
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=7, choices=range(2, 8))
+    parser.add_argument("--phase-hours", type=float, default=24.0)
+    parser.add_argument("--submissions", type=int, default=21, help="order sets per phase")
+    parser.add_argument("--polls", type=int, default=140, help="player views (GET /games/{id}) per phase")
+    parser.add_argument("--messages", type=int, default=7, help="press messages (and inbox reads) per phase")
+    parser.add_argument("--map-views", type=int, default=7, help="fetches of the last phase's picture")
+    parser.add_argument("--cache-hit", type=float, default=0.8, help="CloudFront hit rate where allowed")
+    parser.add_argument("--game-phases", type=int, default=40, help="phases a game lasts (spreads its setup)")
+    parser.add_argument("--phases", type=int, default=4, help="phases measured")
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--checkout", type=Path, help="measure this checkout's product and template")
+    parser.add_argument("--compare", type=Path, help="measure this checkout and the current one")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser.parse_args(argv)
+
+
+def _run(checkout: Path | None, argv: list[str]) -> dict[str, Any]:
+    """This script in a fresh interpreter (one product per process), its JSON report."""
+    extra = ["--checkout", str(checkout)] if checkout else []
+    done = subprocess.run([sys.executable, str(HERE / "cost.py"), *argv, *extra, "--json"],
+                          capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(argv)
+    if args.compare:
+        given = [a for a in (argv or sys.argv[1:]) if a != "--json"]
+        given = [a for i, a in enumerate(given)
+                 if a != "--compare" and (i == 0 or given[i - 1] != "--compare")]
+        print_comparison(_run(args.compare.resolve(), given), _run(None, given), args)
+        return
+    root = (args.checkout or HERE.parent).resolve()
+    sys.path.insert(0, str(root))
+    setup, phase = measure(args)
+    found = report(setup, phase, args, _map_cached(root / "template.yaml"))
+    if args.json:
+        print(json.dumps(found, default=float))
+    else:
+        print_report(found, args, f"Convoy on AWS ({root.name})")
+
+
+if __name__ == "__main__":
+    main()
