@@ -78,9 +78,13 @@ def test_relay_stream_mapping_filters_outbox_inserts_and_reports_failures() -> N
     (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]  # type: ignore[union-attr]
     assert stream["Stream"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
     assert stream["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
-    outbox, expired = [json.loads(f["Pattern"]) for f in stream["FilterCriteria"]["Filters"]]
+    outbox, submitted, expired = [json.loads(f["Pattern"]) for f in stream["FilterCriteria"]["Filters"]]
     assert outbox == {"dynamodb": {"Keys": {"sk": {"S": [{"prefix": "OUTBOX#"}]}}}, "eventName": ["INSERT"]}
     assert expired == {"dynamodb": {"Keys": {"sk": {"S": ["META"]}}}, "eventName": ["REMOVE"]}  # issue 28
+    # a submission's own event carries its live update (issue 33) without an OUTBOX write (issue 29)
+    assert submitted == {"dynamodb": {"Keys": {"sk": {"S": [{"prefix": "EVENT#"}]}},
+                                      "NewImage": {"type": {"S": ["ORDERS_SUBMITTED", "ORDERS_RETRACTED"]}}},
+                         "eventName": ["INSERT"]}
 
 
 def test_notifier_queue_mapping_reports_failures_and_queue_has_dlq() -> None:

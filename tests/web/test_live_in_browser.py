@@ -17,11 +17,14 @@ from typing import Any
 import pytest
 
 from local_stack.stack import LocalStack
-from tests.web.helpers import shot
+from tests.web.helpers import nav, shot
 from tests.web.test_browser_play import DUMMIES, _create_game, _sign_up
 
 pytestmark = pytest.mark.system
-WITHIN = 1.0  # seconds
+# Polling is off, so whatever shows came by the socket. It shows in about 0.2-0.3 s (docs/
+# notifications.md); the bound leaves room for a loaded test machine (a timed assertion at the
+# measured figure would fail on load, not on a fault), and still fails if nothing pushes it.
+WITHIN = 3.0  # seconds
 
 
 def _page(browser: Any, url: str, poll: bool) -> Any:
@@ -112,7 +115,7 @@ def test_a_player_chooses_which_notices_come_by_mail_and_push_on_a_phone(
     page.set_default_timeout(20_000)
     page.goto(web_stack.url + "/")
     _sign_up(page, web_stack, "Cleo", shots, "01-phone")
-    page.get_by_role("link", name="Settings").click()
+    nav(page, "Settings")  # on a phone the header's links sit behind its Menu button
     settings = page.get_by_test_id("notification-settings")
     settings.get_by_label("Turn results by mail").select_option("digest")
     settings.get_by_label("Press while you are away by push").select_option("never")
