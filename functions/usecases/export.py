@@ -27,6 +27,7 @@ from typing import Any
 
 from functions.ports import GameStore
 from functions.usecases.common import load
+from functions.usecases.process_turn import without_explanations
 
 FORMAT = "convoy-export/1"
 EXPORTED_SETTINGS = (
@@ -45,14 +46,10 @@ def export_game(store: GameStore, game_id: str) -> dict[str, Any]:
         "settings": {k: game.settings[k] for k in EXPORTED_SETTINGS if k in game.settings},
         "phases": [
             {"n": p.n, "phase": p.phase, "state": p.state_before, "orders": p.orders,
-             "resolution": _without_explanations(p.resolution), "processed_at": p.processed_at}
+             "resolution": without_explanations(p.resolution), "processed_at": p.processed_at}
             for p in store.phases(game_id)
         ],
         "current": {"phase": game.phase, "state": game.state, "status": game.status},
         "result": dict(game.result) if game.result else None,
     }
 
-
-def _without_explanations(resolution: dict[str, Any]) -> dict[str, Any]:
-    results = [{k: v for k, v in r.items() if k != "explanation"} for r in resolution.get("results", [])]
-    return {**resolution, "results": results} if "results" in resolution else dict(resolution)

@@ -142,6 +142,17 @@ def resolution_view(resolution: engine.Resolution) -> dict[str, Any]:
     return {"results": results, "notes": data.get("notes", [])}
 
 
+def without_explanations(resolution: dict[str, Any]) -> dict[str, Any]:
+    """``resolution`` with each result's ``explanation`` left out: what the event log and an
+    export carry. The PHASE item keeps the explanations (``/history``, ``/last_resolution``);
+    the log says what happened (results and reason codes) at half the size, and a turn's write
+    stays within its budget (issue 29: about 4 write units a turn for a second copy)."""
+    if "results" not in resolution:
+        return dict(resolution)
+    results = [{k: v for k, v in r.items() if k != "explanation"} for r in resolution["results"]]
+    return {**resolution, "results": results}
+
+
 def process_turn(
     store: GameStore,
     clock: Clock,
@@ -279,7 +290,8 @@ def record(game: GameRecord, done: Adjudicated, now: datetime, by_deadline: bool
     if game.status == "ACTIVE" and not game.paused:
         game.deadline = deadline_for(game, str(new_state.phase_type), now)
     events = [add_event(game, "PHASE_PROCESSED", {"phase": processed, "next_phase": game.phase,
-                                                  "orders": phase.orders, "resolution": done.resolution},
+                                                  "orders": phase.orders,
+                                                  "resolution": without_explanations(done.resolution)},
                         now, phase=processed),
               *note_events(game, done.resolution["notes"], now, processed)]
     first = notice(game, processed)  # numbered before the notices the phase's consequences add
