@@ -2,9 +2,16 @@
 
 Drawn in named layers, bottom to top, each a ``<g id=...>`` a client may restyle or hide (as
 godip/diplicity maps do): ``provinces``, ``crossings``, ``supply-centres``, ``labels``,
-``units``, ``dislodged``, ``orders``, ``standoffs``, ``legend``, ``title``. Orders are drawn
-above the units and every arrow stops short of the unit glyphs, so no arrow hides under a unit
-and no unit under an arrow head.
+``units``, ``dislodged``, ``orders``, ``standoffs``, ``strengths``, ``legend``, ``title``. Orders
+are drawn above the units and every arrow stops short of the unit glyphs, so no arrow hides
+under a unit and no unit under an arrow head.
+
+Every order's drawing is a ``<g data-order="PAR" data-power="FRANCE">`` (``data-result`` too on
+a results map), ``data-order`` naming the province of the ordered unit (of the build, for a
+build), so a client can find the order an arrow stands for — the web client shows that
+order's explanation when the arrow is tapped — without reading the geometry. On a results
+map, a contested move carries the strengths its move decision compared ("2 vs 1": its attack
+against the strongest hold, defend or prevent strength), from the result's explanation.
 
 Deterministic: everything is iterated in sorted order and numbers are formatted with one
 decimal, so one position always gives the same bytes (the golden test pins them).
@@ -21,14 +28,17 @@ from xml.sax.saxutils import escape
 from engine import (
     Build,
     Convoy,
+    Decision,
     Disband,
     GameState,
     Hold,
     MapData,
     Move,
     Order,
+    OrderResult,
     ResultCode,
     Retreat,
+    StrengthKind,
     SupportHold,
     SupportMove,
     Unit,
@@ -81,6 +91,7 @@ def render_svg(
         _units(geometry, state, overlay, pal),
         _orders(geometry, state, overlay, pal),
         _standoffs(geometry, state, overlay, pal),
+        _strengths(geometry, overlay, pal),
         _legend(overlay, pal),
         "</g>",
         _title(board, state, overlay, geometry.width),
@@ -266,18 +277,33 @@ class _Stroke:
 
 
 def _orders(geometry: Geometry, state: GameState, overlay: Overlay, pal: Palette) -> str:
-    drawn: list[tuple[Order, _Stroke]] = []
+    drawn: list[tuple[Order, _Stroke, ResultCode | None]] = []
     for order in overlay.orders:
-        drawn.append((order, _Stroke(_darker(pal.power(order.power)), False)))
+        drawn.append((order, _Stroke(_darker(pal.power(order.power)), False), None))
     for result in overlay.results:
         colour = pal.results[result.result]
-        drawn.append((result.order, _Stroke(colour, pal.initials and result.result in FAILED)))
+        stroke = _Stroke(colour, pal.initials and result.result in FAILED)
+        drawn.append((result.order, stroke, result.result))
     out = ['<g id="orders" fill="none" stroke-linecap="round" stroke-linejoin="round">']
     # supports and convoys first, so the moves they point at are drawn over them
-    for order, stroke in sorted(drawn, key=lambda d: (_draw_rank(d[0]), _order_key(d[0]))):
-        out.append(_order(geometry, state, order, stroke, pal))
+    for order, stroke, code in sorted(drawn, key=lambda d: (_draw_rank(d[0]), _order_key(d[0]))):
+        body = _order(geometry, state, order, stroke, pal)
+        if body:
+            out.append(f"<g {_order_data(order, code)}>{body}</g>")
     out.append("</g>")
-    return "\n".join(s for s in out if s)
+    return "\n".join(out)
+
+
+def _order_data(order: Order, code: ResultCode | None) -> str:
+    """The data attributes naming a drawn order: its unit's province (a build's), its power,
+    and on a results map its result code."""
+    result = f' data-result="{code.value}"' if code is not None else ""
+    return f'data-order="{_ordered_province(order)}" data-power="{escape(order.power)}"{result}'
+
+
+def _ordered_province(order: Order) -> str:
+    where = order.location if isinstance(order, Build) else getattr(order, "unit", None)
+    return where.province if isinstance(where, Location) else ""
 
 
 def _draw_rank(order: Order) -> int:
@@ -418,6 +444,57 @@ def _star(x: float, y: float, outer: float = 7.5, inner: float = 3.2) -> str:
     return "M" + "L".join(_p(p) for p in pts) + "Z"
 
 
+def _contest(result: OrderResult) -> tuple[float, float] | None:
+    """(attack, strongest opposing strength) of a move whose move decision compared strengths
+    and met any opposition (hold, defend or prevent above 0); None otherwise (an unopposed move,
+    a failed convoy, an order of another kind, a phase stored before explanations)."""
+    e = result.explanation
+    if not isinstance(result.order, Move) or e is None or e.decision is not Decision.MOVE:
+        return None
+    if not e.strengths or e.strengths[0].kind is not StrengthKind.ATTACK:
+        return None
+    opposing = max((s.value for s in e.strengths[1:]), default=0)
+    return (e.strengths[0].value, opposing) if opposing > 0 else None
+
+
+def _strengths(geometry: Geometry, overlay: Overlay, pal: Palette) -> str:
+    """A label "2 vs 1" on every contested move of a results map, two fifths along its arrow
+    (clear of the dot a support draws at three fifths and of the unit glyphs)."""
+    out = ['<g id="strengths">']
+    for result in sorted(overlay.results, key=lambda r: _order_key(r.order)):
+        contest = _contest(result)
+        if contest is None or not isinstance(result.order, Move):
+            continue
+        order = result.order
+        a, b = _unit_point(geometry, order.unit), _unit_point(geometry, order.dest)
+        at = _quad(a, _control(a, b, 0.18 if order.via_convoy else 0.0), b, 0.4)
+        chip = _chip(at, _strength_words(*contest), pal.results[result.result])
+        out.append(f"<g {_order_data(order, result.result)}>{chip}</g>")
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def _strength_words(attack: float, opposing: float) -> str:
+    """"2 vs 1": the numbers players count supports in (a half-strength edge gives halves)."""
+    return f"{_count(attack)} vs {_count(opposing)}"
+
+
+def _count(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _chip(at: Point, text: str, colour: str) -> str:
+    """Words in a small white box outlined in ``colour``, centred on ``at``."""
+    width = 4.3 * len(text) + 4
+    x, y = at
+    return (
+        f'<rect x="{_n(x - width / 2)}" y="{_n(y - 5.5)}" width="{_n(width)}" height="11" rx="3" '
+        f'fill="#ffffff" stroke="{colour}" stroke-width="1.4"/>'
+        f'<text x="{_n(x)}" y="{_n(y + 2.6)}" font-size="7.5" text-anchor="middle" fill="#1d1d1d">'
+        f"{escape(text)}</text>"
+    )
+
+
 # ------------------------------------------------------------------------------------ legend and title
 
 
@@ -431,6 +508,9 @@ KIND_WORDS = (
     (Build, "build"),
     (Disband, "disband"),
 )
+
+
+LEGEND_WIDTH = 152.0  # the longest line, "NO_CONVOY - no convoy", fits
 
 
 def _legend(overlay: Overlay, pal: Palette) -> str:
@@ -447,12 +527,13 @@ def _legend(overlay: Overlay, pal: Palette) -> str:
             if isinstance(r.order, Move) and r.result is ResultCode.BOUNCE
         ).values()
     )
-    rows = len(kinds) + len(codes) + (1 if standoff else 0) + (1 if codes else 0)
+    contested = any(_contest(r) is not None for r in overlay.results)
+    rows = len(kinds) + len(codes) + (1 if standoff else 0) + (1 if codes else 0) + (1 if contested else 0)
     height = 16 + rows * 12.5
     out = [
         '<g id="legend" font-size="8">',
-        f'<rect x="6" y="6" width="128" height="{_n(height)}" rx="4" fill="#ffffff" fill-opacity="0.88" '
-        'stroke="#777" stroke-width="0.6"/>',
+        f'<rect x="6" y="6" width="{_n(LEGEND_WIDTH)}" height="{_n(height)}" rx="4" fill="#ffffff" '
+        'fill-opacity="0.88" stroke="#777" stroke-width="0.6"/>',
     ]
     y = 19.0
     grey = _Stroke("#444444", False)
@@ -473,6 +554,10 @@ def _legend(overlay: Overlay, pal: Palette) -> str:
             f'<path d="{_star(26, y, 5.5, 2.4)}" fill="{pal.standoff}" stroke="#fff" stroke-width="0.8"/>'
         )
         out.append(f'<text x="44" y="{_n(y + 3)}" fill="#222">standoff</text>')
+        y += 12.5
+    if contested:
+        out.append(_chip((26, y), "2 vs 1", "#444444"))
+        out.append(f'<text x="44" y="{_n(y + 3)}" fill="#222">attack vs opposing</text>')
     out.append("</g>")
     return "\n".join(out)
 
@@ -544,6 +629,12 @@ def _control(a: Point, b: Point, curve: float) -> Point:
     mx, my = _lerp(a, b, 0.5)
     dx, dy = b[0] - a[0], b[1] - a[1]
     return (mx - dy * curve, my + dx * curve)
+
+
+def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
+    """The point at ``t`` of the quadratic curve from ``a`` to ``b`` with control ``c``."""
+    u = 1 - t
+    return (u * u * a[0] + 2 * u * t * c[0] + t * t * b[0], u * u * a[1] + 2 * u * t * c[1] + t * t * b[1])
 
 
 def _curve_point(a: Point, b: Point, curve: float) -> Point:

@@ -42,7 +42,9 @@ from functions.usecases.phase_lookup import find_phase, phase_key
 
 KINDS = ("board", "orders", "resolution")
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
-STYLE = "1"  # bump when the drawing changes, so cached pictures are not served across a change
+# bump when the drawing changes, so cached pictures are not served across a change
+# (2: every order names its unit, data-order, and contested moves show strengths: issue 31)
+STYLE = "2"
 CACHE_SIZE = 64
 
 

@@ -3,6 +3,7 @@ determinism, the colour-blind palette, and a PNG that decodes at the width asked
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import struct
@@ -34,6 +35,7 @@ LAYERS = (
     "dislodged",
     "orders",
     "standoffs",
+    "strengths",
     "legend",
     "title",
 )
@@ -114,9 +116,60 @@ def test_an_orders_overlay_draws_only_the_orders_given() -> None:
     board, geometry = engine.load_map("classical"), load_geometry("classical")
     french = tuple(r.order for r in movement.results if r.order.power == "FRANCE")
     svg = render_svg(board, geometry, movement.state, orders_overlay(french))
-    orders = re.search(r'<g id="orders"[^>]*>(.*?)</g>\n', svg, re.S)
+    orders = re.search(r'<g id="orders"[^>]*>(.*?)</g>\n<g id="standoffs">', svg, re.S)
     assert orders is not None
     assert orders.group(1).count('stroke-width="2.8"') == 3  # three French moves, no one else's
+    assert sorted(re.findall(r'<g data-order="([A-Z]+)" data-power="FRANCE">', orders.group(1))) == [
+        "BUR", "GAS", "MAO", "PAR"]  # each order's drawing names its unit (no result: not adjudicated)
+
+
+def _layer(svg: str, name: str, following: str) -> str:
+    found = re.search(f'<g id="{name}"[^>]*>(.*?)</g>\n<g id="{following}"', svg, re.S)
+    assert found is not None, name
+    return found.group(1)
+
+
+def test_every_drawn_order_names_its_unit_power_and_result() -> None:
+    # Issue 31 item 4: a client finds the order an arrow stands for (and its explanation) by the
+    # province of the ordered unit, without reading the geometry.
+    movement, _, adjustment = showcase_year()
+    orders = _layer(_movement_svg(), "orders", "standoffs")
+    named = re.findall(r'<g data-order="([A-Z]+)" data-power="([A-Z]+)" data-result="([A-Z_]+)">', orders)
+    expected = {
+        (r.order.unit.province, r.order.power, r.result.value)  # type: ignore[attr-defined]
+        for r in movement.results
+    }
+    assert len(named) == len(movement.results) and set(named) == expected
+    assert ("BUR", "FRANCE", "DISLODGED") in expected and ("APU", "ITALY", "NO_CONVOY") in expected
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    winter = render_svg(board, geometry, adjustment.state, results_overlay(adjustment.results))
+    builds = re.findall(r'<g data-order="([A-Z]+)" data-power="[A-Z]+" data-result="BUILD">', winter)
+    assert sorted(builds) == ["BER", "BUD", "LON", "LVP", "MOS", "SMY"]  # a build's own province
+    assert "WAIVE" not in _layer(winter, "orders", "standoffs")  # a waive draws nothing to tap
+
+
+def test_contested_moves_carry_their_strengths_and_the_legend_names_them() -> None:
+    # Issue 31 item 4: "2 vs 1" is the move decision's attack against the strongest hold, defend
+    # or prevent strength, read from the result's explanation (A RUH - BUR supported by A MUN
+    # beat A BUR holding; A WAR - GAL met A GAL's hold of 2; the Swedish standoff was 1 vs 1);
+    # unopposed moves carry none.
+    svg = _movement_svg()
+    chips = dict(re.findall(r'<g data-order="([A-Z]+)"[^>]*><rect[^>]*/><text[^>]*>([^<]+)</text></g>',
+                            _layer(svg, "strengths", "legend")))
+    assert chips == {"RUH": "2 vs 1", "WAR": "1 vs 2", "DEN": "1 vs 1", "BOT": "1 vs 1",
+                     "UKR": "1 vs 1", "BUL": "1 vs 1", "ARM": "1 vs 1"}
+    legend = re.search(r'<g id="legend".*?</g>\n</g>', svg, re.S)
+    assert legend is not None and ">2 vs 1</text>" in legend.group(0)
+    assert ">attack vs opposing</text>" in legend.group(0)
+
+
+def test_a_results_map_without_explanations_draws_no_strengths() -> None:
+    # Phases stored before explanations existed (explanation null) still draw, without labels.
+    movement, _, _ = showcase_year()
+    bare = tuple(dataclasses.replace(r, explanation=None) for r in movement.results)
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    svg = render_svg(board, geometry, movement.state, results_overlay(bare))
+    assert _layer(svg, "strengths", "legend") == "\n" and "attack vs opposing" not in svg
 
 
 @pytest.mark.parametrize("map_id", ["classical", "1900"])

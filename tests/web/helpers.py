@@ -132,3 +132,18 @@ def nav(page: Any, name: str) -> None:
     if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
         menu.click()
     page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True).click()
+
+
+def board_still(page: Any) -> None:
+    """Wait until the board's transform stops changing: a thumb aims at what it sees, and after
+    an order the board goes back to where the player had it, a render or two later on a busy
+    machine."""
+    transform = "() => document.querySelector('[data-testid=map]').style.transform"
+    seen = page.evaluate(transform)
+    for _ in range(50):
+        page.wait_for_timeout(100)
+        now = page.evaluate(transform)
+        if now == seen:
+            return
+        seen = now
+    raise AssertionError(f"the board never came to rest: {seen}")

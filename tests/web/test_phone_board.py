@@ -17,7 +17,7 @@ import pytest
 import requests
 
 from local_stack.stack import LocalStack
-from tests.web.helpers import label_centre, pinch, shot, target_areas
+from tests.web.helpers import board_still, label_centre, pinch, shot, target_areas
 
 pytestmark = pytest.mark.system
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -44,25 +44,10 @@ def _scale(page: Any) -> float:
         document.querySelector('[data-testid=map]').style.transform); return m ? Number(m[1]) : 1; }"""))
 
 
-def _board_still(page: Any) -> None:
-    """Wait until the board's transform stops changing: a thumb aims at what it sees, and after
-    an order the board goes back to where the player had it, a render or two later on a busy
-    machine."""
-    transform = "() => document.querySelector('[data-testid=map]').style.transform"
-    seen = page.evaluate(transform)
-    for _ in range(50):
-        page.wait_for_timeout(100)
-        now = page.evaluate(transform)
-        if now == seen:
-            return
-        seen = now
-    raise AssertionError(f"the board never came to rest: {seen}")
-
-
 def _tap_province(page: Any, province: str) -> None:
     """A tap where a thumb goes: the province's hit area (its deepest point) when the board
     offers one, else its name (labels let taps through to the province)."""
-    _board_still(page)
+    board_still(page)
     hit = page.locator(f"[data-testid=hit-{province}]")
     box = hit.bounding_box() if hit.count() else None
     at = ({"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2} if box

@@ -33,6 +33,15 @@ describe("call", () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it("sends a read-only POST (a preview) with its body and no Idempotency-Key", async () => {
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response(JSON.stringify({ ok: true }), { status: 200 }));
+    vi.stubGlobal("fetch", fetch);
+    await call("POST", "/games/g/whatif", { body: { orders: {} }, token: "t", readOnly: true });
+    const init = fetch.mock.calls[0][1];
+    expect((init.headers as Record<string, string>)["Idempotency-Key"]).toBeUndefined();
+    expect(init.body).toBe(JSON.stringify({ orders: {} }));
+  });
+
   it("gives up after its retries with a NETWORK error in words", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => { throw new TypeError("offline"); }));
     const error = await call("GET", "/games", { retries: 1, backoff: () => 0 }).catch((e: ApiError) => e);

@@ -55,6 +55,11 @@ export interface CallOptions {
   /** Wait between attempts, in ms, for attempt n; tests make it 0. */
   backoff?: (attempt: number) => number;
   signal?: AbortSignal;
+  /**
+   * A POST that changes nothing (a what-if preview, the sandbox's legal orders): no
+   * Idempotency-Key, since there is no intent to keep, and retried like a GET.
+   */
+  readOnly?: boolean;
 }
 
 const TRANSIENT = new Set([502, 503, 504]);
@@ -78,7 +83,7 @@ async function readBody(response: Response): Promise<Json> {
 
 /** One API call; resolves with the JSON answer or rejects with ApiError (never a raw Response). */
 export async function call<T = Json>(method: string, path: string, options: CallOptions = {}): Promise<T> {
-  const mutating = method !== "GET" && method !== "HEAD";
+  const mutating = method !== "GET" && method !== "HEAD" && !options.readOnly;
   const key = mutating ? (options.key ?? newKey()) : undefined;
   const retries = options.retries ?? (mutating ? 8 : 2);
   const backoff = options.backoff ?? defaultBackoff;

@@ -1,6 +1,7 @@
 /**
  * What MapView reads from and writes to the API's inlined SVG board (render/svg.py draws it in
- * named layers: `#p-<ID>` province paths, `#labels`, `#units` with `g.unit` glyphs, `#orders`).
+ * named layers: `#p-<ID>` province paths, `#labels`, `#units` with `g.unit` glyphs, `#orders`
+ * with one `g[data-order]` per order, `#strengths`).
  * Kept apart from the component so the gesture code reads as gestures.
  */
 import type { Point, Rect, Size } from "./zoom";
@@ -96,4 +97,19 @@ export function markProvinces(root: HTMLElement, targets: Iterable<string>, sele
   for (const p of targets) find(p)?.classList.add("target");
   if (via) find(via)?.classList.add("via");
   if (selected) find(selected)?.classList.add("selected");
+}
+
+/**
+ * Mark order drawings (render/svg.py: `g[data-order]`, the province of the ordered unit): the
+ * one of ``chosen`` as chosen, and each in ``verdicts`` with its word (`data-verdict`: a
+ * preview's predicted "ok" or "fail", drawn by styles.css over the server's own drawing).
+ */
+export function markOrders(root: HTMLElement, chosen: string | null | undefined, verdicts?: Record<string, string>): void {
+  root.querySelectorAll<SVGGElement>("g[data-order]").forEach((g) => {
+    const p = g.dataset.order ?? "";
+    g.classList.toggle("chosen", !!chosen && p === chosen);
+    const verdict = verdicts?.[p];
+    if (verdict) g.dataset.verdict = verdict;
+    else delete g.dataset.verdict;
+  });
 }

@@ -15,7 +15,7 @@ export interface GameView {
   phase_type: string; status: string; winner: string | null; units: Unit[];
   units_by_power: Record<string, Unit[]>; supply_centers: Record<string, string>;
   ownership: Record<string, string>;
-  dislodged: { unit: Unit; attacker_origin: string | null; retreats: string[] }[];
+  dislodged: { unit: Unit; attacker_origin: string | null; retreats: string[] }[]; contested: string[];
   players: Record<string, { joined_at: string | null; is_active: boolean }>;
   dummy_powers: string[]; auto_process: boolean; wait_flags: string[]; paused: boolean;
   private: boolean; phase_seconds: Record<string, number | null>; deadline: string | null;
@@ -29,13 +29,32 @@ export interface GameView {
 export interface Rejected { order: string; code: string; message: string; engine_code?: string | null }
 export interface SubmitAnswer { phase: string; accepted: string[]; rejected: Rejected[]; orders: string[] }
 export interface Reason { code: string; units: string[]; detail: string }
+/** Why an order ended as it did (docs/api.md, "explanation"): the server's words in ``text``. */
+export interface Explanation {
+  decision: string;
+  strengths: { kind: string; unit: string; value: number; supporters: string[]; cut: { unit: string; by: string[] }[]; excluded: string[] }[];
+  units: Record<string, string[]>;
+  text: string;
+}
 export interface ResultEntry {
   order: Record<string, unknown>; result: string; dislodged: boolean; retreat_options: string[];
-  reason?: Reason | null; power: string; order_str: string;
+  reason?: Reason | null; explanation?: Explanation | null; power: string; order_str: string;
 }
+/** What the phase sequence did that no order asked for (a unit disbanded, a phase skipped). */
+export interface PhaseNote { kind: string; phase: string; powers: string[]; units: string[]; text: string }
+export interface Resolution { phase?: string | null; results: ResultEntry[]; notes?: PhaseNote[]; nmr?: string[] | null }
 export interface HistoryPhase {
-  n: number; phase: string; orders: Record<string, string[]>;
-  resolution: { phase?: string | null; results: ResultEntry[]; nmr?: string[] | null }; processed_at: string;
+  n: number; phase: string; orders: Record<string, string[]>; resolution: Resolution; processed_at: string;
+}
+/** One order's answer in a preview: read and checked as order entry would, or refused. */
+export interface PreviewOrder {
+  power: string; order: string; ok: boolean; canonical: string | null;
+  code: string | null; engine_code: string | null; message: string | null;
+}
+/** ``POST /games/{id}/whatif``: the predicted resolution; nothing was stored. */
+export interface WhatIfAnswer {
+  game_id: string; power: string; own_orders: "pending" | "given"; phase: string;
+  orders: PreviewOrder[]; resolution: Resolution; next: { phase: string; status: string };
 }
 export interface GameSummary {
   game_id: string; variant: string; rules: string; phase: string; status: string; private: boolean;

@@ -93,20 +93,13 @@ const RESULTS: Record<string, string> = {
 };
 export const resultWords = (code: string): string => RESULTS[code] ?? code.toLowerCase();
 
-const REASONS: Record<string, string> = {
-  PREVENTED: "stood off with", LOST_HEAD_TO_HEAD: "lost the head-to-head battle with",
-  CUT_BY: "support cut by", DISLODGED_BY: "dislodged by", NO_ORDER: "no order: held",
-  NOT_MATCHED: "the supported or convoyed unit did not do that", NO_CONVOY_ROUTE: "no convoy route",
-  CONVOY_PARADOX: "convoy paradox", OWN_UNIT: "would have dislodged its own power's unit",
-  HELD: "held", NOT_ORDERED: "not ordered", ILLEGAL: "illegal order", DUPLICATE: "a second order for the unit",
-};
-
-export function reasonWords(reason: { code: string; units: string[]; detail: string } | null | undefined): string {
-  if (!reason) return "";
-  const base = REASONS[reason.code] ?? reason.code.toLowerCase().replace(/_/g, " ");
-  const units = reason.units.length ? ` ${reason.units.join(", ")}` : "";
-  return reason.code === "NO_ORDER" ? base : `${base}${units}`;
-}
+/**
+ * Why an order ended as it did: the server's own sentence (``explanation.text``, made by one
+ * engine function from the resolver's decisions), never a wording of reason codes here, so
+ * the client can never call a result what it was not. A phase stored before explanations
+ * existed has none: its result word stands alone.
+ */
+export const whyWords = (r: { explanation?: { text: string } | null }): string => r.explanation?.text ?? "";
 
 export const POWER_NAMES: Record<string, string> = {
   AUSTRIA: "Austria", ENGLAND: "England", FRANCE: "France", GERMANY: "Germany",

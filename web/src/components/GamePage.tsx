@@ -3,9 +3,12 @@ import { ApiError, call } from "../api";
 import { click, EMPTY, parseAll, targets, unitOf, type LegalOrder, type Selection } from "../orders";
 import type { LiveFrame } from "../live";
 import { bearerFor, seatOf, session, useStore } from "../store";
-import type { GameEvent, GameView, SubmitAnswer } from "../types";
+import type { GameEvent, GameView, HistoryPhase, ResultEntry, SubmitAnswer, WhatIfAnswer } from "../types";
 import { useLive } from "../useLive";
-import { explain, phaseWords, powerName } from "../words";
+import { explain, phaseWords, powerName, resultWords } from "../words";
+import { orderProvinces, resultsAt, verdictsOf } from "../results";
+import { ExplanationCard } from "./ExplanationCard";
+import { WhatIfPanel } from "./WhatIfPanel";
 import { Countdown } from "./Countdown";
 import { ErrorNote } from "./ErrorNote";
 import { GameInfo, resultSentence } from "./GameInfo";
@@ -18,6 +21,7 @@ import { OrderPanel, type Sending } from "./OrderPanel";
 import { PressPanel } from "./PressPanel";
 
 type Tab = "orders" | "press" | "history" | "table";
+const NO_RESULTS: ResultEntry[] = [];
 const POLL_MS = 2000;
 
 /** The poll's period while the socket is down; ``convoy.pollMs`` = "0" turns it off (tests). */
@@ -49,6 +53,9 @@ export function GamePage({ gameId }: { gameId: string }) {
   const [unread, setUnread] = useState(0);
   const [processed, setProcessed] = useState<string | null>(null);
   const [historyPhase, setHistoryPhase] = useState<string | null>(null);
+  const [historyEntry, setHistoryEntry] = useState<HistoryPhase | null>(null);
+  const [preview, setPreview] = useState<WhatIfAnswer | null>(null);
+  const [chosenOrder, setChosenOrder] = useState<string | null>(null);
   const lastSeq = useRef(-1);
   const seated = useRef(false);
   const shownPhase = useRef<string | null>(null);
@@ -128,6 +135,18 @@ export function GamePage({ gameId }: { gameId: string }) {
   const highlight = useMemo(() => targets(legal, sel), [legal, sel]);
   const mine = useMemo(() => (view?.power ? (view.units_by_power[view.power] ?? []).map((u) => u.location.split("/")[0]) : []), [view]);
 
+  // Results mode (issue 31): the board of a resolved phase, or of a what-if preview, explains the
+  // order whose arrow or unit is tapped. A preview lasts until my orders or the phase change.
+  const historyShown = tab === "history" && historyPhase !== null;
+  const explained: ResultEntry[] | null = historyShown
+    ? (historyEntry?.phase === historyPhase ? historyEntry.resolution.results : NO_RESULTS)
+    : tab === "orders" && preview ? preview.resolution.results : null;
+  const explainable = useMemo(() => orderProvinces(explained ?? []), [explained]);
+  const verdicts = useMemo(() => (preview ? verdictsOf(preview.resolution.results) : undefined), [preview]);
+  const pendingKey = view ? `${view.phase}:${pending.join("|")}` : "";
+  useEffect(() => { setPreview(null); }, [pendingKey]);
+  useEffect(() => { setChosenOrder(null); }, [historyPhase, tab, preview]);
+
   const send = useCallback(async (method: string, path: string, body: unknown, label: string) => {
     if (!view) return;
     setSending({ order: label, attempt: 0 });
@@ -184,6 +203,14 @@ export function GamePage({ gameId }: { gameId: string }) {
     return step.choices.length ? `${name}: ${step.choices.map((c) => c.text).join(" or ")}` : name;
   }
   function cancel() { setSel(EMPTY); setChoices([]); setHint(""); }
+  /** Results mode: a tap on ``p`` explains the order of the unit there (elsewhere: none). */
+  function explainAt(p: string) {
+    setChosenOrder(resultsAt(explained ?? [], p).length ? p : null);
+  }
+  function describeResult(p: string): string {
+    const found = resultsAt(explained ?? [], p).map((r) => `${r.order_str}, ${preview && !historyShown ? "predicted: " : ""}${resultWords(r.result)}`);
+    return `${provinceName(variant, p)}: ${found.join("; ")}. Show why`;
+  }
   function onChoose(choice: LegalOrder) {
     setSel(EMPTY);
     addOrder(choice.text);
@@ -210,7 +237,7 @@ export function GamePage({ gameId }: { gameId: string }) {
   if (!view) {
     return <div className="card"><ErrorNote error={error} />{!error && <p className="muted">Loading game {gameId}…</p>}</div>;
   }
-  const mapVersion = `${view.phase}:${pending.join("|")}`;
+  const mapVersion = pendingKey;
   const live = view.status === "ACTIVE";
   const waiting = view.power ? view.wait_flags.includes(view.power) : false;
   return (
@@ -239,9 +266,25 @@ export function GamePage({ gameId }: { gameId: string }) {
       <ErrorNote error={error} />
       <div className="game-body">
         <div className="board-col">
-        {tab === "history" && historyPhase ? (
+        {explained && !historyShown && preview && (
+          <div className="preview-banner" role="status" data-testid="preview-banner">
+            <strong>Preview</strong> of {phaseWords(preview.phase)} against your guesses: predicted, not sent, seen by nobody else.
+            On the board your orders are <span className="ok-word">green</span> where they would succeed, <span className="fail-word">red</span> where
+            they would fail; tap one (or a unit) for why.{" "}
+            <button className="link" onClick={() => setPreview(null)}>Close the preview</button>
+          </div>
+        )}
+        {historyShown ? (
           <MapView path={`/games/${gameId}/map/resolution?phase=${historyPhase}`} version={historyPhase}
-            label={`Results of ${phaseWords(historyPhase)}`} />
+            label={`Results of ${phaseWords(historyPhase)}`} explaining onProvince={explainAt} highlight={explainable}
+            chosenOrder={chosenOrder} describe={describeResult} onCancel={() => setChosenOrder(null)}
+            note={<ExplanationCard chosen={resultsAt(explained ?? NO_RESULTS, chosenOrder)} onClose={() => setChosenOrder(null)} />} />
+        ) : explained ? (
+          <MapView path={`/games/${gameId}/map/orders`} token={token} version={mapVersion}
+            label={`Preview of ${phaseWords(view.phase)}: my orders with their predicted results`} explaining
+            onProvince={explainAt} highlight={explainable} chosenOrder={chosenOrder} verdicts={verdicts}
+            describe={describeResult} onCancel={() => setChosenOrder(null)} mine={mine}
+            note={<ExplanationCard chosen={resultsAt(explained, chosenOrder)} preview onClose={() => setChosenOrder(null)} />} />
         ) : (
           <MapView path={`/games/${gameId}/map/orders`} token={token} version={mapVersion} label={`Board, ${phaseWords(view.phase)}`}
             onProvince={view.power && live ? onProvince : undefined} selected={sel.unit} via={sel.via}
@@ -266,7 +309,12 @@ export function GamePage({ gameId }: { gameId: string }) {
               onHoldAll={() => void send("POST", `/games/${gameId}/orders`, { orders: [], phase: view.phase }, "no orders (all hold)")} />
           ) : <p className="muted">{creatorToken ? "You run this game but hold no seat." : "Take a seat from the lobby to give orders."}</p>)}
           {tab === "press" && <PressPanel gameId={gameId} me={view.power} token={token} powers={Object.keys(view.seats).sort()} press={view.press} tick={tick} onUnread={setUnread} />}
-          {tab === "history" && <HistoryPanel gameId={gameId} tick={view.event_seq} chosen={historyPhase} setChosen={setHistoryPhase} />}
+          {tab === "orders" && view.power && live && (
+            <WhatIfPanel gameId={gameId} token={token} view={view} pending={pending} preview={preview} onPreview={setPreview}
+              chosenOrder={chosenOrder} />
+          )}
+          {tab === "history" && <HistoryPanel gameId={gameId} tick={view.event_seq} chosen={historyPhase} setChosen={setHistoryPhase} onEntry={setHistoryEntry}
+            chosenOrder={chosenOrder} />}
           {tab === "table" && <GameInfo view={view} token={token} onChange={load} />}
           {error && !view && <p>{explain(error.code)}</p>}
         </aside>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { fetchSvg } from "../api";
-import { markProvinces, readPlaces, scaleMarks, seaColour, svgSize, type Places } from "../mapDom";
+import { markOrders, markProvinces, readPlaces, scaleMarks, seaColour, svgSize, type Places } from "../mapDom";
 import { settings, useStore } from "../store";
 import {
   bounds, centreOn, doubleTap, fitSize, fitView, frameRect, markScale, pan, pinch, reframe, screenOf,
@@ -26,6 +26,23 @@ interface Props {
   describe?: (province: string) => string;
   /** Provinces of the player's units: "My units" frames them whole. */
   mine?: string[];
+  /**
+   * Results mode (a resolution, or a what-if preview): a tap explains an order instead of
+   * giving one. ``highlight`` then names the provinces with an order to explain (hit areas,
+   * no outlines), and a tap on an order's drawing (render/svg.py names it: `data-order`, the
+   * province of its unit) counts as a tap on that province.
+   */
+  explaining?: boolean;
+  /** The order being explained (its unit's province): its drawing stands out, the rest step back. */
+  chosenOrder?: string | null;
+  /** Words marked on order drawings by their unit's province (a preview's "ok" / "fail"). */
+  verdicts?: Record<string, string>;
+  /**
+   * The explanation of the order tapped: over the bottom of the board where the board fills
+   * the window's height (two columns; below it, it would be out of sight), right under the
+   * board on a phone (over it, it would hide a third of a small board).
+   */
+  note?: React.ReactNode;
 }
 
 /** A hit area's side in CSS px: at least 44 x 44 (WCAG 2.5.5), at any zoom. */
@@ -42,7 +59,7 @@ const TAP_MS = 300;
  * when the board is small. The board is sized to fit the window's height, so nothing is cut off.
  */
 export function MapView(props: Props) {
-  const { path, token, version, label, onProvince, selected, via, highlight, mine } = props;
+  const { path, token, version, label, onProvince, selected, via, highlight, mine, explaining, chosenOrder, verdicts } = props;
   useStore();
   const palette = settings().palette;
   const [svg, setSvg] = useState("");
@@ -86,9 +103,15 @@ export function MapView(props: Props) {
   const ppu = size && frame.content.w ? (frame.content.w / size.viewBoxWidth) * view.s : 1;
   const marks = markScale(ppu);
   useEffect(() => { if (host.current) scaleMarks(host.current, marks.units, marks.orders); }, [svg, marks.units, marks.orders]);
-  useEffect(() => { if (host.current) markProvinces(host.current, highlight ?? [], selected, via); }, [svg, selected, via, highlight]);
+  useEffect(() => {
+    if (!host.current) return;
+    if (explaining) markProvinces(host.current, [], chosenOrder, null);
+    else markProvinces(host.current, highlight ?? [], selected, via);
+    markOrders(host.current, explaining ? chosenOrder : null, verdicts);
+  }, [svg, selected, via, highlight, explaining, chosenOrder, verdicts]);
 
-  const acting = useMemo(() => actionable(highlight, selected), [highlight, selected]);
+  const pressed = explaining ? chosenOrder : selected;
+  const acting = useMemo(() => actionable(highlight, explaining ? null : selected), [highlight, selected, explaining]);
   const points = useMemo(() => acting.map((p) => anchors.get(p)).filter((p): p is Point => !!p), [acting, anchors]);
   const separated = separatingScale(points, HIT) <= view.s + 1e-6;
 
@@ -135,11 +158,13 @@ export function MapView(props: Props) {
 
   return (
     <figure className="map-frame" aria-label={label}>
+      <div className="map-stage">
       <div ref={box} className="map-viewport" style={{ height: viewport.h || undefined, background: seaColour(svg) }} {...gestures}
         onKeyDown={(e) => { if (e.key === "Escape") props.onCancel?.(); }}>
         {failed && <p className="error" role="alert">{failed}</p>}
         {!svg && !failed && <p className="muted">Loading the map…</p>}
-        <div ref={host} className={`map ${onProvince ? "clickable" : ""}`} data-testid="map"
+        <div ref={host} data-testid="map"
+          className={`map${onProvince ? " clickable" : ""}${explaining ? " explaining" : ""}${explaining && chosenOrder ? " has-chosen" : ""}`}
           style={{ width: frame.content.w || "100%", height: frame.content.h || undefined,
             transform: `translate(${view.x}px, ${view.y}px) scale(${view.s})`,
             ["--px" as string]: `${1 / ppu}px` }}
@@ -154,14 +179,16 @@ export function MapView(props: Props) {
               const place = hitPlace(screenOf(view, at), viewport);
               return (
                 <button key={p} type="button" data-province={p} data-testid={`hit-${p}`}
-                  className={`hit${p === selected ? " is-selected" : ""}${separated && place.shown ? "" : " passive"}`}
+                  className={`hit${p === pressed ? " is-selected" : ""}${separated && place.shown ? "" : " passive"}`}
                   style={{ left: place.left, top: place.top, width: HIT, height: HIT }}
-                  aria-label={props.describe?.(p) ?? p} aria-pressed={p === selected}
+                  aria-label={props.describe?.(p) ?? p} aria-pressed={p === pressed}
                   onFocus={(e) => { if (e.currentTarget.matches(":focus-visible")) reveal(p); }} />
               );
             })}
           </div>
         )}
+      </div>
+      {props.note && <div className="map-note">{props.note}</div>}
       </div>
       <div className="map-tools" role="group" aria-label="Zoom">
         <button type="button" onClick={() => userView((v) => zoomCentre(v, 1 / 1.5, frame))} aria-label="Zoom out">−</button>
@@ -284,9 +311,13 @@ function useGestures(view: View, frame: Frame, setView: (v: View | ((v: View) =>
   };
 }
 
-/** The province an element of the board stands for: a hit area's, or a province shape's. */
+/**
+ * The province an element of the board stands for: a hit area's, an order drawing's unit (only
+ * tappable in results mode, styles.css), or a province shape's.
+ */
 function provinceOf(el: Element): string | null {
   return el.closest?.("[data-province]")?.getAttribute("data-province")
+    ?? el.closest?.("[data-order]")?.getAttribute("data-order")
     ?? el.closest?.('path[id^="p-"]')?.id.slice(2) ?? null;
 }
 

@@ -6,7 +6,13 @@ import { complete } from "../completion";
  * Enter on a text that matches nothing still sends it, so the server's rejection (in words)
  * teaches the grammar instead of a silent refusal.
  */
-export function OrderBox({ legal, onOrder, disabled }: { legal: string[]; onOrder: (order: string) => void; disabled?: boolean }) {
+export function OrderBox({ legal, onOrder, disabled, label = "Type an order", hint = "↑ ↓ choose · Tab completes · Enter sends",
+  example = "A PAR - BUR" }: {
+  legal: string[]; onOrder: (order: string) => void; disabled?: boolean;
+  /** The box's name, the keys' hint and an example order (the what-if panel's box guesses
+   * other powers' orders). */
+  label?: string; hint?: string; example?: string;
+}) {
   const [text, setText] = useState("");
   const [active, setActive] = useState(0);
   const id = useId();
@@ -32,10 +38,10 @@ export function OrderBox({ legal, onOrder, disabled }: { legal: string[]; onOrde
 
   return (
     <div className="order-box">
-      <label htmlFor={id}>Type an order</label>
+      <label htmlFor={id}>{label}</label>
       <input id={id} role="combobox" aria-expanded={open} aria-controls={`${id}-list`} aria-autocomplete="list"
         aria-activedescendant={open ? `${id}-${active}` : undefined} value={text} disabled={disabled}
-        placeholder="e.g. A PAR - BUR" autoComplete="off" spellCheck={false}
+        placeholder={`e.g. ${example}`} autoComplete="off" spellCheck={false}
         onChange={(e) => { setText(e.target.value); setActive(0); }} onKeyDown={onKeyDown} />
       {open && (
         <ul id={`${id}-list`} role="listbox" className="completions">
@@ -45,7 +51,7 @@ export function OrderBox({ legal, onOrder, disabled }: { legal: string[]; onOrde
           ))}
         </ul>
       )}
-      <p className="hint">↑ ↓ choose · Tab completes · Enter sends</p>
+      <p className="hint">{hint}</p>
     </div>
   );
 }
