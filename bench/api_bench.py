@@ -166,7 +166,7 @@ def print_turns(measured: list[tuple[float, Reading]]) -> None:
 def meta_sizes() -> dict[int, int]:
     """Play 50 phases through the use cases on the emulator's table (the operator processing:
     nobody is seated out for missing orders); META's size in bytes."""
-    from functions import wiring
+    from composition import wiring
     from functions.usecases.common import Actor
     from functions.usecases.create_game import CreateGame, create_game
     from functions.usecases.join import join_game
@@ -219,7 +219,7 @@ def main() -> None:
     os.environ["CONVOY_OPERATOR_TOKEN"] = OPERATOR_TOKEN
     stack = LocalStack(port=0).start()
     try:
-        from functions import wiring
+        from composition import wiring
 
         # the request's own calls: not the pumps' (stream relay, notifier, sweeper) beside it
         counted = meter_all(wiring.settings().game_table, ignore=("convoy-pumps", "convoy-timers"))

@@ -209,7 +209,7 @@ def measure(args: argparse.Namespace) -> tuple[Usage, Usage]:
 
     stack = LocalStack(port=0, pump_interval=0.25).start()
     try:
-        from functions import wiring
+        from composition import wiring
 
         capacity = _load_meter()
         table = wiring.settings().game_table
@@ -289,7 +289,7 @@ def _last(call: Client, game_id: str) -> str | None:
 def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
     """The phase's reminder and deadline schedules fire: the deadline function's own use cases,
     in process, at the reminder's time and just after the deadline."""
-    from functions import wiring
+    from composition import wiring
     from functions.adapters import StoreDeadlineGames
     from functions.usecases.deadlines import fire_deadline
     from functions.usecases.reminders import send_reminder

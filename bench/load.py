@@ -182,7 +182,7 @@ def racer(client: Client, game: Game, phases: int, stop: float, seed: int, opera
 
 
 def sweeper(stop: float, interval: float) -> None:
-    from functions.deadline.handler import sweep_handler
+    from composition.deadline import sweep_handler
 
     while time.monotonic() < stop:
         try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hmac
 from typing import TYPE_CHECKING
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.errors import NotSignedIn
 from functions.ports import GameRecord, IdentityRejected
 from functions.usecases.common import Actor, hash_token, identify
@@ -34,7 +34,7 @@ def user_for(token: str | None) -> User | None:
         return None
     from functions.usecases.accounts import user_of
 
-    services = wiring.services()
+    services = api_services.current()
     return user_of(services.token_verifier, services.account_store, services.clock, str(token))
 
 
@@ -61,7 +61,7 @@ def caller_key(token: str | None) -> str | None:
     if not looks_like_jwt(token):
         return hash_token(token)
     try:
-        claims = wiring.services().token_verifier.verify(token)
+        claims = api_services.current().token_verifier.verify(token)
     except IdentityRejected as error:
         from functions.usecases.accounts import rejected
 

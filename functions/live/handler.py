@@ -104,19 +104,3 @@ def _subscribe(event: dict[str, Any], deps: Any, now: float) -> dict[str, Any]:
     answer = subscribe(deps.connections, deps.store, deps.press, event["requestContext"]["connectionId"],
                        body.game_id, now, deps.operator_token)
     return _answer(200, answer)
-
-
-def _default_dependencies() -> Any:
-    from functions.wiring import live_dependencies  # deferred: no clients at import
-
-    return live_dependencies()
-
-
-handler = make_handler(_default_dependencies)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-snapstart.prime(wiring.prime_clients, wiring.live_dependencies, renew=(wiring.renew_clients,))

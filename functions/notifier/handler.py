@@ -181,19 +181,3 @@ def _send_back(queue: MessageQueue | None, deferred: Deferred, notices: Sequence
     if lost_notices:
         logger.warning("parking notices not queued", extra={"dedupe_keys": lost_notices})
     return [record_id for record_id, (m, _) in deferred.items() if m.dedupe_key in unsent]
-
-
-def _default_dependencies() -> Any:
-    from functions.wiring import notifier_dependencies  # deferred: no clients at import
-
-    return notifier_dependencies()
-
-
-handler = make_handler(_default_dependencies)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-snapstart.prime(wiring.prime_clients, wiring.notifier_dependencies, renew=(wiring.renew_clients,))

@@ -4,13 +4,13 @@ This is the lowest layer of Convoy's own code after ``engine``: it imports only 
 standard library. Use cases take these Protocols, never boto3; the adapters that
 implement them (``infra/``: DynamoDB, SQS, Scheduler, webhooks; ``functions/adapters.py``:
 adapters over use cases) import this module for the shapes they read and write, and
-``functions/wiring.py`` (the one composition root) builds them. Tests pass in-memory fakes.
+``composition/wiring.py`` (the one composition root) builds them. Tests pass in-memory fakes.
 
 Import direction (tests/contracts/test_boundaries.py encodes it, without exceptions)::
 
-    local_stack, bench      compose everything; nothing of ours imports them
-    functions.wiring        builds adapters: infra + functions.adapters
-    functions.<fn>.handler  handlers: use cases, schemas, wiring
+    local_stack, bench      run everything; nothing of ours imports them
+    composition             builds adapters (infra + functions.adapters), the Lambda entry points
+    functions.<fn>.handler  handlers: use cases, schemas (their dependencies handed in)
     functions.adapters      ports implemented over the use cases
     functions.usecases      the use cases: ports + engine + functions.errors
     infra                   adapters over AWS: ports + engine, never another functions module

@@ -205,6 +205,18 @@ class TargetHealth(Protocol):
         ...
 
 
+class StreamImages(Protocol):
+    """The table's stream records as the relay reads them (infra/dynamodb/stream_images.py)."""
+
+    def item(self, image: Mapping[str, Any]) -> dict[str, Any]:
+        """An OUTBOX or EVENT item's stream image as plain values."""
+        ...
+
+    def removed_game(self, record: Mapping[str, Any]) -> str | None:
+        """The game whose META the record says was removed (its TTL expired), if it says so."""
+        ...
+
+
 class MessageQueue(Protocol):
     """The relay's outlet: sends messages, returns the dedupe keys that could NOT be sent."""
 

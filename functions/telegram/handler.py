@@ -63,20 +63,3 @@ def make_handler(
         return _reply(200, {"ok": True, "status": outcome.status})
 
     return handler
-
-
-def _default_dependencies() -> Any:
-    from functions.wiring import telegram_dependencies  # deferred: no clients at import
-
-    return telegram_dependencies()
-
-
-handler = make_handler(_default_dependencies)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-snapstart.prime(wiring.prime_clients, wiring.telegram_dependencies, snapstart.warm_engine,
-                renew=(wiring.renew_clients,))

@@ -10,7 +10,7 @@ from tests.notifications.fakes import MemoryTelegramStore
 
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[InProcessApi]:
-    import functions.wiring as wiring
+    import composition.wiring as wiring
 
     chats = MemoryTelegramStore()
     monkeypatch.setattr(wiring, "telegram_store", lambda: chats)

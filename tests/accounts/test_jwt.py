@@ -131,7 +131,7 @@ def test_a_retry_after_a_token_refresh_is_the_same_intent(api: InProcessApi) -> 
     the refreshed token gets the first answer, and the orders are applied once."""
     import dataclasses
 
-    from functions import wiring
+    from composition import wiring
     from tests.functions.test_idempotency import MemoryIdempotencyStore
 
     wiring.override(dataclasses.replace(wiring.services(), idempotency=MemoryIdempotencyStore()))

@@ -3,7 +3,7 @@ account; the bot's /games lists the account's games and /use plays another of it
 
 from __future__ import annotations
 
-from functions import wiring
+from composition import wiring
 from functions.adapters import StoreGameActions
 from functions.usecases.accounts import AccountDirectory
 from functions.usecases.telegram_bot import handle_update

@@ -1,5 +1,5 @@
 """The API Lambda in process: API Gateway HTTP API (v2) events straight into
-``functions.api.handler.lambda_handler``, over in-memory fakes of the ports.
+``composition.api.lambda_handler``, over in-memory fakes of the ports.
 
 Cheaper than the local stack (no moto, no HTTP), so the defect tests of issue 10, the
 authorization matrix and the bounded fuzz can run many requests inside ``make test``.
@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from functions import wiring
-from functions.wiring import load_settings
+from composition import wiring
+from composition.settings import load_settings
 from local_stack.http_adapter import LocalContext, to_event
 from tests.accounts.fakes import FakeUserPool, MemoryAccountStore
 from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
@@ -41,7 +41,7 @@ class InProcessApi:
 
     def raw(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None,
             source: str = "127.0.0.1") -> Answer:
-        from functions.api import handler
+        from composition import api as handler
 
         event = to_event(method, path, dict(headers or {}), body, source)
         result = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]

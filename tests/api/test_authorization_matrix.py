@@ -181,7 +181,7 @@ def _filled(body: Any, **values: str) -> Any:
 @pytest.mark.parametrize("route", sorted(MATRIX))
 def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
                        route: tuple[str, str], caller: str) -> None:
-    import functions.wiring as notification_wiring
+    import composition.wiring as notification_wiring
 
     monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
     method, template = route

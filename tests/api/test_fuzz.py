@@ -56,7 +56,7 @@ def fuzz_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[InProcessApi |
     if BASE_URL:
         yield _remote_table()
         return
-    import functions.wiring as notification_wiring
+    import composition.wiring as notification_wiring
 
     monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
     for api in in_process_api():

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from functions import wiring
+from composition import wiring
 from functions.api import body_guard
 from functions.schemas import api as schemas
 from functions.usecases import import_replay

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from composition import api as entry
 from functions.api import handler
 from functions.usecases import press, views
 from local_stack.http_adapter import LocalContext, to_event
@@ -48,7 +49,7 @@ def test_base64_bodies_are_decoded(api: InProcessApi) -> None:
     event = to_event("POST", "/games", {"content-type": "application/json"}, b"", "127.0.0.1")
     event["body"] = base64.b64encode(json.dumps({"variant": "classical"}).encode()).decode()
     event["isBase64Encoded"] = True
-    result = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    result = entry.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
     assert result["statusCode"] == 201 and json.loads(result["body"])["game_id"]
 
 

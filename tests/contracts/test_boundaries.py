@@ -3,7 +3,10 @@
 The layers, lowest first (functions/ports.py explains why the ports sit below infra):
 
     engine, backgammon, render (pure) -> functions.ports -> infra -> functions.usecases
-           -> functions.adapters -> handlers -> functions.wiring -> local_stack, bench
+           -> functions.adapters -> handlers -> composition -> local_stack, bench
+
+The composition root (composition/: the wiring and the Lambda entry points) is a package of
+its own above everything it composes (issue 30 item 2): no module of functions/ imports it.
 
 Every module of ours is in exactly one layer, and each layer lists what it may import.
 There is no exceptions list: a new module either fits a layer or the table changes here,
@@ -19,8 +22,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge",
-            "deploy", "community")
+PACKAGES = ("engine", "backgammon", "render", "functions", "composition", "infra", "bench", "local_stack",
+            "daide_bridge", "deploy", "community")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram", "functions.live")
 # rules, drawing and the community's records: no I/O (their own purity tests)
@@ -36,6 +39,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ports": (("functions.ports",), ()),
     "errors": (("functions.errors",), ()),
     "schemas": (("functions.schemas",), ()),
+    "settings": (("functions.settings",), ()),
     "observability": (("functions.observability",), ()),
     # SnapStart's hooks (issue 27): registered by the handlers, logging a failed warm-up
     "snapstart": (("functions.snapstart",), (*PURE, "functions.observability")),
@@ -45,14 +49,13 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  (*PURE, "functions.ports", "functions.errors", "functions.usecases")),
     "handlers": (HANDLERS, (*PURE, "functions.ports", "functions.errors", "functions.usecases",
                             "functions.schemas", "functions.observability", "functions.snapstart",
-                            "functions.wiring")),
-    "wiring": (("functions.wiring",), (*PURE, "functions.ports", "functions.errors", "infra",
-                                       "functions.adapters", "functions.usecases")),
-    "local_stack": (("local_stack",), (*PURE, "functions", "infra")),
+                            "functions.settings")),
+    "composition": (("composition",), (*PURE, "functions", "infra")),
+    "local_stack": (("local_stack",), (*PURE, "functions", "composition", "infra")),
     # the build and the deploy rehearsal (issue 27): they read the product's source and run it
     # against the local stack's emulator
-    "deploy": (("deploy",), (*PURE, "functions", "infra", "local_stack")),
-    "bench": (("bench",), (*PURE, "functions", "infra", "local_stack", "deploy")),
+    "deploy": (("deploy",), (*PURE, "functions", "composition", "infra", "local_stack")),
+    "bench": (("bench",), (*PURE, "functions", "composition", "infra", "local_stack", "deploy")),
     # the DAIDE bridge (issue 19) talks to Convoy over HTTP only: it may read the engine's map
     # data and nothing else of ours; its protocol modules import only the standard library
     "daide_bridge": (("daide_bridge",), ("engine",)),
@@ -190,7 +193,7 @@ def test_the_checks_themselves_catch_a_cycle_and_an_upward_import() -> None:
 
 def test_importing_the_api_handler_builds_no_client() -> None:
     code = (
-        "import sys, functions.api.handler as h, infra.aws_clients as c, functions.wiring as w;"
+        "import sys, composition.api as h, infra.aws_clients as c, composition.wiring as w;"
         "assert not c._clients and not w._built; print('ok')"
     )
     result = subprocess.run(

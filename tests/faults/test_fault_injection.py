@@ -27,6 +27,7 @@ from functions.usecases.notifications import NotificationFailed, deliver
 from functions.usecases.process_turn import process_turn
 from functions.usecases.submit_orders import submit_orders
 from functions.usecases.telegram_bot import handle_update
+from infra.dynamodb.stream_images import STREAM_IMAGES
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 from tests.functions.openings import SPRING_1901
 from tests.notifications.fakes import (
@@ -197,7 +198,7 @@ class CrashAfterSend:
 
 def test_a_relay_that_sent_then_failed_resends_the_same_dedupe_keys() -> None:
     queue = CrashAfterSend()
-    relay = make_relay(lambda: queue)
+    relay = make_relay(lambda: queue, STREAM_IMAGES)
     event = {"Records": [outbox_record(1), outbox_record(2)]}
     first = relay(event, None)
     assert len(first["batchItemFailures"]) == 2  # the stream retries them: nothing lost

@@ -16,8 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from functions import wiring
-from functions.api import handler as api
+from composition import api, wiring
 from functions.usecases import map_view
 from functions.usecases.common import Actor
 from functions.usecases.process_turn import process_turn

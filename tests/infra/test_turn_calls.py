@@ -17,7 +17,7 @@ from typing import Any
 import boto3
 import pytest
 
-from functions import wiring
+from composition import wiring
 from functions.adapters import StoreDeadlineGames
 from functions.usecases.common import Actor, parse_iso
 from functions.usecases.create_game import CreateGame, create_game
@@ -92,7 +92,7 @@ def api(table: Table) -> Iterator[Table]:
 
 
 def _process(game_id: str, token: str, phase: str) -> dict[str, Any]:
-    from functions.api import handler
+    from composition import api as handler
 
     body = json.dumps({"phase": phase}).encode()
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}

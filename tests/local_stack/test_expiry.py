@@ -19,6 +19,7 @@ from functions.usecases.join import join_game
 from functions.usecases.submit_orders import submit_orders
 from infra.dynamodb import keys
 from infra.dynamodb.game_store import DynamoGameStore
+from infra.dynamodb.stream_images import STREAM_IMAGES
 from local_stack.expiry_pump import ExpiryPump
 from local_stack.stream_relay import StreamRelay
 from local_stack.template import create_resources
@@ -65,7 +66,7 @@ def test_an_unstarted_game_expires_with_its_records_and_a_started_one_never(aws:
     assert later.run_now() == 1
     # ... and the relay reads the table's stream with the template's filter
     relay = StreamRelay(dynamodb=lambda: client, streams=mock_streams_client, table=table,
-                        handler=make_handler(NoQueue, lambda: store))
+                        handler=make_handler(NoQueue, STREAM_IMAGES, lambda: store))
     while relay():
         pass
     # Then nothing is left of the game that never started; the started game is untouched

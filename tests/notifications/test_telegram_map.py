@@ -119,7 +119,7 @@ def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:  # noqa: 
 
 def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
     from functions.usecases.notifications import message_from_outbox_item
-    from functions.wiring import stream_item
+    from infra.dynamodb.stream_images import STREAM_IMAGES
     from infra.notification_store import DynamoReplyOutbox
 
     picture = {"game_id": "g1", "power": "FRANCE"}
@@ -130,5 +130,5 @@ def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
         ExpressionAttributeValues={":o": {"S": "OUTBOX#"}},
     )["Items"]
     assert item["kind"]["S"] == "CHAT_PHOTO"
-    message = message_from_outbox_item(stream_item(item))  # as the relay reads it off the stream
+    message = message_from_outbox_item(STREAM_IMAGES.item(item))  # as the relay reads it off the stream
     assert message is not None and message.kind == "CHAT_PHOTO" and message.payload["map"] == picture

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from composition.settings import load_settings
 from functions.adapters import StoreDeadlineGames, StoreGameActions, StoreTargetDirectory
 from functions.ports import DiscordTarget, Seat, TelegramTarget
 from functions.usecases.common import parse_iso
@@ -13,7 +14,6 @@ from functions.usecases.create_game import CreateGame, create_game
 from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
 from functions.usecases.join import join_game
 from functions.usecases.process_turn import process_turn
-from functions.wiring import load_settings
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 from tests.notifications.fakes import FakeScheduler
 

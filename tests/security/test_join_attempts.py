@@ -12,7 +12,7 @@ from typing import Any
 import boto3
 import pytest
 
-from functions import wiring
+from composition import wiring
 from functions.usecases.join_limits import FAILURES_PER_WINDOW, WINDOW_SECONDS
 from infra.attempt_counter import DynamoAttemptCounter
 from tests.api.harness import InProcessApi

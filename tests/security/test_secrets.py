@@ -186,6 +186,7 @@ def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFi
     from boto3.dynamodb.types import TypeSerializer
 
     from functions.relay.handler import make_handler
+    from infra.dynamodb.stream_images import STREAM_IMAGES
 
     image = {"pk": "TGCHAT#70", "sk": "OUTBOX#tg:1", "kind": "CHAT_REPLY", "dedupe_key": "tg:1",
              "payload": {"text": "your orders: A PAR - BUR (private-reply-text)"},
@@ -202,7 +203,8 @@ def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFi
             return set()
 
     # When the relay skips it
-    logged = _captured_logs(capsys, lambda: make_handler(lambda: Queue())({"Records": [broken]}, None))
+    relay = make_handler(lambda: Queue(), STREAM_IMAGES)
+    logged = _captured_logs(capsys, lambda: relay({"Records": [broken]}, None))
 
     # Then the log says which record, and nothing of what it holds
     assert "unreadable outbox record skipped" in logged and '"sequence_number":"1"' in logged

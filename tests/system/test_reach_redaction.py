@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from functions import wiring
+from composition import wiring
 from local_stack.stack import LocalStack
 from tests.functions.openings import SPRING_1901
 from tests.system.client import Api

@@ -13,7 +13,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.api.plumbing import ERROR_BODY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import sandbox as schemas
 from functions.usecases import sandbox
@@ -37,7 +37,7 @@ def _position(body: schemas.AdjudicateRequest | schemas.LegalOrdersRequest) -> s
 
 
 def _count_the_caller() -> None:
-    services = wiring.services()
+    services = api_services.current()
     limit = services.settings.sandbox_rate_limit
     now = services.clock.now().timestamp()
     sandbox.take_sandbox_slot(services.rate_counter, request.source_ip(), now, limit)

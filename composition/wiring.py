@@ -1,9 +1,11 @@
 """The composition root: the one place that builds real adapters, lazily, from one settings model.
 
-Nothing here runs at import time. Every factory below is a ``@_once`` function: built on
-first call, cached per process (thread-safe), and forgotten by ``reset()`` — the one
-reset, for tests and for the local stack after it changes endpoints. Tests swap the API's
-services with ``override(...)``. Which adapter implements which port:
+It sits above the layers it composes (composition/ is a package of its own: every import
+points down from here) and the Lambda entry points beside it (composition/api.py, ...) hand
+what it builds to the handlers. Nothing here runs at import time. Every factory below is a
+``@_once`` function: built on first call, cached per process (thread-safe), and forgotten by
+``reset()`` — the one reset, for tests and for the local stack after it changes endpoints.
+Tests swap the API's services with ``override(...)``. Which adapter implements which port:
 
 - ``services()``: the API's game store (``infra.dynamodb.game_store``), clock, idempotency
   store and, when ``DEADLINE_FUNCTION_ARN`` is set, the deadline scheduler;
@@ -31,23 +33,21 @@ Environment (``load_settings``; local defaults for ``make run`` and tests):
 from __future__ import annotations
 
 import functools
-import os
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from composition.settings import load_settings
 from functions import ports
+from functions.api.services import LazyAdapters, Services
 from functions.ports import (
-    AttemptCounter,
-    Clock,
     DeadlineScheduler,
     GameStore,
-    IdempotencyStore,
     PressStore,
-    RateCounter,
     SystemClock,
 )
+from functions.settings import Settings
 
 if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): annotations only here
     from functions.ports import (
@@ -68,93 +68,6 @@ if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): a
     from functions.usecases.reach_players import Reach
 
 T = TypeVar("T")
-
-DEFAULT_GAME_TABLE = "convoy-games"
-DEFAULT_IDEMPOTENCY_TABLE = "convoy-idempotency"
-
-# ---------------------------------------------------------------- settings
-
-
-class Settings(NamedTuple):
-    """Everything configurable, for every function: one model, read once per process.
-
-    A ``NamedTuple`` (immutable; ``_replace`` for a changed copy), not a frozen dataclass:
-    on Python 3.11 the dataclass compiled six generated methods at every cold import, ~2.5 ms
-    for these 21 fields (issue 9; tests/contracts/test_cold_start_rules.py)."""
-
-    game_table: str = DEFAULT_GAME_TABLE
-    idempotency_table: str = DEFAULT_IDEMPOTENCY_TABLE
-    operator_token: str | None = None
-    idempotency_ttl_seconds: int = 24 * 3600
-    allow_loopback_webhooks: bool = False  # CONVOY_ALLOW_LOOPBACK_WEBHOOKS=1: local runs and tests only
-    queue_url: str = ""
-    scheduler_group: str = "convoy-deadlines"
-    deadline_function_arn: str = ""
-    scheduler_role_arn: str = ""
-    failed_work_queue_arn: str = ""  # schedules dead-letter here (template.yaml FailedWorkQueue)
-    telegram_bot_token: str = ""
-    telegram_webhook_secret: str = ""
-    telegram_api_base: str = "https://api.telegram.org"
-    sweep_scan_limit: int = 500
-    sweep_grace_seconds: int = 60  # a due phase is its schedule's for this long (deadlines.SCHEDULE_GRACE)
-    public_url: str = ""  # the API's base URL, for links in notices (resolution maps)
-    sandbox_rate_limit: int = 60  # SANDBOX_RATE_LIMIT: sandbox requests per caller per minute (issue 19)
-    # accounts (issue 15, docs/accounts.md): the user pool and its app client
-    cognito_user_pool_id: str = ""
-    cognito_client_id: str = ""
-    cognito_region: str = "us-east-1"
-    cognito_jwks_url: str = ""
-    # reaching players (issue 33, docs/notifications.md "Reaching players")
-    connections_table: str = "convoy-connections"  # the WebSocket API's connections (TTL)
-    live_url: str = ""  # where clients open the socket (GET /games/{id}/live); "" = poll only
-    live_management_url: str = ""  # the WebSocket API's Management API endpoint (PostToConnection)
-    mail_from: str = ""  # SES sender (on the identity the template names); "" = no mail
-    mail_configuration_set: str = ""
-    mail_link_key: str = ""  # signs unsubscribe links (secret: MAIL_LINK_KEY_PARAMETER)
-    web_push_private_key: str = ""  # VAPID (secret: WEB_PUSH_KEY_PARAMETER); "" = no push
-    web_push_subject: str = "mailto:admin@example.org"
-    press_mail_delay: int = 600  # PRESS_MAIL_DELAY_SECONDS: press received while away, batched
-
-    @property
-    def cognito_issuer(self) -> str:
-        return f"https://cognito-idp.{self.cognito_region}.amazonaws.com/{self.cognito_user_pool_id}"
-
-
-def load_settings(env: Mapping[str, str] | None = None) -> Settings:
-    e = os.environ if env is None else env
-    return Settings(
-        game_table=e.get("GAME_TABLE", DEFAULT_GAME_TABLE),
-        idempotency_table=e.get("IDEMPOTENCY_TABLE", DEFAULT_IDEMPOTENCY_TABLE),
-        operator_token=e.get("CONVOY_OPERATOR_TOKEN") or None,
-        allow_loopback_webhooks=e.get("CONVOY_ALLOW_LOOPBACK_WEBHOOKS", "") in ("1", "true", "yes"),
-        queue_url=e.get("OUTBOX_QUEUE_URL", ""),
-        scheduler_group=e.get("SCHEDULER_GROUP", "convoy-deadlines"),
-        deadline_function_arn=e.get("DEADLINE_FUNCTION_ARN", ""),
-        scheduler_role_arn=e.get("SCHEDULER_ROLE_ARN", ""),
-        failed_work_queue_arn=e.get("FAILED_WORK_QUEUE_ARN", ""),
-        telegram_bot_token=e.get("TELEGRAM_BOT_TOKEN", ""),
-        telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", ""),
-        telegram_api_base=e.get("TELEGRAM_API_BASE", "https://api.telegram.org"),
-        sweep_scan_limit=int(e.get("SWEEP_SCAN_LIMIT", "500")),
-        sweep_grace_seconds=int(e.get("SWEEP_GRACE_SECONDS", "60")),
-        public_url=e.get("CONVOY_PUBLIC_URL", "").rstrip("/"),
-        sandbox_rate_limit=int(e.get("SANDBOX_RATE_LIMIT", "60")),
-        cognito_user_pool_id=e.get("COGNITO_USER_POOL_ID", ""),
-        cognito_client_id=e.get("COGNITO_CLIENT_ID", ""),
-        cognito_region=e.get("COGNITO_REGION") or e.get("AWS_REGION") or e.get("AWS_DEFAULT_REGION")
-        or "us-east-1",
-        cognito_jwks_url=e.get("COGNITO_JWKS_URL", ""),
-        connections_table=e.get("CONNECTIONS_TABLE", "convoy-connections"),
-        live_url=e.get("LIVE_URL", ""),
-        live_management_url=e.get("LIVE_MANAGEMENT_URL", "").rstrip("/"),
-        mail_from=e.get("MAIL_FROM", ""),
-        mail_configuration_set=e.get("MAIL_CONFIGURATION_SET", ""),
-        mail_link_key=e.get("MAIL_LINK_KEY", ""),
-        web_push_private_key=e.get("WEB_PUSH_PRIVATE_KEY", ""),
-        web_push_subject=e.get("WEB_PUSH_SUBJECT") or "mailto:admin@example.org",
-        press_mail_delay=int(e.get("PRESS_MAIL_DELAY_SECONDS", "600")),
-    )
-
 
 # ---------------------------------------------------------------- the one cache
 
@@ -184,9 +97,9 @@ def reset() -> None:
 
 
 def override(replacement: Services) -> None:
-    """Make ``services()`` answer ``replacement`` (tests)."""
+    """Make ``services()`` answer ``replacement`` (tests); its unset adapters are this root's."""
     with _lock:
-        _built["services"] = replacement
+        _built["services"] = replacement if replacement.lazy else replace(replacement, lazy=LAZY)
 
 
 @_once
@@ -198,52 +111,6 @@ def settings() -> Settings:
 
 
 # ---------------------------------------------------------------- the API
-
-
-@dataclass
-class Services:
-    """The API's adapters, built once per process by ``services()`` (tests pass fakes)."""
-
-    settings: Settings
-    store: GameStore
-    clock: Clock
-    idempotency: IdempotencyStore | None  # None: Idempotency-Key is ignored (tests)
-    # EventBridge deadline schedules; None when DEADLINE_FUNCTION_ARN is unset: deadlines are
-    # then kept in META only (and the sweeper's job)
-    scheduler: DeadlineScheduler | None = None
-    # press (issue 13): messages, channels and ledgers in the game table; None: press_store()
-    press: PressStore | None = None
-    # failed joins of private games per game and caller (issue 11); None: not limited (tests)
-    attempts: AttemptCounter | None = None
-    # the sandbox's per-caller counters (issue 19); None: the sandbox is not rate-limited (tests)
-    rate_counter: RateCounter | None = None
-
-    # accounts (issue 15): None means the real adapters below (tests pass fakes)
-    accounts: AccountStore | None = None
-    identity: IdentityProvider | None = None
-    verifier: TokenVerifier | None = None
-    # issue 33: notice preferences and push devices; None: reach_store()
-    reach: ports.ReachStore | None = None
-
-    @property
-    def reach_store(self) -> ports.ReachStore:
-        return self.reach if self.reach is not None else reach_store()
-
-    @property
-    def press_store(self) -> PressStore:
-        return self.press if self.press is not None else press_store()
-
-    @property
-    def account_store(self) -> AccountStore:
-        return self.accounts if self.accounts is not None else account_store()
-
-    @property
-    def identity_provider(self) -> IdentityProvider:
-        return self.identity if self.identity is not None else identity_provider()
-
-    @property
-    def token_verifier(self) -> TokenVerifier:
-        return self.verifier if self.verifier is not None else token_verifier()
 
 
 @_once
@@ -263,6 +130,7 @@ def services() -> Services:
         scheduler=deadline_scheduler() if s.deadline_function_arn else None,
         attempts=DynamoAttemptCounter(aws_clients.dynamodb, s.game_table),
         rate_counter=DynamoRateCounter(s.game_table),
+        lazy=LAZY,
     )
 
 
@@ -527,27 +395,6 @@ def telegram_dependencies() -> TelegramDependencies:
     )
 
 
-def stream_item(image: Mapping[str, Any]) -> dict[str, Any]:
-    """An OUTBOX or EVENT item's stream image as plain values, decoded by the store's own codec
-    (infra/dynamodb/items.py, its payload or data unpacked) so the relay needs no boto3 for it."""
-    from infra.dynamodb.items import EVENT_PACKED, OUTBOX_PACKED, from_item
-
-    return from_item(dict(image), OUTBOX_PACKED | EVENT_PACKED)
-
-
-def removed_game(record: Mapping[str, Any]) -> str | None:
-    """The id of the game whose META a stream record says was removed (its TTL expired), if
-    it says so (infra/dynamodb/keys.py knows the keys)."""
-    from infra.dynamodb import keys
-
-    if record.get("eventName") != "REMOVE":
-        return None
-    found = (record.get("dynamodb") or {}).get("Keys") or {}
-    sort_key, partition = (found.get("sk") or {}).get("S"), str((found.get("pk") or {}).get("S", ""))
-    prefix = keys.game_pk("")
-    return partition[len(prefix):] if sort_key == keys.META and partition.startswith(prefix) else None
-
-
 def prime_clients() -> None:
     """SnapStart priming (functions/snapstart.py): every AWS client built before the snapshot."""
     from infra import aws_clients
@@ -560,3 +407,32 @@ def renew_clients() -> None:
     from infra import aws_clients
 
     aws_clients.renew()
+
+
+class _Lazy:
+    """The adapters a ``Services`` leaves unset, built by this root on first use (each looks its
+    factory up when called, so a test may swap one: ``monkeypatch.setattr(wiring, ...)``)."""
+
+    def press_store(self) -> PressStore:
+        return press_store()
+
+    def account_store(self) -> AccountStore:
+        return account_store()
+
+    def identity_provider(self) -> IdentityProvider:
+        return identity_provider()
+
+    def token_verifier(self) -> TokenVerifier:
+        return token_verifier()
+
+    def reach_store(self) -> ports.ReachStore:
+        return reach_store()
+
+    def telegram_store(self) -> TelegramStore:
+        return telegram_store()
+
+    def push_sender(self) -> ports.PushSender | None:
+        return push_sender()
+
+
+LAZY: LazyAdapters = _Lazy()
