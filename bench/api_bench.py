@@ -167,11 +167,11 @@ def meta_sizes() -> dict[int, int]:
     """Play 50 phases through the use cases on the emulator's table (the operator processing:
     nobody is seated out for missing orders); META's size in bytes."""
     from composition import wiring
-    from functions.usecases.common import Actor
-    from functions.usecases.create_game import CreateGame, create_game
-    from functions.usecases.join import join_game
-    from functions.usecases.process_turn import process_turn
-    from functions.usecases.submit_orders import submit_orders
+    from functions.usecases.games.create_game import CreateGame, create_game
+    from functions.usecases.players.identity import Actor
+    from functions.usecases.seats.join import join_game
+    from functions.usecases.turns.process_turn import process_turn
+    from functions.usecases.turns.submit_orders import submit_orders
     from infra.dynamodb import items
 
     services = wiring.services()

@@ -34,12 +34,14 @@ from functions.ports import (
     WebhookTarget,
     target_from_dict,
 )
-from functions.usecases.common import SCHEDULER, Actor, iso, load, parse_iso
-from functions.usecases.notifications import webhook_document
-from functions.usecases.process_turn import LostRace, NotDue, process_turn
-from functions.usecases.reminders import send_reminder
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import last_resolution, orders_status
+from functions.usecases.game.record import load
+from functions.usecases.game.times import iso, parse_iso
+from functions.usecases.notifications.notifications import webhook_document
+from functions.usecases.players.identity import SCHEDULER, Actor
+from functions.usecases.turns.process_turn import LostRace, NotDue, process_turn
+from functions.usecases.turns.reminders import send_reminder
+from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.turns.views import last_resolution, orders_status
 
 
 class HttpSender(Protocol):
@@ -195,7 +197,7 @@ class StoreGameActions:
         self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
     ) -> tuple[str, int]:
         from functions.errors import Forbidden
-        from functions.usecases.press import send_message
+        from functions.usecases.press.press import send_message
 
         if self._press is None:
             raise Forbidden("press is not available through this bot")

@@ -89,7 +89,7 @@ PhaseNotFound = _error(
     "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
 )
 
-# --- game kinds (functions/usecases/game_kinds.py; backgammon: docs/backgammon.md) -----------
+# --- game kinds (functions/usecases/games/game_kinds.py; backgammon: docs/backgammon.md) -----------
 UnknownGame = _error("UnknownGame", "UNKNOWN_GAME", 400, "No such game kind (diplomacy, backgammon).")
 WrongGameKind = _error("WrongGameKind", "WRONG_GAME_KIND", 409, "This call is for another kind of game.")
 GameNotStarted = _error("GameNotStarted", "GAME_NOT_STARTED", 409, "Waiting for every seat to be taken.")
@@ -105,7 +105,7 @@ class InvalidMove(DomainError):
         super().__init__(message, **extra)
         self.code = code
 
-# --- press (issue 13; functions/usecases/press.py, docs/api.md "Press") ---
+# --- press (issue 13; functions/usecases/press/press.py, docs/api.md "Press") ---
 
 PressDisabled = _error("PressDisabled", "PRESS_DISABLED", 409, "This game has no press (press: none).")
 PrivatePressDisabled = _error(
@@ -131,14 +131,14 @@ MessageNotPrintable = _error(
     "MessageNotPrintable", "MESSAGE_NOT_PRINTABLE", 422, "The text holds control or unassigned characters."
 )
 
-# --- the stateless sandbox (issue 19; functions/usecases/sandbox.py, docs/api.md "Sandbox") ---
+# --- the stateless sandbox (issue 19; functions/usecases/sandbox/sandbox.py, docs/api.md "Sandbox") ---
 
 BadPosition = _error(
     "BadPosition", "BAD_POSITION", 422,
     "The position is unreadable or impossible on the variant's map (state, compact or phase).",
 )
 
-# --- accounts (issue 15; functions/usecases/accounts.py, docs/accounts.md) -------------------
+# --- accounts (issue 15; functions/usecases/accounts/accounts.py, docs/accounts.md) -------------------
 
 AlreadySeated = _error(
     "AlreadySeated", "ALREADY_SEATED", 409, "This account already holds a seat in this game (one per game)."

@@ -9,7 +9,7 @@ xdist worker: ``<file>.<pid>``; ``python -m tests.reliability_counts <file>`` ad
   surface: ``import`` (``/games/import``), ``accounts`` (``/auth/*``, ``/me*``), ``REST`` (the
   rest); the in-process harness, the fuzz and the in-process local stacks all call it;
 - the Telegram webhook handlers (``functions.telegram.handler.make_handler``'s): updates and 5xx;
-- the notifier's deliveries (``functions.usecases.notifications.deliver_batch``): messages
+- the notifier's deliveries (``functions.usecases.notifications.notifications.deliver_batch``): messages
   and targets sent, failed, deferred (webhooks, Discord, Telegram sends);
 - the DAIDE bridge: messages answered (``Session.answer``) and its REST calls refused with a 5xx.
 
@@ -59,7 +59,7 @@ def install() -> None:
     from composition import api, wiring
     from composition import telegram as telegram_entry
     from functions.telegram import handler as telegram
-    from functions.usecases import notifications
+    from functions.usecases.notifications import notifications
 
     original_api = api.lambda_handler
 

@@ -1,7 +1,7 @@
 """Live updates Lambda: the WebSocket API's ``$connect``, ``$disconnect`` and ``subscribe`` routes.
 
 Wiring only: read API Gateway's WebSocket event (Powertools' parser models check its shape),
-call one use case of functions/usecases/live_updates.py, answer.
+call one use case of functions/usecases/reach/live_updates.py, answer.
 
 - ``$connect``: the bearer token is offered as a subprotocol beside ``convoy``
   (``Sec-WebSocket-Protocol: convoy, <token>``); the answer selects ``convoy``. An ID token
@@ -31,7 +31,12 @@ from aws_lambda_powertools.utilities.parser.models import (
 from functions.errors import DomainError
 from functions.observability import get_logger, get_tracer
 from functions.schemas.live import Subscribe
-from functions.usecases.live_updates import SUBPROTOCOL, open_connection, subscribe, token_from_protocols
+from functions.usecases.reach.live_updates import (
+    SUBPROTOCOL,
+    open_connection,
+    subscribe,
+    token_from_protocols,
+)
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()

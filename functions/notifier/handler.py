@@ -2,8 +2,8 @@
 
 Wiring only: parse each record into an `OutboxMessage` and hand the batch to the
 `deliver_batch` use case within one wall-clock budget taken from the Lambda context
-(functions/usecases/delivery_budget.py, issue 11). The batch's sends run side by side
-(functions/usecases/delivery_lanes.py, issue 28 item 7): a slow or dead receiver holds up
+(functions/usecases/notifications/delivery_budget.py, issue 11). The batch's sends run side by side
+(functions/usecases/notifications/delivery_lanes.py, issue 28 item 7): a slow or dead receiver holds up
 only its own deliveries. What the batch answers, per record:
 
 - delivered (or nothing left to do): deleted;
@@ -38,9 +38,9 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from functions.observability import get_logger, get_tracer
 from functions.ports import MessageQueue, OutboxMessage
-from functions.usecases.delivery_budget import Budget
-from functions.usecases.notifications import deliver_batch
-from functions.usecases.reach_players import Reached, reach_players
+from functions.usecases.notifications.delivery_budget import Budget
+from functions.usecases.notifications.notifications import deliver_batch
+from functions.usecases.reach.reach_players import Reached, reach_players
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()

@@ -72,7 +72,7 @@ class GameRecord:
     paused: bool = False  # the deadline clock is stopped (no schedule)
     paused_remaining: int | None = None  # whole seconds that were left when paused
     reminded_phase: str | None = None  # the last phase whose DEADLINE_APPROACHING was written
-    # lifecycle (functions/usecases/lifecycle.py): votes of this phase, per-seat NMR state,
+    # lifecycle (functions/usecases/turns/lifecycle.py): votes of this phase, per-seat NMR state,
     # when the game first had every seat filled, and how it ended
     votes: dict[str, dict[str, bool]] = field(default_factory=dict)  # power -> {"draw", "concede"}
     seats: dict[str, dict[str, JSON]] = field(default_factory=dict)  # power -> missed/extended/status
@@ -518,7 +518,7 @@ class RateCounter(Protocol):
 
 class IdentityRejected(Exception):
     """The identity service or a token check said no: ``code`` is the stable API code
-    (``USER_EXISTS``, ``BAD_CREDENTIALS``, ``TOKEN_EXPIRED``, ...; functions/usecases/accounts.py
+    (``USER_EXISTS``, ``BAD_CREDENTIALS``, ``TOKEN_EXPIRED``, ...; functions/usecases/accounts/accounts.py
     gives each its HTTP status)."""
 
     def __init__(self, code: str, message: str) -> None:

@@ -70,7 +70,7 @@ class OutboxMessage:
 class WebhookTarget:
     """A generic HTTPS webhook; bodies are signed with its own `secret` (docs/notifications.md).
 
-    After a rotation (functions/usecases/webhook_secrets.py) ``previous_secret`` signs too
+    After a rotation (functions/usecases/notifications/webhook_secrets.py) ``previous_secret`` signs too
     until ``previous_until`` (epoch seconds), so the receiver can switch without a gap."""
 
     url: str

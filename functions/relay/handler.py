@@ -19,7 +19,7 @@ retry and hold up its shard), send all the messages at once, then let the proces
 go over the records and report, in stream order, each whose message SQS did not take.
 
 The relay also forgets games that never started (issue 28 item 13): the mapping passes the
-REMOVE of a META too (only the table's TTL removes one: functions/usecases/expiry.py), and
+REMOVE of a META too (only the table's TTL removes one: functions/usecases/game/expiry.py), and
 the game's other items are deleted; a failure is a batch item failure, retried like a send.
 """
 
@@ -34,8 +34,12 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from functions.observability import get_logger, get_tracer
 from functions.ports import GameStore, MessageQueue, OutboxMessage
 from functions.ports.notifications import StreamImages
-from functions.usecases.expiry import forget_game
-from functions.usecases.notifications import message_from_event_item, message_from_outbox_item, relay_outbox
+from functions.usecases.game.expiry import forget_game
+from functions.usecases.notifications.notifications import (
+    message_from_event_item,
+    message_from_outbox_item,
+    relay_outbox,
+)
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()

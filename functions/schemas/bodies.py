@@ -347,7 +347,7 @@ class ExportedCurrent(BaseModel):
 
 
 class ExportDocument(BaseModel):
-    """GET /games/{id}/export, POST /games/import (functions/usecases/export.py)."""
+    """GET /games/{id}/export, POST /games/import (functions/usecases/turns/export.py)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -362,7 +362,7 @@ class ExportDocument(BaseModel):
 
 
 # POST /games/import (issue 28 item 1): the export's shape, strict, with the sizes bounded here
-# and every value checked by the import's replay (functions/usecases/import_replay.py, whose
+# and every value checked by the import's replay (functions/usecases/turns/import_replay.py, whose
 # MAX_PHASES, MAX_ORDERS_PER_POWER and MAX_ORDER_CHARS these numbers repeat; a test holds them
 # equal). What a game's rules decide (resolutions, status, result) is never read from it.
 ImportedOrder = Annotated[str, Field(max_length=120)]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from functions.usecases import accounts
+from functions.usecases.accounts import accounts
 from local_stack.template import load_template, resources_of
 from tests.api.harness import InProcessApi
 

@@ -16,7 +16,8 @@ import pytest
 
 from composition import api as entry
 from functions.api import handler
-from functions.usecases import press, views
+from functions.usecases.press import press
+from functions.usecases.turns import views
 from local_stack.http_adapter import LocalContext, to_event
 from tests.api.harness import InProcessApi
 

@@ -15,14 +15,15 @@ import pytest
 
 import engine
 from community.mila import COMPLETED, DoesNotReplay, UnsupportedVariant, forced_retreat, from_mila, to_mila
-from functions.usecases.common import SCHEDULER, Actor, state_of
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.export import export_game
-from functions.usecases.game_import import import_game
-from functions.usecases.join import join_game
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
+from functions.usecases.game.record import state_of
+from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.games.game_import import import_game
+from functions.usecases.players.identity import SCHEDULER, Actor
+from functions.usecases.seats.join import join_game
+from functions.usecases.seats.votes import cast_vote
+from functions.usecases.turns.export import export_game
+from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.turns.submit_orders import submit_orders
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 MAP = engine.load_map("classical")
@@ -90,7 +91,7 @@ def test_the_document_comes_back_through_convoy_s_engine_and_importer(exported: 
     store = InMemoryGameStore()
     created = import_game(store, FakeClock(), back)  # the importer replays it once more
     # a draw by vote is in no phase of the history, so an import plays on from the last position
-    # (functions/usecases/import_replay.py): only a solo or the year limit can be replayed
+    # (functions/usecases/turns/import_replay.py): only a solo or the year limit can be replayed
     assert exported["result"]["kind"] == "draw" and store.load(created.game_id).status == "ACTIVE"
 
 

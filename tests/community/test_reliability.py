@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from community.reliability import Reliability, Tenure, by_player, reliability, tenures
 from functions.ports import EventRecord
-from functions.usecases.common import SCHEDULER
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.seats import leave_game
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
+from functions.usecases.game.lifecycle_settings import LifecycleSettings
+from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.players.identity import SCHEDULER
+from functions.usecases.seats.join import join_game
+from functions.usecases.seats.seats import leave_game
+from functions.usecases.seats.votes import cast_vote
+from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.turns.submit_orders import submit_orders
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 

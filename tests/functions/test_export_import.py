@@ -8,16 +8,16 @@ import json
 import pytest
 
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.export import export_game
-from functions.usecases.game_import import import_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import game_view
-from functions.usecases.votes import cast_vote
+from functions.usecases.game.lifecycle_settings import LifecycleSettings
+from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.games.game_import import import_game
+from functions.usecases.players.identity import SCHEDULER, Actor
+from functions.usecases.seats.join import join_game
+from functions.usecases.seats.votes import cast_vote
+from functions.usecases.turns.export import export_game
+from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.turns.views import game_view
 from tests.functions.conftest import POWERS
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 from tests.functions.openings import FALL_1901, SPRING_1901

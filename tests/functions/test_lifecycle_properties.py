@@ -14,15 +14,16 @@ from hypothesis import strategies as st
 
 import engine
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor, identify, state_of
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.results import scores, survivors
-from functions.usecases.seats import leave_game, open_seat
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
+from functions.usecases.game.lifecycle_settings import LifecycleSettings
+from functions.usecases.game.record import state_of
+from functions.usecases.game.results import scores, survivors
+from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.players.identity import SCHEDULER, Actor, identify
+from functions.usecases.seats.join import join_game
+from functions.usecases.seats.seats import leave_game, open_seat
+from functions.usecases.seats.votes import cast_vote
+from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.turns.submit_orders import submit_orders
 from tests.functions.conftest import POWERS
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 

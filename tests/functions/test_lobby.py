@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.accounts import User, my_games
-from functions.usecases.common import Actor, hash_token, identify
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.lobby import game_summary, list_games
-from functions.usecases.views import list_variants
+from functions.usecases.accounts.accounts import User, my_games
+from functions.usecases.game.lifecycle_settings import LifecycleSettings
+from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.kinds.lobby import game_summary, list_games
+from functions.usecases.players.identity import Actor, hash_token, identify
+from functions.usecases.seats.join import join_game
+from functions.usecases.turns.views import list_variants
 from tests.accounts.fakes import MemoryAccountStore
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore

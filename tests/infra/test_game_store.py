@@ -18,13 +18,13 @@ from functions.ports import (
     PhaseRecord,
     StaleVersion,
 )
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lobby import list_games
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, history
+from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.kinds.lobby import list_games
+from functions.usecases.players.identity import SCHEDULER, Actor
+from functions.usecases.seats.join import join_game
+from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.turns.views import events_after, history
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
 from tests.functions.fakes import FakeClock

@@ -16,17 +16,18 @@ import pytest
 
 from functions.errors import BadUnsubscribeLink, PushEndpointNotAllowed
 from functions.ports import OutboxMessage, PushDevice
-from functions.usecases import live_updates, notice_preferences, push_subscriptions
-from functions.usecases.accounts import User
-from functions.usecases.common import Actor, hash_token
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.digests import DIGEST, DIGEST_DUE
-from functions.usecases.join import join_game
-from functions.usecases.player_view import view_for
-from functions.usecases.press import read_messages, send_message
-from functions.usecases.press_batches import PRESS_BATCH
-from functions.usecases.reach_players import Reach, reach_players
-from functions.usecases.submit_orders import submit_orders
+from functions.usecases.accounts.accounts import User
+from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.kinds.player_view import view_for
+from functions.usecases.notifications import notice_preferences
+from functions.usecases.players.identity import Actor, hash_token
+from functions.usecases.press.press import read_messages, send_message
+from functions.usecases.reach import live_updates, push_subscriptions
+from functions.usecases.reach.digests import DIGEST, DIGEST_DUE
+from functions.usecases.reach.press_batches import PRESS_BATCH
+from functions.usecases.reach.reach_players import Reach, reach_players
+from functions.usecases.seats.join import join_game
+from functions.usecases.turns.submit_orders import submit_orders
 from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 from tests.notifications.fakes import MemoryDeliveryLog, MemoryQueue
 from tests.notifications.reach_fakes import (
@@ -288,7 +289,7 @@ def test_press_while_away_is_batched_and_read_press_is_not_mailed(world: World) 
     # a message FRANCE reads before the next batch flushes is not mailed
     world.deliver(send("third", 3))
     read_messages(world.store, world.press, world.game, Actor("player", "FRANCE"), channel="ENGLAND,FRANCE")
-    from functions.usecases.press import mark_read
+    from functions.usecases.press.press import mark_read
 
     mark_read(world.store, world.press, world.game, Actor("player", "FRANCE"), "ENGLAND,FRANCE", 3)
     world.deliver(world.delayed.later[-1][0])

@@ -15,8 +15,8 @@ import pytest
 
 from functions.adapters import HttpDeliverer
 from functions.ports import OutboxMessage, Seat, TelegramTarget
-from functions.usecases.notifications import render_text
-from functions.usecases.telegram_bot import handle_update, issue_link_code
+from functions.usecases.notifications.notifications import render_text
+from functions.usecases.reach.telegram_bot import handle_update, issue_link_code
 from infra.webhooks import HttpDelivery, HttpSettings
 from tests.notifications.fakes import FakeGameActions, MemoryReplyOutbox, MemoryTelegramStore
 from tests.notifications.test_telegram import NOW, update
@@ -118,7 +118,7 @@ def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:  # noqa: 
 
 
 def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
-    from functions.usecases.notifications import message_from_outbox_item
+    from functions.usecases.notifications.notifications import message_from_outbox_item
     from infra.dynamodb.stream_images import STREAM_IMAGES
     from infra.notification_store import DynamoReplyOutbox
 

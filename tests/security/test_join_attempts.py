@@ -13,7 +13,7 @@ import boto3
 import pytest
 
 from composition import wiring
-from functions.usecases.join_limits import FAILURES_PER_WINDOW, WINDOW_SECONDS
+from functions.usecases.players.join_limits import FAILURES_PER_WINDOW, WINDOW_SECONDS
 from infra.attempt_counter import DynamoAttemptCounter
 from tests.api.harness import InProcessApi
 

@@ -96,7 +96,7 @@ def test_secret_comparisons_are_constant_time() -> None:
     for path in sorted([*(ROOT / "functions").rglob("*.py"), *(ROOT / "infra").rglob("*.py")]):
         offenders += _compares_with_equals(path, names)
     assert offenders == []
-    assert "compare_digest" in (ROOT / "functions/usecases/common.py").read_text()
+    assert "compare_digest" in (ROOT / "functions/usecases/players/identity.py").read_text()
     assert "compare_digest" in (ROOT / "infra/webhooks.py").read_text()
 
 
@@ -104,7 +104,7 @@ def test_identify_compares_every_seat(monkeypatch: pytest.MonkeyPatch, api: InPr
     # constant time in the number of seats too: no early exit that would time which seat matched
     import hmac as hmac_module
 
-    from functions.usecases import common
+    from functions.usecases.players import identity
 
     game_id, _, tokens = api.new_game()
     game = api.store.load(game_id)
@@ -115,11 +115,11 @@ def test_identify_compares_every_seat(monkeypatch: pytest.MonkeyPatch, api: InPr
         calls.append(1)
         return real(a, b)
 
-    monkeypatch.setattr(common.hmac, "compare_digest", counting)
-    common.identify(game, tokens["AUSTRIA"], OPERATOR_TOKEN)
+    monkeypatch.setattr(identity.hmac, "compare_digest", counting)
+    identity.identify(game, tokens["AUSTRIA"], OPERATOR_TOKEN)
     first = len(calls)
     calls.clear()
-    common.identify(game, tokens["TURKEY"], OPERATOR_TOKEN)
+    identity.identify(game, tokens["TURKEY"], OPERATOR_TOKEN)
     assert first == len(calls) == 2 + len(game.players)
 
 

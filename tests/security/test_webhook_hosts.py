@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from functions.errors import ValidationFailed
-from functions.usecases.notify_targets import check_url
+from functions.usecases.notifications.notify_targets import check_url
 from infra.webhooks import HttpDelivery, HttpSettings, UnsafeUrl
 from tests.api.harness import InProcessApi
 

@@ -1,6 +1,6 @@
 """The account routes (issue 15): ``/auth/*``, ``/me``, ``/me/games``, ``/me/seats``.
 
-Thin: parse, call one use case of functions/usecases/accounts.py, shape the answer.
+Thin: parse, call one use case of functions/usecases/accounts/accounts.py, shape the answer.
 ``/auth/signup``, ``/auth/confirm``, ``/auth/signin``, ``/auth/refresh``, ``/auth/forgot`` and
 ``/auth/reset`` are conveniences over the user pool for clients without the hosted UI; on AWS
 a client may talk to Cognito directly and only send the API its ID token (docs/accounts.md).
@@ -20,8 +20,8 @@ from functions.api import services as api_services
 from functions.api.identity import signed_in
 from functions.api.plumbing import SECURITY, RequestHelpers, answers
 from functions.schemas import accounts as schemas
-from functions.usecases import accounts
-from functions.usecases.common import hash_token
+from functions.usecases.accounts import accounts
+from functions.usecases.players.identity import hash_token
 
 TAGS = ["accounts"]
 router = Router()

@@ -1,4 +1,4 @@
-"""Press (issue 13; functions/usecases/press.py): send, read, list channels, mark read."""
+"""Press (issue 13; functions/usecases/press/press.py): send, read, list channels, mark read."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from functions.api import services as api_services
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases import press
+from functions.usecases.press import press
 
 router = Router()
 request = RequestHelpers(router)

@@ -1,0 +1,1 @@
+"""Creating games of every kind: the GameKind seam, creation and import."""

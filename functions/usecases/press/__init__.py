@@ -1,0 +1,1 @@
+"""Press between the powers: its rules and the messages, channels and ledgers."""

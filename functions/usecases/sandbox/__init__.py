@@ -1,0 +1,1 @@
+"""The sandbox (issue 19): adjudicating hypothetical positions, and what-if previews."""

@@ -1,0 +1,1 @@
+"""Seats and the game's course: joining, seat changes, pause and control, votes."""
