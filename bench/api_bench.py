@@ -167,11 +167,10 @@ def meta_sizes() -> dict[int, int]:
     """Play 50 phases through the use cases on the emulator's table (the operator processing:
     nobody is seated out for missing orders); META's size in bytes."""
     from composition import wiring
-    from functions.usecases.games.create_game import CreateGame, create_game
-    from functions.usecases.players.identity import Actor
-    from functions.usecases.seats.join import join_game
-    from functions.usecases.turns.process_turn import process_turn
-    from functions.usecases.turns.submit_orders import submit_orders
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.players import Actor
+    from functions.usecases.seats import join_game
+    from functions.usecases.turns import process_turn, submit_orders
     from infra.dynamodb import items
 
     services = wiring.services()

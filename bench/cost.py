@@ -291,8 +291,7 @@ def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
     in process, at the reminder's time and just after the deadline."""
     from composition import wiring
     from functions.adapters import StoreDeadlineGames
-    from functions.usecases.turns.deadlines import fire_deadline
-    from functions.usecases.turns.reminders import send_reminder
+    from functions.usecases.turns import fire_deadline, send_reminder
 
     services = wiring.services()
     scheduler = wiring.deadline_scheduler()

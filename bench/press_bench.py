@@ -96,10 +96,10 @@ def _filled_game(total: int, new_for_england: int = 50) -> tuple[str, str, int]:
     """A game with ``total`` messages whose last ``new_for_england`` are England's unread ones,
     sent through the press use case. Returns the game id, England's token and its cursor."""
     from composition import wiring
-    from functions.usecases.games.create_game import CreateGame, create_game
-    from functions.usecases.players.identity import Actor
-    from functions.usecases.press.press import send_message
-    from functions.usecases.seats.join import join_game
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.players import Actor
+    from functions.usecases.press import send_message
+    from functions.usecases.seats import join_game
 
     services = wiring.services()
     store, press, clock = services.store, services.press_store, SteppingClock()

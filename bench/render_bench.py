@@ -119,9 +119,9 @@ def _scene_row(
 
 
 def _cached(repeat: int) -> None:
-    from functions.usecases.games.create_game import CreateGame, create_game
-    from functions.usecases.players.identity import ANONYMOUS
-    from functions.usecases.turns.map_view import MapRequest, map_picture
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.players import ANONYMOUS
+    from functions.usecases.turns import MapRequest, map_picture
     from tests.functions.fakes import FakeClock, InMemoryGameStore
 
     store, clock = InMemoryGameStore(), FakeClock()

@@ -64,8 +64,8 @@ if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): a
         TelegramStore,
         TokenVerifier,
     )
-    from functions.usecases.accounts.accounts import AccountDirectory
-    from functions.usecases.reach.reach_players import Reach
+    from functions.usecases.accounts import AccountDirectory
+    from functions.usecases.reach import Reach
 
 T = TypeVar("T")
 
@@ -232,7 +232,7 @@ class TelegramDependencies(NamedTuple):
 
 def _seat_board_png(picture: Mapping[str, Any]) -> bytes:
     """The PNG a bot's /map answer names, drawn when it is delivered (functions/usecases/map_view)."""
-    from functions.usecases.turns.map_view import seat_board_png
+    from functions.usecases.turns import seat_board_png
 
     return seat_board_png(services().store, picture)
 
@@ -284,7 +284,7 @@ def connection_store() -> ports.ConnectionStore:
 @_once
 def push_sender() -> ports.PushSender | None:
     """VAPID web push, when the deployment has a key (WEB_PUSH_KEY_PARAMETER)."""
-    from functions.usecases.reach.push_subscriptions import endpoint_allowed
+    from functions.usecases.reach import endpoint_allowed
     from infra.web_push import VapidPushSender
 
     s = settings()
@@ -297,8 +297,8 @@ def push_sender() -> ports.PushSender | None:
 
 def _resolution_png(game_id: str, phase: str) -> bytes | None:
     """A turn result's mail picture: the phase's public resolution map (functions/usecases/map_view)."""
-    from functions.usecases.players.identity import ANONYMOUS
-    from functions.usecases.turns.map_view import MapRequest, map_picture
+    from functions.usecases.players import ANONYMOUS
+    from functions.usecases.turns import MapRequest, map_picture
 
     request = MapRequest("resolution", "png", 800, "standard", phase)
     return map_picture(services().store, game_id, ANONYMOUS, request).body
@@ -307,7 +307,7 @@ def _resolution_png(game_id: str, phase: str) -> bytes | None:
 @_once
 def reach() -> Reach:
     """The notifier's ports for reaching players; a channel without its setting is off."""
-    from functions.usecases.reach.reach_players import Reach
+    from functions.usecases.reach import Reach
     from infra import aws_clients
     from infra.cognito_contacts import CognitoContacts
     from infra.live_connections import ApiGatewayPoster
@@ -379,7 +379,7 @@ def telegram_store() -> TelegramStore:
 @_once
 def telegram_dependencies() -> TelegramDependencies:
     from functions.adapters import StoreGameActions
-    from functions.usecases.accounts.accounts import AccountDirectory
+    from functions.usecases.accounts import AccountDirectory
     from infra import aws_clients
     from infra.notification_store import DynamoReplyOutbox
 

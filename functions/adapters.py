@@ -34,14 +34,18 @@ from functions.ports import (
     WebhookTarget,
     target_from_dict,
 )
-from functions.usecases.game.record import load
-from functions.usecases.game.times import iso, parse_iso
-from functions.usecases.notifications.notifications import webhook_document
-from functions.usecases.players.identity import SCHEDULER, Actor
-from functions.usecases.turns.process_turn import LostRace, NotDue, process_turn
-from functions.usecases.turns.reminders import send_reminder
-from functions.usecases.turns.submit_orders import submit_orders
-from functions.usecases.turns.views import last_resolution, orders_status
+from functions.usecases.game import iso, load, parse_iso
+from functions.usecases.notifications import webhook_document
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.turns import (
+    LostRace,
+    NotDue,
+    last_resolution,
+    orders_status,
+    process_turn,
+    send_reminder,
+    submit_orders,
+)
 
 
 class HttpSender(Protocol):
@@ -197,7 +201,7 @@ class StoreGameActions:
         self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
     ) -> tuple[str, int]:
         from functions.errors import Forbidden
-        from functions.usecases.press.press import send_message
+        from functions.usecases.press import send_message
 
         if self._press is None:
             raise Forbidden("press is not available through this bot")

@@ -19,8 +19,8 @@ from functions.api import services as api_services
 from functions.api.idempotency import run_once
 from functions.api.identity import actor_for, caller_key
 from functions.api.request_store import RequestStore
-from functions.usecases.game.record import load
-from functions.usecases.players.identity import Actor
+from functions.usecases.game import load
+from functions.usecases.players import Actor
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.api_gateway import Router

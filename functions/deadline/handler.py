@@ -16,7 +16,7 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 
 from functions.observability import get_logger, get_metrics, get_tracer
-from functions.usecases.turns.deadlines import SCHEDULE_GRACE, fire_deadline, fire_reminder, sweep
+from functions.usecases.turns import SCHEDULE_GRACE, fire_deadline, fire_reminder, sweep
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()

@@ -31,7 +31,7 @@ from aws_lambda_powertools.utilities.parser.models import (
 from functions.errors import DomainError
 from functions.observability import get_logger, get_tracer
 from functions.schemas.live import Subscribe
-from functions.usecases.reach.live_updates import (
+from functions.usecases.reach import (
     SUBPROTOCOL,
     open_connection,
     subscribe,

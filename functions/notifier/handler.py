@@ -38,9 +38,8 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from functions.observability import get_logger, get_tracer
 from functions.ports import MessageQueue, OutboxMessage
-from functions.usecases.notifications.delivery_budget import Budget
-from functions.usecases.notifications.notifications import deliver_batch
-from functions.usecases.reach.reach_players import Reached, reach_players
+from functions.usecases.notifications import Budget, deliver_batch
+from functions.usecases.reach import Reached, reach_players
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()

@@ -34,8 +34,8 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from functions.observability import get_logger, get_tracer
 from functions.ports import GameStore, MessageQueue, OutboxMessage
 from functions.ports.notifications import StreamImages
-from functions.usecases.game.expiry import forget_game
-from functions.usecases.notifications.notifications import (
+from functions.usecases.game import forget_game
+from functions.usecases.notifications import (
     message_from_event_item,
     message_from_outbox_item,
     relay_outbox,

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from functions.observability import API_GATEWAY_HTTP, get_logger, get_tracer
-from functions.usecases.reach.telegram_bot import handle_update
+from functions.usecases.reach import handle_update
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()

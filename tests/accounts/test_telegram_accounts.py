@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from composition import wiring
 from functions.adapters import StoreGameActions
-from functions.usecases.accounts.accounts import AccountDirectory
-from functions.usecases.reach.telegram_bot import handle_update
+from functions.usecases.accounts import AccountDirectory
+from functions.usecases.reach import handle_update
 from tests.api.harness import InProcessApi
 from tests.notifications.fakes import MemoryReplyOutbox
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from functions.usecases.players.identity import SCHEDULER
-from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.players import SCHEDULER
+from functions.usecases.turns import process_turn
 from tests.api.harness import InProcessApi
 from tests.functions.openings import SPRING_1901
 

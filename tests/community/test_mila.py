@@ -15,15 +15,11 @@ import pytest
 
 import engine
 from community.mila import COMPLETED, DoesNotReplay, UnsupportedVariant, forced_retreat, from_mila, to_mila
-from functions.usecases.game.record import state_of
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.games.game_import import import_game
-from functions.usecases.players.identity import SCHEDULER, Actor
-from functions.usecases.seats.join import join_game
-from functions.usecases.seats.votes import cast_vote
-from functions.usecases.turns.export import export_game
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.game import state_of
+from functions.usecases.games import CreateGame, create_game, import_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import cast_vote, join_game
+from functions.usecases.turns import export_game, process_turn, submit_orders
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 MAP = engine.load_map("classical")

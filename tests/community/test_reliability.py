@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from community.reliability import Reliability, Tenure, by_player, reliability, tenures
 from functions.ports import EventRecord
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import SCHEDULER
-from functions.usecases.seats.join import join_game
-from functions.usecases.seats.seats import leave_game
-from functions.usecases.seats.votes import cast_vote
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import SCHEDULER
+from functions.usecases.seats import cast_vote, join_game, leave_game
+from functions.usecases.turns import process_turn, submit_orders
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 

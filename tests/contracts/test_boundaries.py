@@ -80,6 +80,16 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+def _exports(package: str, known: set[str]) -> set[str]:
+    """The names a package's ``__init__`` binds by importing them: ``from package import name``
+    reads that binding (a function the area exports under its module's name, say), not the module."""
+    path = ROOT.joinpath(*package.split("."), "__init__.py")
+    if package not in known or not path.is_file():
+        return set()
+    tree = ast.parse(path.read_text())
+    return {a.asname or a.name for node in tree.body if isinstance(node, ast.ImportFrom) for a in node.names}
+
+
 def _imported(module: str, path: Path, known: set[str]) -> set[str]:
     """Our modules that ``module`` imports anywhere in its source, resolved to module names."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -92,7 +102,9 @@ def _imported(module: str, path: Path, known: set[str]) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            names.update(f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names)
+            exported = _exports(base, known)
+            names.update(base if a.name in exported or f"{base}.{a.name}" not in known else f"{base}.{a.name}"
+                         for a in node.names)
     resolved = set()
     for name in names:
         while name and name not in known:
@@ -130,6 +142,40 @@ def test_imports_point_only_down_the_layers() -> None:
         for target in sorted(targets):
             if not (_within(target, members) or _within(target, allowed)):
                 wrong.append(f"{module} ({layer}) imports {target} ({layer_of(target)})")
+    assert wrong == []
+
+
+# The use cases' areas (issue 30 item 1), lowest first: an area imports only the areas before it,
+# and only through their package (``functions.usecases.<area>``: what its __init__ exports).
+AREAS = ("game", "players", "press", "notifications", "turns", "games", "backgammon", "kinds", "accounts",
+         "reach", "seats", "sandbox")
+
+
+def _area(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["functions", "usecases"] and len(parts) > 2 else None
+
+
+def test_every_use_case_module_is_in_an_area() -> None:
+    loose = [m for m in import_graph() if m.startswith("functions.usecases") and m != "functions.usecases"
+             and _area(m) not in AREAS]
+    assert loose == []
+
+
+def test_use_case_areas_import_only_lower_areas_through_their_surface() -> None:
+    wrong = []
+    for module, targets in sorted(import_graph().items()):
+        area = _area(module)
+        if area is None:
+            continue
+        for target in sorted(targets):
+            other = _area(target)
+            if other is None or other == area:
+                continue
+            if AREAS.index(other) > AREAS.index(area):
+                wrong.append(f"{module} imports {target}: the {other} area is above the {area} area")
+            elif target != f"functions.usecases.{other}":
+                wrong.append(f"{module} imports {target}: past the {other} area's surface")
     assert wrong == []
 
 

@@ -19,14 +19,13 @@ from functions.adapters import StoreDeadlineGames
 from functions.errors import StalePhase
 from functions.ports import OutboxMessage, StorageUnavailable, WebhookTarget
 from functions.relay.handler import make_handler as make_relay
-from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.games import CreateGame, create_game
 from functions.usecases.notifications.notifications import NotificationFailed, deliver
-from functions.usecases.players.identity import SCHEDULER, Actor
-from functions.usecases.reach.telegram_bot import handle_update
-from functions.usecases.seats.join import join_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.reach import handle_update
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
 from infra.dynamodb.stream_images import STREAM_IMAGES
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 from tests.functions.openings import SPRING_1901

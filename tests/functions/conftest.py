@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import Actor
-from functions.usecases.seats.join import join_game
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

@@ -11,14 +11,13 @@ import random
 import pytest
 
 from functions import errors
-from functions.usecases.backgammon.backgammon_game import BACKGAMMON, play
-from functions.usecases.games.create_game import CreateGame
-from functions.usecases.kinds.kind_registry import kind_named
+from functions.usecases.backgammon import BACKGAMMON, play
+from functions.usecases.games import CreateGame
+from functions.usecases.kinds import kind_named
 from functions.usecases.kinds.lobby import list_games
-from functions.usecases.players.identity import Actor, identify
-from functions.usecases.seats.join import join_game
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import retract_orders, set_wait_flag, submit_orders
+from functions.usecases.players import Actor, identify
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, retract_orders, set_wait_flag, submit_orders
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 WHITE, BLACK = Actor("player", "WHITE"), Actor("player", "BLACK")

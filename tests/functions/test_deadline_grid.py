@@ -7,13 +7,12 @@ from datetime import UTC, datetime
 import pytest
 
 from functions import errors
+from functions.usecases.game import LifecycleSettings
 from functions.usecases.game.deadline_grid import check_grid, grid_deadline
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import Actor
-from functions.usecases.seats.join import join_game
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.reminders import reminder_for
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, reminder_for
 from tests.functions.conftest import POWERS
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 

@@ -12,14 +12,11 @@ from datetime import timedelta
 import pytest
 
 from functions import errors
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
-from functions.usecases.game.times import parse_iso
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import SCHEDULER, Actor
-from functions.usecases.seats.game_control import pause_game
-from functions.usecases.seats.join import join_game
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.game import LifecycleSettings, parse_iso
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import join_game, pause_game
+from functions.usecases.turns import process_turn, submit_orders
 from tests.functions.conftest import POWERS
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 from tests.functions.openings import SPRING_1901

@@ -14,16 +14,12 @@ from hypothesis import strategies as st
 
 import engine
 from functions import errors
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
-from functions.usecases.game.record import state_of
+from functions.usecases.game import LifecycleSettings, state_of
 from functions.usecases.game.results import scores, survivors
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import SCHEDULER, Actor, identify
-from functions.usecases.seats.join import join_game
-from functions.usecases.seats.seats import leave_game, open_seat
-from functions.usecases.seats.votes import cast_vote
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import SCHEDULER, Actor, identify
+from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat
+from functions.usecases.turns import process_turn, submit_orders
 from tests.functions.conftest import POWERS
 from tests.functions.fakes import FakeClock, InMemoryGameStore
 

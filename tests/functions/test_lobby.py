@@ -6,11 +6,11 @@ import pytest
 
 from functions import errors
 from functions.usecases.accounts.accounts import User, my_games
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
-from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import game_summary, list_games
-from functions.usecases.players.identity import Actor, hash_token, identify
-from functions.usecases.seats.join import join_game
+from functions.usecases.players import Actor, hash_token, identify
+from functions.usecases.seats import join_game
 from functions.usecases.turns.views import list_variants
 from tests.accounts.fakes import MemoryAccountStore
 from tests.functions.conftest import POWERS, Table

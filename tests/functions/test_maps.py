@@ -17,10 +17,8 @@ from urllib.parse import urlencode
 import pytest
 
 from composition import api, wiring
-from functions.usecases.players.identity import Actor
-from functions.usecases.turns import map_view
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.players import Actor
+from functions.usecases.turns import map_view, process_turn, submit_orders
 from local_stack.http_adapter import LocalContext
 from render.palette import STANDARD
 from render.svg import _darker

@@ -9,9 +9,8 @@ in"); process_turn records each note of the resolution as an event of the proces
 from __future__ import annotations
 
 import engine
-from functions.usecases.players.identity import Actor
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.players import Actor
+from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.views import events_after, history
 from tests.functions.conftest import Table
 

@@ -5,17 +5,13 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
-from functions.usecases.game.record import state_of
-from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.game import LifecycleSettings, state_of
+from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import game_summary
-from functions.usecases.players.identity import SCHEDULER, Actor, identify
-from functions.usecases.seats.join import join_game
-from functions.usecases.seats.seats import leave_game, open_seat, set_dummy_powers
-from functions.usecases.seats.votes import cast_vote
+from functions.usecases.players import SCHEDULER, Actor, identify
+from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat, set_dummy_powers
+from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.lifecycle import dummy_orders
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
 from functions.usecases.turns.views import events_after, game_view, history, orders_status
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore

@@ -5,15 +5,13 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
+from functions.usecases.game import LifecycleSettings
 from functions.usecases.game.results import scores
-from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import game_summary
-from functions.usecases.players.identity import Actor
-from functions.usecases.seats.join import join_game
-from functions.usecases.seats.votes import cast_vote
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.players import Actor
+from functions.usecases.seats import cast_vote, join_game
+from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.views import events_after, game_view, history
 from tests.functions.conftest import POWERS, Table
 from tests.functions.fakes import FakeClock, InMemoryGameStore

@@ -12,9 +12,9 @@ import json
 import pytest
 
 from functions import errors
-from functions.usecases.players.identity import Actor
-from functions.usecases.sandbox.whatif import what_if
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.players import Actor
+from functions.usecases.sandbox import what_if
+from functions.usecases.turns import submit_orders
 from tests.functions.conftest import Table
 
 

@@ -8,14 +8,13 @@ from datetime import timedelta
 import boto3
 
 from functions.adapters import StoreDeadlineGames
-from functions.usecases.game.times import iso
-from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.game import iso
+from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import list_games
-from functions.usecases.players.identity import SCHEDULER, Actor
-from functions.usecases.seats.game_control import pause_game
-from functions.usecases.seats.join import join_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import join_game, pause_game
+from functions.usecases.turns import process_turn
 from functions.usecases.turns.deadlines import FireOutcome, sweep
-from functions.usecases.turns.process_turn import process_turn
 from infra.dynamodb import keys
 from infra.dynamodb.game_store import DynamoGameStore
 from tests.functions.fakes import FakeClock

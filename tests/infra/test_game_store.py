@@ -18,12 +18,11 @@ from functions.ports import (
     PhaseRecord,
     StaleVersion,
 )
-from functions.usecases.games.create_game import CreateGame, create_game
+from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import list_games
-from functions.usecases.players.identity import SCHEDULER, Actor
-from functions.usecases.seats.join import join_game
-from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.views import events_after, history
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore

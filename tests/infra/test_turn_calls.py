@@ -19,12 +19,12 @@ import pytest
 
 from composition import wiring
 from functions.adapters import StoreDeadlineGames
-from functions.usecases.game.times import parse_iso
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import Actor
-from functions.usecases.seats.join import join_game
+from functions.usecases.game import parse_iso
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import submit_orders
 from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
-from functions.usecases.turns.submit_orders import submit_orders
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings

@@ -13,10 +13,10 @@ import boto3
 
 from functions.ports import UNSTARTED_GAME_DAYS, ItemNotFound
 from functions.relay.handler import make_handler
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import Actor
-from functions.usecases.seats.join import join_game
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import submit_orders
 from infra.dynamodb import keys
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.stream_images import STREAM_IMAGES

@@ -16,18 +16,17 @@ import pytest
 
 from functions.errors import BadUnsubscribeLink, PushEndpointNotAllowed
 from functions.ports import OutboxMessage, PushDevice
-from functions.usecases.accounts.accounts import User
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.kinds.player_view import view_for
+from functions.usecases.accounts import User
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.kinds import view_for
 from functions.usecases.notifications import notice_preferences
-from functions.usecases.players.identity import Actor, hash_token
+from functions.usecases.players import Actor, hash_token
 from functions.usecases.press.press import read_messages, send_message
-from functions.usecases.reach import live_updates, push_subscriptions
+from functions.usecases.reach import Reach, live_updates, push_subscriptions, reach_players
 from functions.usecases.reach.digests import DIGEST, DIGEST_DUE
 from functions.usecases.reach.press_batches import PRESS_BATCH
-from functions.usecases.reach.reach_players import Reach, reach_players
-from functions.usecases.seats.join import join_game
-from functions.usecases.turns.submit_orders import submit_orders
+from functions.usecases.seats import join_game
+from functions.usecases.turns import submit_orders
 from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 from tests.notifications.fakes import MemoryDeliveryLog, MemoryQueue
 from tests.notifications.reach_fakes import (

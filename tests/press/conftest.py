@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import boto3
 import pytest
 
-from functions.usecases.games.create_game import CreateGame, create_game
-from functions.usecases.players.identity import Actor
-from functions.usecases.seats.join import join_game
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
 from tests.functions.fakes import FakeClock

@@ -23,8 +23,7 @@ from functions.errors import (
     RateLimited,
     TooManyChannels,
 )
-from functions.usecases.players.identity import ANONYMOUS, Actor
-from functions.usecases.players.roster import CIVIL_DISORDER, seat_status
+from functions.usecases.players import ANONYMOUS, CIVIL_DISORDER, Actor, seat_status
 from functions.usecases.press import press
 from functions.usecases.press.press_rules import clean_text
 from tests.press.conftest import Press, player

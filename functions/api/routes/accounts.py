@@ -21,7 +21,7 @@ from functions.api.identity import signed_in
 from functions.api.plumbing import SECURITY, RequestHelpers, answers
 from functions.schemas import accounts as schemas
 from functions.usecases.accounts import accounts
-from functions.usecases.players.identity import hash_token
+from functions.usecases.players import hash_token
 
 TAGS = ["accounts"]
 router = Router()

@@ -16,17 +16,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from functions.api.identity import actor_for, is_operator, signed_in, user_for
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases.game.lifecycle_settings import LifecycleSettings
-from functions.usecases.game.record import load_with_press
-from functions.usecases.game.times import iso
-from functions.usecases.games.create_game import CreateGame
-from functions.usecases.games.game_import import import_game, take_import_slot
-from functions.usecases.kinds import lobby
-from functions.usecases.kinds.kind_registry import kind_named
-from functions.usecases.kinds.player_view import view_for
-from functions.usecases.notifications.notify_targets import claim_webhook_hosts
-from functions.usecases.turns import views
-from functions.usecases.turns.export import export_game
+from functions.usecases.game import LifecycleSettings, iso, load_with_press
+from functions.usecases.games import CreateGame, import_game, take_import_slot
+from functions.usecases.kinds import kind_named, lobby, view_for
+from functions.usecases.notifications import claim_webhook_hosts
+from functions.usecases.turns import export_game, views
 
 router = Router()
 request = RequestHelpers(router)

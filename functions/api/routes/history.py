@@ -9,9 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from functions.api.plumbing import answers, services
 from functions.schemas import api as schemas
-from functions.usecases.game.history_cursor import decode_cursor, encode_cursor
-from functions.usecases.game.record import load
-from functions.usecases.game.results import with_scores
+from functions.usecases.game import decode_cursor, encode_cursor, load, with_scores
 from functions.usecases.turns import views
 
 router = Router()

@@ -18,7 +18,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from functions.api.plumbing import ERRORS, OPTIONAL_SECURITY, RequestHelpers, services
-from functions.usecases.turns.map_view import MapPicture, MapRequest, map_picture
+from functions.usecases.turns import MapPicture, MapRequest, map_picture
 
 router = Router()
 request = RequestHelpers(router)

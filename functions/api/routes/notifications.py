@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from functions.api import services as api_services
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases.game.times import iso
-from functions.usecases.notifications.webhook_secrets import rotate_webhook_secret
-from functions.usecases.reach.telegram_bot import link_code_for
+from functions.usecases.game import iso
+from functions.usecases.notifications import rotate_webhook_secret
+from functions.usecases.reach import link_code_for
 
 router = Router()
 request = RequestHelpers(router)

@@ -25,10 +25,9 @@ from functions.api.identity import signed_in
 from functions.api.plumbing import SECURITY, RequestHelpers, answers
 from functions.errors import DomainError
 from functions.schemas import reach as schemas
-from functions.usecases.game.record import load
+from functions.usecases.game import load
 from functions.usecases.notifications import notice_preferences
-from functions.usecases.reach import push_subscriptions
-from functions.usecases.reach.mail_notices import KIND_WORDS
+from functions.usecases.reach import KIND_WORDS, push_subscriptions
 
 TAGS = ["notifications"]
 router = Router()

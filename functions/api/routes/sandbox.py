@@ -16,8 +16,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from functions.api import services as api_services
 from functions.api.plumbing import ERROR_BODY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import sandbox as schemas
-from functions.usecases.sandbox import sandbox
-from functions.usecases.sandbox.whatif import what_if
+from functions.usecases.sandbox import sandbox, what_if
 
 router = Router()
 request = RequestHelpers(router)

@@ -11,13 +11,12 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from functions.api.identity import user_for
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases.game.times import iso
-from functions.usecases.players.join_limits import counted_parties
-from functions.usecases.seats.join import join_game
-from functions.usecases.seats.seats import leave_game, open_seat, set_dummy_powers
+from functions.usecases.game import iso
+from functions.usecases.players import counted_parties
+from functions.usecases.seats import join_game, leave_game, open_seat, set_dummy_powers
 
 if TYPE_CHECKING:
-    from functions.usecases.seats.seats import SeatChanged
+    from functions.usecases.seats import SeatChanged
 
 router = Router()
 request = RequestHelpers(router)

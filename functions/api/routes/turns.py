@@ -10,12 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases.seats.game_control import extend_deadline, pause_game, resume_game
-from functions.usecases.seats.votes import cast_vote
-from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.seats import cast_vote, extend_deadline, pause_game, resume_game
+from functions.usecases.turns import process_turn
 
 if TYPE_CHECKING:
-    from functions.usecases.seats.game_control import DeadlineState
+    from functions.usecases.seats import DeadlineState
 
 router = Router()
 request = RequestHelpers(router)

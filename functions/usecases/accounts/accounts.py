@@ -34,13 +34,11 @@ from functions.ports import (
     Seat,
     TokenVerifier,
 )
-from functions.usecases.game.journal import retrying
-from functions.usecases.game.record import DIPLOMACY, kind_name, load, load_active
-from functions.usecases.game.times import iso
-from functions.usecases.kinds.lobby import WAITING, listing_fields
-from functions.usecases.players.identity import Actor, hash_token
-from functions.usecases.press.press import unread_total
-from functions.usecases.turns.views import powers_to_wait_on
+from functions.usecases.game import DIPLOMACY, iso, kind_name, load, load_active, retrying
+from functions.usecases.kinds import WAITING, listing_fields
+from functions.usecases.players import Actor, hash_token
+from functions.usecases.press import unread_total
+from functions.usecases.turns import powers_to_wait_on
 
 MAX_GAMES = 100  # /me/games lists at most this many (newest first)
 

@@ -28,11 +28,9 @@ from functions.errors import (
     WrongGameKind,
 )
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
-from functions.usecases.game.journal import add_event, retrying
-from functions.usecases.game.record import kind_name, load_active
-from functions.usecases.game.times import iso
-from functions.usecases.games.create_game import Created, CreateGame
-from functions.usecases.players.identity import Actor, hash_password, hash_token, new_token, require_player
+from functions.usecases.game import add_event, iso, kind_name, load_active, retrying
+from functions.usecases.games import Created, CreateGame
+from functions.usecases.players import Actor, hash_password, hash_token, new_token, require_player
 
 NAME = "backgammon"
 SIDES = sorted(side.name for side in bg.Side)

@@ -14,13 +14,10 @@ from dataclasses import dataclass, field
 import engine
 from functions.errors import UnknownVariant, ValidationFailed
 from functions.ports import Clock, GameRecord, GameStore
-from functions.usecases.game.journal import add_event
-from functions.usecases.game.lifecycle_settings import LifecycleSettings, settings_for
-from functions.usecases.game.record import game_map
-from functions.usecases.game.times import deadline_for, iso
-from functions.usecases.notifications.notify_targets import validate_targets
-from functions.usecases.players.identity import hash_password, hash_token, new_token
-from functions.usecases.press.press_rules import validate_mode
+from functions.usecases.game import LifecycleSettings, add_event, deadline_for, game_map, iso, settings_for
+from functions.usecases.notifications import validate_targets
+from functions.usecases.players import hash_password, hash_token, new_token
+from functions.usecases.press import validate_mode
 
 PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
 

@@ -34,11 +34,10 @@ from typing import Any
 import engine
 from functions.errors import TooManyImports
 from functions.ports import Clock, GameRecord, GameStore, RateCounter
-from functions.usecases.game.journal import add_event
-from functions.usecases.game.times import iso
+from functions.usecases.game import add_event, iso
 from functions.usecases.games.create_game import Created
-from functions.usecases.players.identity import hash_token, new_token
-from functions.usecases.turns.import_replay import replay_document
+from functions.usecases.players import hash_token, new_token
+from functions.usecases.turns import replay_document
 
 IMPORTS_PER_HOUR = 10
 WINDOW_SECONDS = 3600

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
-from functions.usecases.players.identity import Actor
+from functions.usecases.players import Actor
 
 if TYPE_CHECKING:  # a view never creates a game: create_game is not on its path (issue 9)
     from functions.usecases.games.create_game import Created, CreateGame

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from functions.errors import ValidationFailed
 from functions.ports import Clock, EventRecord, GameRecord, GameStore
-from functions.usecases.game.record import DIPLOMACY, game_map
-from functions.usecases.players.identity import Actor
-from functions.usecases.turns import views
+from functions.usecases.game import DIPLOMACY, game_map
+from functions.usecases.players import Actor
+from functions.usecases.turns import game_view
 
 if TYPE_CHECKING:
-    from functions.usecases.games.create_game import Created, CreateGame
+    from functions.usecases.games import Created, CreateGame
 
 
 class Diplomacy:
@@ -23,7 +23,7 @@ class Diplomacy:
             raise ValidationFailed("backgammon settings are not for Diplomacy (it has no dice)")
         # deferred: a view never creates, so the view's first request does not load create_game,
         # its settings and the webhook host checks (ipaddress) (API cold start, issue 9)
-        from functions.usecases.games.create_game import create_game
+        from functions.usecases.games import create_game
 
         return create_game(store, clock, request)
 
@@ -34,7 +34,7 @@ class Diplomacy:
         return []  # join starts the first deadline for every kind; Diplomacy needs nothing more
 
     def view(self, game: GameRecord, actor: Actor) -> dict[str, Any]:
-        return views.game_view(game, actor)
+        return game_view(game, actor)
 
 
 DIPLOMACY_KIND = Diplomacy()

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from functions.errors import UnknownGame
 from functions.ports import GameRecord
-from functions.usecases.game.record import kind_name
-from functions.usecases.games.game_kinds import GameKind
+from functions.usecases.game import kind_name
+from functions.usecases.games import GameKind
 
 
 def _diplomacy() -> GameKind:
@@ -24,7 +24,7 @@ def _diplomacy() -> GameKind:
 
 
 def _backgammon() -> GameKind:
-    from functions.usecases.backgammon.backgammon_game import BACKGAMMON
+    from functions.usecases.backgammon import BACKGAMMON
 
     return BACKGAMMON
 

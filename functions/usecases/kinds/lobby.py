@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from functions.ports import GameRecord, GameStore
-from functions.usecases.game.record import kind_name
-from functions.usecases.game.results import with_scores
+from functions.usecases.game import kind_name, with_scores
 from functions.usecases.kinds.kind_registry import kind_of
-from functions.usecases.players.roster import dummy_powers, has_started, in_civil_disorder, open_seats
+from functions.usecases.players import dummy_powers, has_started, in_civil_disorder, open_seats
 
 Stage = Literal["waiting for players", "in play", "paused", "finished"]
 WAITING: Stage = "waiting for players"

@@ -14,12 +14,12 @@ from typing import Any
 
 from functions.ports import GameRecord, PowerPress, PressStore
 from functions.usecases.kinds.kind_registry import kind_of
-from functions.usecases.players.identity import Actor
-from functions.usecases.press import press as press_use_cases
+from functions.usecases.players import Actor
+from functions.usecases.press import with_unread
 
 
 def view_for(game: GameRecord, actor: Actor, press: PressStore,
              ledgers: Mapping[str, PowerPress] | None = None) -> dict[str, Any]:
     """``game`` as ``actor`` may see it, with the actor's unread press (from ``ledgers`` when
     they were read with the game, issue 29: a view is one query; else from ``press``)."""
-    return press_use_cases.with_unread(kind_of(game).view(game, actor), press, game, actor, ledgers)
+    return with_unread(kind_of(game).view(game, actor), press, game, actor, ledgers)

@@ -17,10 +17,8 @@ from datetime import timedelta
 
 from functions.errors import Forbidden, NotAPlayer, NotifyTargetNotFound
 from functions.ports import Clock, GameStore
-from functions.usecases.game.journal import retrying
-from functions.usecases.game.record import load
-from functions.usecases.game.times import iso
-from functions.usecases.players.identity import Actor
+from functions.usecases.game import iso, load, retrying
+from functions.usecases.players import Actor
 
 ROTATION_WINDOW_SECONDS = 24 * 3600
 

@@ -1,2 +1,62 @@
 """Who the players are: callers and their tokens (identity), the roster of seats, the ballots of draws
-and concessions, the join limits."""
+and concessions, the join limits.
+
+What other rooms use of this area is exported here; inside the area, modules import each
+other directly."""
+
+from __future__ import annotations
+
+from functions.usecases.players.ballots import ballot, votes_seen_by
+from functions.usecases.players.identity import (
+    ANONYMOUS,
+    SCHEDULER,
+    Actor,
+    check_password,
+    hash_password,
+    hash_token,
+    identify,
+    identify_digest,
+    new_token,
+    require_player,
+)
+from functions.usecases.players.join_limits import check_join_allowed, counted_parties, record_failed_join
+from functions.usecases.players.roster import (
+    CIVIL_DISORDER,
+    OPEN,
+    active_powers,
+    all_powers,
+    dummy_powers,
+    excused,
+    has_started,
+    in_civil_disorder,
+    open_seats,
+    seat_status,
+)
+
+__all__ = [
+    "ANONYMOUS",
+    "Actor",
+    "CIVIL_DISORDER",
+    "OPEN",
+    "SCHEDULER",
+    "active_powers",
+    "all_powers",
+    "ballot",
+    "check_join_allowed",
+    "check_password",
+    "counted_parties",
+    "dummy_powers",
+    "excused",
+    "has_started",
+    "hash_password",
+    "hash_token",
+    "identify",
+    "identify_digest",
+    "in_civil_disorder",
+    "new_token",
+    "open_seats",
+    "record_failed_join",
+    "require_player",
+    "seat_status",
+    "votes_seen_by",
+]

@@ -21,8 +21,7 @@ from collections.abc import Sequence
 
 import engine
 from functions.ports import GameRecord
-from functions.usecases.game.record import game_map, state_of
-from functions.usecases.game.results import survivors
+from functions.usecases.game import game_map, state_of, survivors
 
 OPEN = "open"
 CIVIL_DISORDER = "civil_disorder"

@@ -32,10 +32,17 @@ from functions.ports import (
     PressNotice,
     PressStore,
 )
-from functions.usecases.game.journal import retrying
-from functions.usecases.game.record import DIPLOMACY, game_map, kind_name, load, load_active
-from functions.usecases.game.times import iso, parse_iso
-from functions.usecases.players.identity import Actor, require_player
+from functions.usecases.game import (
+    DIPLOMACY,
+    game_map,
+    iso,
+    kind_name,
+    load,
+    load_active,
+    parse_iso,
+    retrying,
+)
+from functions.usecases.players import Actor, require_player
 from functions.usecases.press.press_rules import (
     PUBLIC,
     check_may_send,

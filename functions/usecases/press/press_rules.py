@@ -23,7 +23,7 @@ from functions.errors import (
     ValidationFailed,
 )
 from functions.ports import GameRecord
-from functions.usecases.players.roster import active_powers
+from functions.usecases.players import active_powers
 
 PUBLIC = "ALL"
 PRESS_MODES = ("full", "public_only", "none", "rulebook")

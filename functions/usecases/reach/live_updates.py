@@ -46,12 +46,11 @@ from functions.ports import (
     PressStore,
     TokenVerifier,
 )
-from functions.usecases.accounts.accounts import User, actor_of
-from functions.usecases.game.record import load
-from functions.usecases.kinds.player_view import view_for
-from functions.usecases.players.identity import ANONYMOUS, Actor, hash_token, identify_digest
-from functions.usecases.press.press import MESSAGE, has_press, message_view, unread_total
-from functions.usecases.press.press_rules import PUBLIC
+from functions.usecases.accounts import User, actor_of
+from functions.usecases.game import load
+from functions.usecases.kinds import view_for
+from functions.usecases.players import ANONYMOUS, Actor, hash_token, identify_digest
+from functions.usecases.press import MESSAGE, PUBLIC, has_press, message_view, unread_total
 
 _log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import html
 from collections.abc import Sequence
 
 from functions.ports import MailMessage
-from functions.usecases.notifications.notice_preferences import unsubscribe_url
+from functions.usecases.notifications import unsubscribe_url
 from functions.usecases.reach.personal_notices import Notice
 
 KIND_WORDS = {

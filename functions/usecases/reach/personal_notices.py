@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from functions.ports import DEADLINE_APPROACHING, GAME_ENDED, PHASE_PROCESSED, GameRecord, OutboxMessage
-from functions.usecases.kinds.lobby import game_name
-from functions.usecases.turns.views import missing_powers
+from functions.usecases.kinds import game_name
+from functions.usecases.turns import missing_powers
 
 
 class Notice(NamedTuple):

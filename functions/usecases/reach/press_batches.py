@@ -27,9 +27,9 @@ from functions.ports import (
     PressStore,
     ReachStore,
 )
-from functions.usecases.kinds.lobby import game_name
-from functions.usecases.notifications.notice_preferences import mode_of
-from functions.usecases.press.press_rules import PUBLIC
+from functions.usecases.kinds import game_name
+from functions.usecases.notifications import mode_of
+from functions.usecases.press import PUBLIC
 from functions.usecases.reach.live_updates import connection_actor
 from functions.usecases.reach.personal_notices import Notice, game_link, seated_accounts
 

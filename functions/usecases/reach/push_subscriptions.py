@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 from functions.errors import PushEndpointNotAllowed, TooManyDevices, ValidationFailed
 from functions.ports import Clock, PushDevice, ReachStore
-from functions.usecases.game.times import iso
+from functions.usecases.game import iso
 from functions.usecases.reach.personal_notices import Notice
 
 MAX_DEVICES = 10

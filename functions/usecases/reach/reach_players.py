@@ -46,9 +46,8 @@ from functions.ports import (
     PushSender,
     ReachStore,
 )
-from functions.usecases.game.record import load
-from functions.usecases.notifications.delivery_budget import Budget
-from functions.usecases.notifications.notice_preferences import DAILY, KIND_OF_OUTBOX, mode_of
+from functions.usecases.game import load
+from functions.usecases.notifications import DAILY, KIND_OF_OUTBOX, Budget, mode_of
 from functions.usecases.reach import digests, live_updates, press_batches
 from functions.usecases.reach.mail_notices import mail_for
 from functions.usecases.reach.personal_notices import Notice, notices_for

@@ -40,10 +40,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from functions.ports import GameActions, ReplyOutbox, Seat, TelegramStore
-from functions.usecases.players.identity import Actor, require_player
+from functions.usecases.players import Actor, require_player
 
 if TYPE_CHECKING:  # the bot's cold import stays without the account use cases' imports
-    from functions.usecases.accounts.accounts import AccountDirectory
+    from functions.usecases.accounts import AccountDirectory
 
 LINK_CODE_TTL = timedelta(minutes=30)
 HELP_TEXT = (

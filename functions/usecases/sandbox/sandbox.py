@@ -39,9 +39,8 @@ from typing import Any
 import engine
 from functions.errors import BadPosition, RateLimited, UnknownPower, UnknownVariant
 from functions.ports import RateCounter
-from functions.usecases.game.record import game_map
-from functions.usecases.turns.order_entry import Rejection, check_order
-from functions.usecases.turns.process_turn import resolution_view
+from functions.usecases.game import game_map
+from functions.usecases.turns import Rejection, check_order, resolution_view
 
 _PHASE = re.compile(r"([SFW])(\d{1,4})([MRA])")
 

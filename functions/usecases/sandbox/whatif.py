@@ -31,8 +31,8 @@ from typing import Any
 import engine
 from functions.errors import StalePhase
 from functions.ports import GameStore
-from functions.usecases.game.record import load_active, state_of
-from functions.usecases.players.identity import Actor, require_player
+from functions.usecases.game import load_active, state_of
+from functions.usecases.players import Actor, require_player
 from functions.usecases.sandbox import sandbox
 
 

@@ -25,15 +25,19 @@ from datetime import timedelta
 
 from functions.errors import Forbidden, NoDeadline, NotAPlayer
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
-from functions.usecases.game.journal import add_event, add_outbox, retrying
-from functions.usecases.game.record import load, load_active
-from functions.usecases.game.times import deadline_for, iso, parse_iso
-from functions.usecases.kinds.kind_registry import kind_of
-from functions.usecases.players.identity import Actor
-from functions.usecases.players.roster import has_started
-from functions.usecases.turns.deadlines import sync_schedule
-from functions.usecases.turns.reminders import reminder_for
-from functions.usecases.turns.submit_orders import maybe_auto_process
+from functions.usecases.game import (
+    add_event,
+    add_outbox,
+    deadline_for,
+    iso,
+    load,
+    load_active,
+    parse_iso,
+    retrying,
+)
+from functions.usecases.kinds import kind_of
+from functions.usecases.players import Actor, has_started
+from functions.usecases.turns import maybe_auto_process, reminder_for, sync_schedule
 
 
 @dataclass(frozen=True)

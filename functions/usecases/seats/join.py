@@ -24,17 +24,20 @@ from functions.ports import (
     GameStore,
     OutboxRecord,
 )
-from functions.usecases.accounts.accounts import User, seat_fields
-from functions.usecases.game.journal import add_event, add_outbox, retrying
-from functions.usecases.game.record import load_active
-from functions.usecases.game.times import deadline_for, iso
-from functions.usecases.games.game_kinds import GameKind
-from functions.usecases.kinds.kind_registry import kind_of
-from functions.usecases.players.identity import check_password, hash_token, new_token
-from functions.usecases.players.join_limits import check_join_allowed, record_failed_join
-from functions.usecases.players.roster import dummy_powers, open_seats
-from functions.usecases.turns.deadlines import sync_schedule
-from functions.usecases.turns.reminders import reminder_for
+from functions.usecases.accounts import User, seat_fields
+from functions.usecases.game import add_event, add_outbox, deadline_for, iso, load_active, retrying
+from functions.usecases.games import GameKind
+from functions.usecases.kinds import kind_of
+from functions.usecases.players import (
+    check_join_allowed,
+    check_password,
+    dummy_powers,
+    hash_token,
+    new_token,
+    open_seats,
+    record_failed_join,
+)
+from functions.usecases.turns import reminder_for, sync_schedule
 
 
 @dataclass(frozen=True)

@@ -17,24 +17,20 @@ from datetime import datetime
 
 from functions.errors import Forbidden, NotAPlayer, PowerTaken, UnknownPower
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, OutboxRecord
-from functions.usecases.game.journal import add_event, add_outbox, retrying
-from functions.usecases.game.lifecycle_settings import check_dummies
-from functions.usecases.game.record import game_map, load_active
-from functions.usecases.game.times import iso
-from functions.usecases.kinds.kind_registry import kind_of
-from functions.usecases.players.identity import Actor, require_player
-from functions.usecases.players.roster import (
+from functions.usecases.game import add_event, add_outbox, check_dummies, game_map, iso, load_active, retrying
+from functions.usecases.kinds import kind_of
+from functions.usecases.players import (
     OPEN,
+    Actor,
     all_powers,
     dummy_powers,
     has_started,
     open_seats,
+    require_player,
     seat_status,
 )
 from functions.usecases.seats.join import start_if_full
-from functions.usecases.turns.deadlines import sync_schedule
-from functions.usecases.turns.reminders import reminder_for
-from functions.usecases.turns.submit_orders import maybe_auto_process
+from functions.usecases.turns import maybe_auto_process, reminder_for, sync_schedule
 
 
 @dataclass(frozen=True)

@@ -24,14 +24,16 @@ from typing import Any, NamedTuple
 
 from functions.errors import Forbidden, GameNotStarted, ValidationFailed
 from functions.ports import Clock, DeadlineScheduler, EventRecord, GameStore, OutboxRecord
-from functions.usecases.game.journal import add_event, retrying
-from functions.usecases.game.record import load_active, state_of
-from functions.usecases.game.results import with_scores
-from functions.usecases.players.ballots import ballot, votes_seen_by
-from functions.usecases.players.identity import Actor, require_player
-from functions.usecases.players.roster import active_powers, has_started
-from functions.usecases.turns.deadlines import sync_schedule
-from functions.usecases.turns.lifecycle import end_game, vote_outcome
+from functions.usecases.game import add_event, load_active, retrying, state_of, with_scores
+from functions.usecases.players import (
+    Actor,
+    active_powers,
+    ballot,
+    has_started,
+    require_player,
+    votes_seen_by,
+)
+from functions.usecases.turns import end_game, sync_schedule, vote_outcome
 
 
 class VoteState(NamedTuple):

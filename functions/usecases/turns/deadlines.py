@@ -43,7 +43,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
 from functions.ports import DeadlineScheduler
-from functions.usecases.game.times import parse_iso
+from functions.usecases.game import parse_iso
 
 if TYPE_CHECKING:  # a lazy port (functions/ports/__init__.py): the API imports this module too
     from functions.ports import DeadlineGames

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from functions.ports import GameStore
-from functions.usecases.game.record import load
+from functions.usecases.game import load
 from functions.usecases.turns.process_turn import without_explanations
 
 FORMAT = "convoy-export/1"

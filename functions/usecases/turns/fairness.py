@@ -20,9 +20,8 @@ from datetime import datetime
 
 from functions.errors import DeadlineNotReached, GameNotFull
 from functions.ports import GameRecord
-from functions.usecases.game.times import parse_iso
-from functions.usecases.players.identity import Actor
-from functions.usecases.players.roster import has_started, open_seats
+from functions.usecases.game import parse_iso
+from functions.usecases.players import Actor, has_started, open_seats
 from functions.usecases.turns.views import missing_powers
 
 

@@ -43,11 +43,15 @@ from typing import Any
 import engine
 from functions.errors import BadImport
 from functions.ports import GameRecord, PhaseRecord
-from functions.usecases.game.deadline_grid import check_grid
-from functions.usecases.game.lifecycle_settings import check_dummies
-from functions.usecases.game.record import game_map
-from functions.usecases.game.results import make_result, survivors
-from functions.usecases.game.times import iso, parse_iso
+from functions.usecases.game import (
+    check_dummies,
+    check_grid,
+    game_map,
+    iso,
+    make_result,
+    parse_iso,
+    survivors,
+)
 from functions.usecases.turns.export import EXPORTED_SETTINGS, FORMAT
 from functions.usecases.turns.lifecycle import owing_powers
 from functions.usecases.turns.order_entry import read_orders

@@ -40,11 +40,18 @@ from typing import Any
 
 import engine
 from functions.ports import EventRecord, GameRecord, OutboxRecord
-from functions.usecases.game.journal import add_event, add_outbox
-from functions.usecases.game.record import game_map, state_of
-from functions.usecases.game.results import describe, make_result, survivors
-from functions.usecases.game.times import deadline_for, iso
-from functions.usecases.players.roster import (
+from functions.usecases.game import (
+    add_event,
+    add_outbox,
+    deadline_for,
+    describe,
+    game_map,
+    iso,
+    make_result,
+    state_of,
+    survivors,
+)
+from functions.usecases.players import (
     CIVIL_DISORDER,
     active_powers,
     dummy_powers,

@@ -37,9 +37,8 @@ import engine
 import render
 from functions.errors import PhaseNotFound
 from functions.ports import GameRecord, GameStore, PhaseRecord
-from functions.usecases.game.phase_lookup import find_phase, phase_key
-from functions.usecases.game.record import game_map, load, state_of
-from functions.usecases.players.identity import Actor
+from functions.usecases.game import find_phase, game_map, load, phase_key, state_of
+from functions.usecases.players import Actor
 
 KINDS = ("board", "orders", "resolution")
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import engine
-from functions.usecases.game.record import order_key
+from functions.usecases.game import order_key
 
 WAIVE_PREFIX = "WAIVE#"
 

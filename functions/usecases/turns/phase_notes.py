@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from functions.ports import EventRecord, GameRecord
-from functions.usecases.game.journal import add_event
+from functions.usecases.game import add_event
 
 EVENT_OF_NOTE = {"DISBANDED": "UNIT_DISBANDED", "PHASE_SKIPPED": "PHASE_SKIPPED"}
 

@@ -59,10 +59,20 @@ from functions.ports import (
     OutboxRecord,
     PhaseRecord,
 )
-from functions.usecases.game.journal import add_event, add_outbox, retrying
-from functions.usecases.game.record import DIPLOMACY, game_map, kind_name, load_active, state_of
-from functions.usecases.game.times import deadline_for, iso, parse_iso
-from functions.usecases.players.identity import SCHEDULER, Actor
+from functions.usecases.game import (
+    DIPLOMACY,
+    add_event,
+    add_outbox,
+    deadline_for,
+    game_map,
+    iso,
+    kind_name,
+    load_active,
+    parse_iso,
+    retrying,
+    state_of,
+)
+from functions.usecases.players import SCHEDULER, Actor
 from functions.usecases.turns.deadlines import sync_schedule
 from functions.usecases.turns.fairness import check_creator_may_process
 from functions.usecases.turns.lifecycle import (

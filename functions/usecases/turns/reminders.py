@@ -22,9 +22,7 @@ from datetime import datetime, timedelta
 
 from functions.errors import GameNotFound
 from functions.ports import DEADLINE_APPROACHING, Clock, DeadlineScheduler, GameRecord, GameStore
-from functions.usecases.game.journal import add_outbox, retrying
-from functions.usecases.game.record import load
-from functions.usecases.game.times import parse_iso
+from functions.usecases.game import add_outbox, load, parse_iso, retrying
 from functions.usecases.turns.deadlines import reminder_time
 from functions.usecases.turns.views import missing_powers
 

@@ -26,10 +26,8 @@ from dataclasses import dataclass, field
 import engine
 from functions.errors import GameNotActive, GamePaused, StalePhase
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
-from functions.usecases.game.journal import add_event, retrying
-from functions.usecases.game.record import game_map, load, load_active, state_of
-from functions.usecases.game.times import parse_iso
-from functions.usecases.players.identity import SCHEDULER, Actor, require_player
+from functions.usecases.game import add_event, game_map, load, load_active, parse_iso, retrying, state_of
+from functions.usecases.players import SCHEDULER, Actor, require_player
 from functions.usecases.turns.deadlines import ready_to_auto_process
 from functions.usecases.turns.order_entry import (
     Rejection,

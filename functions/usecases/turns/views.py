@@ -12,16 +12,16 @@ from typing import Any
 
 import engine
 from functions.ports import GameRecord, GameStore
-from functions.usecases.game.record import game_map, load, state_of
-from functions.usecases.game.results import with_scores
-from functions.usecases.players.ballots import votes_seen_by
-from functions.usecases.players.identity import ANONYMOUS, Actor
-from functions.usecases.players.roster import (
+from functions.usecases.game import game_map, load, state_of, with_scores
+from functions.usecases.players import (
+    ANONYMOUS,
+    Actor,
     dummy_powers,
     excused,
     in_civil_disorder,
     open_seats,
     seat_status,
+    votes_seen_by,
 )
 from functions.usecases.turns.order_entry import owed
 
