@@ -32,8 +32,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from bench.engine_bench import collect_positions  # noqa: E402
+import engine
+from bench.engine_bench import collect_positions
 
 STEPS = ("load state", "parse", "validate", "adjudicate", "store result")
 

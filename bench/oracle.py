@@ -57,9 +57,9 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from bench.random_play import PlayedPhase, play_game  # noqa: E402
-from engine import Convoy, Decision, GameStatus, Move, PhaseType, ResultCode, Role, SupportMove  # noqa: E402
+import engine
+from bench.random_play import PlayedPhase, play_game
+from engine import Convoy, Decision, GameStatus, Move, PhaseType, ResultCode, Role, SupportMove
 
 Position = frozenset[tuple[str, str]]  # (power, "A PAR" | "*A PAR")
 

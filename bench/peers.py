@@ -48,7 +48,7 @@ def pydip_peer(game_map: MapData) -> Peer | None:
         from pydip.player.player import Player  # type: ignore[import-not-found,import-untyped,unused-ignore]
         from pydip.player.unit import UnitTypes  # type: ignore[import-not-found,import-untyped,unused-ignore]
         from pydip.turn.resolve import resolve_turn  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except Exception:  # noqa: BLE001 - any import failure means "not available"
+    except Exception:
         return None
     pmap = vanilla_dip.generate_map()
     names = _pydip_names(game_map, set(pmap.name_map))
@@ -159,7 +159,7 @@ def _pydip_command(commands: Any, verb: str, player: Any, unit: Any, rest: list[
 def mila_peer(game_map: MapData) -> Peer | None:
     try:
         import diplomacy  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     game = diplomacy.Game(map_name="standard")  # one Game, reused for every phase
 

@@ -27,9 +27,9 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-import render  # noqa: E402
-from render.showcase import showcase_year  # noqa: E402
+import engine
+import render
+from render.showcase import showcase_year
 
 WIDTH = 1200
 

@@ -51,7 +51,7 @@ Graph = dict[str, frozenset[str]]
 _GRAPHS: dict[int, tuple[MapData, dict[UnitKind, Graph]]] = {}
 
 
-def simple_orders(state: GameState, map: MapData, power: str, seed: str) -> list[Order]:  # noqa: A002
+def simple_orders(state: GameState, map: MapData, power: str, seed: str) -> list[Order]:
     """Legal orders for ``power`` in ``state``'s phase, the same for the same seed."""
     rng = random.Random(f"{seed}:{power}")
     legal = legal_orders(state, map, power)

@@ -54,7 +54,7 @@ def quick_init(cls: type[T]) -> type[T]:
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}) -> None:\n" + "\n".join(body or ["    pass"])
-    exec(source, namespace)  # noqa: S102 - source built from the class's own field names
+    exec(source, namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010 - replacing the generated method

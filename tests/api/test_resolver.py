@@ -16,7 +16,7 @@ import pytest
 
 from composition import api as entry
 from functions.api import handler
-from functions.usecases.press import press
+from functions.usecases.kinds import player_view
 from functions.usecases.turns import views
 from local_stack.http_adapter import LocalContext, to_event
 from tests.api.harness import InProcessApi
@@ -105,7 +105,7 @@ def test_an_answer_off_its_model_is_a_500_not_the_callers_fault(
     """A view is the builder's dict, held to its model on the way out (routes/games.py)."""
     game_id, _, _ = api.new_game()
     assert api.call("GET", f"/games/{game_id}").status == 200
-    monkeypatch.setattr(press, "with_unread", lambda view, *_: {**view, "year": "not a year"})
+    monkeypatch.setattr(player_view, "with_unread", lambda view, *_: {**view, "year": "not a year"})
     answer = api.call("GET", f"/games/{game_id}")
     assert (answer.status, answer.body["code"]) == (500, "INTERNAL")
     assert "not a year" not in answer.raw

@@ -20,9 +20,9 @@ from functions.usecases.reach.telegram_bot import handle_update, issue_link_code
 from infra.webhooks import HttpDelivery, HttpSettings
 from tests.notifications.fakes import FakeGameActions, MemoryReplyOutbox, MemoryTelegramStore
 from tests.notifications.test_telegram import NOW, update
-from tests.notifications.test_telegram import table as table  # noqa: F401 (the moto table fixture)
+from tests.notifications.test_telegram import table as table
 from tests.notifications.test_webhooks import Capture
-from tests.notifications.test_webhooks import server as server  # noqa: F401 (the loopback receiver fixture)
+from tests.notifications.test_webhooks import server as server
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00fake-image\r\n--not-a-boundary" * 4
 
@@ -100,7 +100,7 @@ def test_the_notifier_draws_the_named_picture_and_sends_it_as_a_photo() -> None:
     assert sender.photos == [(70, PNG, "the board")] and sender.texts == []
 
 
-def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:  # noqa: F811
+def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:
     settings = HttpSettings(allow_loopback=True, telegram_bot_token="123:ABC", telegram_api_base=server)
     HttpDelivery(settings).send_telegram_photo(-1001, PNG, "Spring 1901")
     path, headers, body = Capture.received[0]

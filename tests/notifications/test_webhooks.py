@@ -42,7 +42,7 @@ class Capture(BaseHTTPRequestHandler):
     received: list[tuple[str, dict[str, str], bytes]] = []
     status = 204
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         Capture.received.append((self.path, dict(self.headers.items()), body))
         self.send_response(Capture.status)

@@ -63,7 +63,7 @@ class Listener:
         try:
             for frame in self.socket:
                 self.frames.append(json.loads(frame))
-        except Exception:  # noqa: BLE001 - closed
+        except Exception:
             return
 
     def close(self) -> None:

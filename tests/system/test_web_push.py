@@ -49,7 +49,7 @@ class PushService:
         received = self.received
 
         class Handle(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length") or 0))
                 received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(410 if self.path.startswith("/gone/") else 201)

@@ -205,7 +205,7 @@ def post_frames(frames: Sequence[Frame], poster: LivePoster, connections: Connec
         except ConnectionGone:
             connections.close(frame.connection_id)
             gone += 1
-        except Exception as exc:  # noqa: BLE001 - one connection's failure must not stop the others
+        except Exception as exc:
             _log.warning("live frame not posted: %s", type(exc).__name__)
             failed += 1
     return Posted(sent, gone, failed)

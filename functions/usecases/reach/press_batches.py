@@ -53,7 +53,7 @@ def present_powers(game: GameRecord, connections: ConnectionStore | None, now: f
     for connection in connections.of_game(game.game_id, now):
         try:
             actor = connection_actor(game, connection, operator_token)
-        except Exception:  # noqa: BLE001 - a connection whose token no longer opens a seat
+        except Exception:
             continue
         if actor.kind == "player" and actor.power:
             present.add(actor.power)

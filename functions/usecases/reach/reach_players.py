@@ -198,7 +198,7 @@ def _mail(notice: Notice, reach: Reach, done: Reached, budget: Budget | None) ->
                                  map_png=picture))
     except MailRefused as refused:
         _log.warning("mail refused for good", extra={"target": target, "reason": str(refused)[:200]})
-    except Exception as exc:  # noqa: BLE001 - reported; the message is retried
+    except Exception as exc:
         done.failed[target] = type(exc).__name__
         return
     _mark(notice.dedupe_key, target, reach, done)
@@ -209,7 +209,7 @@ def _map(notice: Notice, reach: Reach) -> bytes | None:
         return None
     try:
         return reach.map_png(notice.game_id, notice.map_phase)
-    except Exception:  # noqa: BLE001 - the mail goes without the picture (its link still works)
+    except Exception:
         _log.warning("resolution map not drawn for a mail", exc_info=True)
         return None
 
@@ -229,7 +229,7 @@ def _push(notice: Notice, reach: Reach, done: Reached, budget: Budget | None) ->
             reach.prefs.remove_device(notice.user_id, device.device_id)
             done.skipped.append(target)
             continue
-        except Exception as exc:  # noqa: BLE001 - reported; the message is retried
+        except Exception as exc:
             done.failed[target] = type(exc).__name__
             continue
         _mark(notice.dedupe_key, target, reach, done)

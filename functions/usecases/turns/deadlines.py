@@ -217,5 +217,5 @@ def sync_schedule(
             reminder=reminder if at is not None else None,
             was_timed=was_timed,
         )
-    except Exception:  # noqa: BLE001 - documented: the sweeper is the backstop
+    except Exception:
         log.exception("could not update the deadline schedule of %s %s", game_id, phase)

@@ -58,14 +58,6 @@ class WaitSet:
     auto_processed: bool = False
 
 
-def check_orders(
-    texts: list[str], power: str, state: engine.GameState, the_map: engine.MapData
-) -> tuple[dict[str, str], list[str], list[Rejection]]:
-    """Parse and validate: ({unit key: canonical text}, accepted in order, rejections)."""
-    entry = read_orders(texts, power, state, the_map)
-    return entry.keyed, entry.accepted, entry.rejected
-
-
 def _check_phase(game: GameRecord, phase: str | None, client_timestamp: str | None) -> None:
     if phase is not None and phase.upper() != game.phase:
         raise StalePhase(f"orders for {phase} but the game is at {game.phase}", phase=game.phase)
