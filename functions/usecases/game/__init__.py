@@ -9,7 +9,7 @@ from __future__ import annotations
 from functions.usecases.game.deadline_grid import check_grid
 from functions.usecases.game.expiry import forget_game
 from functions.usecases.game.history_cursor import decode_cursor, encode_cursor
-from functions.usecases.game.journal import add_event, add_outbox, retrying
+from functions.usecases.game.journal import add_event, add_outbox, outbox_at, reserve_outbox, retrying
 from functions.usecases.game.lifecycle_settings import LifecycleSettings, check_dummies, settings_for
 from functions.usecases.game.phase_lookup import find_phase, phase_key
 from functions.usecases.game.record import (
@@ -46,8 +46,10 @@ __all__ = [
     "load_with_press",
     "make_result",
     "order_key",
+    "outbox_at",
     "parse_iso",
     "phase_key",
+    "reserve_outbox",
     "retrying",
     "settings_for",
     "state_of",

@@ -24,14 +24,20 @@ def add_event(
 
 
 def add_outbox(game: GameRecord, kind: str, payload: dict[str, Any], dedupe: str) -> OutboxRecord:
+    """Next outbox item of ``game`` (bumps ``outbox_seq`` on the working copy)."""
+    return outbox_at(game, reserve_outbox(game), kind, payload, dedupe)
+
+
+def reserve_outbox(game: GameRecord) -> int:
+    """The next outbox number, taken now for an item written later (``outbox_at``)."""
     game.outbox_seq += 1
-    return OutboxRecord(
-        seq=game.outbox_seq,
-        kind=kind,
-        game_id=game.game_id,
-        dedupe_key=f"{game.game_id}:{dedupe}",
-        payload=payload,
-    )
+    return game.outbox_seq
+
+
+def outbox_at(game: GameRecord, seq: int, kind: str, payload: dict[str, Any], dedupe: str) -> OutboxRecord:
+    """The outbox item numbered ``seq`` (from ``reserve_outbox``)."""
+    return OutboxRecord(seq=seq, kind=kind, game_id=game.game_id, dedupe_key=f"{game.game_id}:{dedupe}",
+                        payload=payload)
 
 
 def retrying(attempt: Callable[[], T], attempts: int = MAX_ATTEMPTS) -> T:

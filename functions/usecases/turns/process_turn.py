@@ -62,13 +62,14 @@ from functions.ports import (
 from functions.usecases.game import (
     DIPLOMACY,
     add_event,
-    add_outbox,
     deadline_for,
     game_map,
     iso,
     kind_name,
     load_active,
+    outbox_at,
     parse_iso,
+    reserve_outbox,
     retrying,
     state_of,
 )
@@ -122,8 +123,9 @@ class Adjudicated(NamedTuple):
 
 
 class Record(NamedTuple):
-    """What one commit writes besides META: the PHASE item, its events and its notices."""
+    """What one commit writes: the next META (``game``), the PHASE item, its events and its notices."""
 
+    game: GameRecord
     phase: PhaseRecord
     events: list[EventRecord]
     outbox: list[OutboxRecord]
@@ -192,9 +194,9 @@ def _turn(store: GameStore, clock: Clock, game_id: str, actor: Actor, expected_p
                 return extended
         now = clock.now()
         adjudicated = adjudicate(current, state)
-        version, record_of = current.version, record(current, adjudicated, now, actor.kind == "scheduler")
-        committed = store.commit_turn(current, expected_version=version, phase=record_of.phase,
-                                      events=record_of.events, outbox=record_of.outbox)
+        written = record(current, adjudicated, now, actor.kind == "scheduler")
+        committed = store.commit_turn(written.game, expected_version=current.version, phase=written.phase,
+                                      events=written.events, outbox=written.outbox)
         schedule(scheduler, committed, now)
         processed = adjudicated.state.phase_name
         return Processed(committed.phase, processed, committed.status, adjudicated.resolution), committed
@@ -272,42 +274,49 @@ def _parsed(text: str, power: str, state: engine.GameState, the_map: engine.MapD
         ) from exc
 
 
+def advance(game: GameRecord, done: Adjudicated, now: datetime) -> GameRecord:
+    """The game at the next phase, as a new record: the one read stays as it was read (a retry
+    reads again). Its seats and players are copies, which the phase's consequences may change."""
+    new_state = done.next_state
+    status = str(new_state.status)
+    running = status == "ACTIVE" and not game.paused
+    return replace(
+        game, state=engine.state_to_dict(new_state), phase=new_state.phase_name,
+        phase_index=game.phase_index + 1, phase_started_at=iso(now), status=status,
+        pending_orders={},  # the new phase's decisions start empty: the powers' items are of the old one
+        wait_flags={},  # wait flags hold one phase only
+        paused_remaining=None,  # a resumed phase gets its full length
+        deadline=deadline_for(game, str(new_state.phase_type), now) if running else None,
+        seats={p: dict(s) for p, s in game.seats.items()},
+        players={p: dict(v) for p, v in game.players.items()},
+    )
+
+
 def record(game: GameRecord, done: Adjudicated, now: datetime, by_deadline: bool) -> Record:
-    """Move ``game`` (the working copy) to the next phase; the PHASE item, events and notices."""
-    processed, new_state = done.state.phase_name, done.next_state
+    """What the commit writes: the next record (``advance``), the PHASE item, the events, and
+    the notices (``notify``'s first: numbered before those the phase's consequences add)."""
+    processed = done.state.phase_name
     phase = PhaseRecord(n=game.phase_index, phase=processed, state_before=game.state, orders=done.orders,
                         resolution=done.resolution, processed_at=iso(now))
-    game.state = engine.state_to_dict(new_state)
-    game.phase = new_state.phase_name
-    game.phase_index += 1
-    game.pending_orders = {}  # the new phase's decisions start empty: the powers' items are of the old one
-    game.phase_started_at = iso(now)
-    game.status = str(new_state.status)
-    game.wait_flags = {}  # wait flags hold one phase only
-    game.paused_remaining = None  # a resumed phase gets its full length
-    game.deadline = None
-    if game.status == "ACTIVE" and not game.paused:
-        game.deadline = deadline_for(game, str(new_state.phase_type), now)
-    events = [add_event(game, "PHASE_PROCESSED", {"phase": processed, "next_phase": game.phase,
-                                                  "orders": phase.orders,
-                                                  "resolution": without_explanations(done.resolution)},
+    after = advance(game, done, now)
+    events = [add_event(after, "PHASE_PROCESSED", {"phase": processed, "next_phase": after.phase,
+                                                   "orders": phase.orders,
+                                                   "resolution": without_explanations(done.resolution)},
                         now, phase=processed),
-              *note_events(game, done.resolution["notes"], now, processed)]
-    first = notice(game, processed)  # numbered before the notices the phase's consequences add
+              *note_events(after, done.resolution["notes"], now, processed)]
+    slot = reserve_outbox(after)
     more_events, more_outbox = after_phase(
-        game, processed=processed, processed_type=str(done.state.phase_type), nmr=done.resolution["nmr"],
-        new_state=new_state, by_deadline=by_deadline, now=now,
+        after, processed=processed, processed_type=str(done.state.phase_type), nmr=done.resolution["nmr"],
+        new_state=done.next_state, by_deadline=by_deadline, now=now,
     )
-    first = first._replace(payload={**first.payload, "game_status": game.status, "deadline": game.deadline})
-    return Record(phase, events + more_events, [first, *more_outbox])
+    return Record(after, phase, events + more_events, [notify(after, processed, slot), *more_outbox])
 
 
-def notice(game: GameRecord, processed: str) -> OutboxRecord:
-    """PHASE_PROCESSED for the game's delivery targets (``record`` fills in where the game
-    stands once the phase's consequences, a game's end say, are known)."""
-    return add_outbox(
-        game,
-        "PHASE_PROCESSED",
+def notify(game: GameRecord, processed: str, seq: int) -> OutboxRecord:
+    """PHASE_PROCESSED for the game's delivery targets, saying where the game stands once the
+    phase's consequences (a game's end, say) are known; ``seq`` was reserved before them."""
+    return outbox_at(
+        game, seq, "PHASE_PROCESSED",
         {"phase": processed, "next_phase": game.phase, "game_status": game.status, "deadline": game.deadline,
          # the phase's resolution map (issue 14); notices put the API's base URL before it
          "map": f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"},
