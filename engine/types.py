@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import TypeAlias
 
 from engine.reasons import Explanation, ReasonCode
-from engine.values import quick_init, shared
+from engine.values import shared
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
@@ -102,7 +102,6 @@ class ResultCode(_Word):
     WAIVE = "WAIVE"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Location:
     """A province, and for a fleet in a split-coast province, the coast it is on.
@@ -171,7 +170,6 @@ def _location_of(text: str) -> Location:
 _INTERNED: dict[str, Location] = {}
 
 
-@quick_init
 @dataclass(frozen=True, order=True, slots=True)
 class Unit:
     kind: UnitKind
@@ -228,7 +226,6 @@ _SHARED_UNITS: dict[tuple[UnitKind, str, Location], Unit] = {}
 unit_order = attrgetter("row")
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     """A unit dislodged in the movement phase just played, with what its retreat needs.
@@ -252,7 +249,6 @@ class DislodgedUnit:
 # unit actually on the board.
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Hold:
     power: str
@@ -262,7 +258,6 @@ class Hold:
     order_type = OrderType.HOLD
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Move:
     power: str
@@ -274,7 +269,6 @@ class Move:
     order_type = OrderType.MOVE
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SupportHold:
     power: str
@@ -286,7 +280,6 @@ class SupportHold:
     order_type = OrderType.SUPPORT_HOLD
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SupportMove:
     power: str
@@ -299,7 +292,6 @@ class SupportMove:
     order_type = OrderType.SUPPORT_MOVE
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Convoy:
     power: str
@@ -312,7 +304,6 @@ class Convoy:
     order_type = OrderType.CONVOY
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Retreat:
     power: str
@@ -323,7 +314,6 @@ class Retreat:
     order_type = OrderType.RETREAT
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Disband:
     """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
@@ -335,7 +325,6 @@ class Disband:
     order_type = OrderType.DISBAND
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Build:
     power: str
@@ -345,7 +334,6 @@ class Build:
     order_type = OrderType.BUILD
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Waive:
     power: str
@@ -371,7 +359,6 @@ ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
 # --- Results -------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why an order ended as it did, for players: a code from the closed set of
@@ -384,7 +371,6 @@ class Reason:
     detail: str = ""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class OrderResult:
     order: Order
@@ -402,7 +388,6 @@ class NoteKind(_Word):
     PHASE_SKIPPED = "PHASE_SKIPPED"  # a retreat or adjustment phase in which nobody could order
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class PhaseNote:
     """One thing players are told happened between phases: ``phase`` names the phase it
@@ -416,7 +401,6 @@ class PhaseNote:
     text: str = ""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
@@ -513,7 +497,6 @@ SEASON_LETTER = {Season.SPRING: "S", Season.FALL: "F", Season.WINTER: "W"}
 PHASE_LETTER = {MOVEMENT: "M", RETREAT: "R", ADJUSTMENT: "A"}
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class GameState:
     """An immutable snapshot of the board between phases.

@@ -47,7 +47,6 @@ from engine.types import (
     Unit,
     Waive,
 )
-from engine.values import quick_init
 
 
 class ErrorCode(StrEnum):
@@ -78,7 +77,6 @@ class ErrorCode(StrEnum):
     GAME_OVER = "GAME_OVER"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ValidationResult:
     ok: bool
