@@ -22,8 +22,10 @@ What is timed, per phase, as a server does it from stored data:
 
 The engines take turns phase by phase (interleaved), so a change in the machine's
 load hits all of them alike. ``time.perf_counter_ns`` after a warm-up, with the
-garbage collector off while timing. Retreat and adjustment phases are timed for
-Convoy alone.
+garbage collector off while timing; ``--clock cpu`` times the CPU the process used instead
+(``time.process_time_ns``), which other processes on a shared machine move far less than
+the wall clock (for A/B runs of engine changes; quote wall-clock figures otherwise).
+Retreat and adjustment phases are timed for Convoy alone.
 
     .venv/bin/python bench/engine_bench.py [--phases N] [--seed S] [--quick]
 """
@@ -52,6 +54,8 @@ from engine import MapData, Order, OrderResult, PhaseType, Resolution, ResultCod
 
 MAX_PHASES_PER_GAME = 80  # 40 years at most: long enough for mid- and end-game boards
 WARMUP_PHASES = 200
+CLOCKS = {"wall": time.perf_counter_ns, "cpu": time.process_time_ns}
+CLOCK = "wall"  # set by --clock
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,7 @@ def stored(phase: PlayedPhase) -> Stored:
 
 def time_convoy_phase(game_map: MapData, phase: Stored, rules: str) -> Timing:
     """Load, parse, validate, adjudicate and store one phase; nanoseconds per step."""
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     t0 = clock()
     state = engine.state_from_dict(phase.state)
     t1 = clock()
@@ -147,7 +151,7 @@ def time_floor_phase(game_map: MapData, floor: Floor) -> Timing:
     check; for "adjudicate", one result per order and the position it led to, built from
     the units and centres that came of it. Whatever any engine with these inputs and
     outputs does, it does at least this in this interpreter."""
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     t0 = clock()
     state = engine.state_from_dict(floor.phase.state)
     t1 = clock()
@@ -165,7 +169,7 @@ def time_floor_phase(game_map: MapData, floor: Floor) -> Timing:
 
 
 def time_peer_phase(peer: Peer, prepared: Any) -> Timing:
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     t0 = clock()
     peer.run(prepared)
     return Timing(0, 0, 0, clock() - t0, 0)
@@ -220,12 +224,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="300 movement phases, for a smoke run")
     parser.add_argument("--rules", default="2023", choices=sorted(engine.RULEBOOKS))
     parser.add_argument("--no-peers", action="store_true", help="time Convoy alone")
+    parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS),
+                        help="wall: elapsed time (default); cpu: this process's CPU time")
     args = parser.parse_args(argv)
+    global CLOCK
+    CLOCK = args.clock
     target = 300 if args.quick else args.phases
     game_map = engine.load_map("classical")
 
     print(f"# Convoy engine benchmark ({time.strftime('%Y-%m-%d')})")
-    print(f"python {platform.python_version()} on {platform.machine()}, {_cpus()} CPUs; rules {args.rules}")
+    print(f"python {platform.python_version()} on {platform.machine()}, {_cpus()} CPUs; rules {args.rules}; "
+          f"{args.clock} clock")
     started = time.perf_counter()
     played, games = collect_positions(game_map, args.seed, target, args.rules)
     by_type = {kind: [p for p in played if p.state.phase_type is kind] for kind in PhaseType}
@@ -303,7 +312,7 @@ def legal_orders_row(game_map: MapData, states: Sequence[engine.GameState]) -> s
             engine.legal_orders(state, game_map, power)
 
     ways = (("one request (`legal_menus`)", together), ("power by power (`legal_orders` x7)", one_by_one))
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     totals: list[list[int]] = [[] for _ in ways]
     for state in states[:WARMUP_PHASES // 10]:
         for _, way in ways:
