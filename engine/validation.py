@@ -327,31 +327,13 @@ _MOVEMENT_CHECKS: dict[type, Callable[[Any, Unit, bool, Position], Checked]] = {
 
 
 def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
-    """Raise ValueError unless every unit stands where its kind may stand on ``map``:
-    known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
-    province on one of its named coasts (what a value type alone cannot know)."""
-    standing = map.standing_units
-    if not state.dislodged and state.units <= standing and map.supply_centers.issuperset(state.ownership):
-        return  # every unit was found standing where it may before: one C call for them all
-    armies, fleets, powers = map.army_provinces, map.fleet_spots, map.powers
+    """Raise ValueError unless every unit stands where its kind may stand on ``map``
+    (``MapData.unit_can_stand``: what a value type alone cannot know), belongs to a power
+    of the map, and every owned province is a supply centre."""
     units = (*state.units, *(d.unit for d in state.dislodged))
-    if all(
-        u.power in powers and (
-            (u.location.coast is None and u.province in armies) if u.kind is ARMY
-            else (u.province, u.location.coast) in fleets
-        )
-        for u in units
-    ) and not state.ownership.keys() - map.supply_centers:
-        standing.update(units)
-        return  # the common case: nothing to report, so no messages are built
-    problems = []
-    for u in units:
-        coast = u.location.coast
-        stands = (coast is None and u.province in armies) if u.kind is ARMY else (u.province, coast) in fleets
-        if not stands:
-            problems.append(f"{u.power} {u} cannot stand there on the {map.map_id} map")
-        if u.power not in powers:
-            problems.append(f"unknown power {u.power}")
+    problems = [f"{u.power} {u} cannot stand there on the {map.map_id} map"
+                for u in units if not map.unit_can_stand(u.kind, u.location)]
+    problems += [f"unknown power {u.power}" for u in units if u.power not in map.powers]
     problems += [f"{p} is not a supply centre" for p in state.ownership.keys() - map.supply_centers]
     if problems:
         raise ValueError("; ".join(sorted(problems)))

@@ -165,11 +165,6 @@ class MapData:
         return {src: tuple(sorted(dests)) for src, dests in self.fleet_adjacent.items()}
 
     @cached_property
-    def army_spots(self) -> frozenset[Location]:
-        """Where an army may stand (fleets: the keys of ``fleet_adjacent``)."""
-        return frozenset(_loc(p.id) for p in self.provinces.values() if not p.is_sea)
-
-    @cached_property
     def army_provinces(self) -> frozenset[str]:
         return frozenset(p.id for p in self.provinces.values() if not p.is_sea)
 
@@ -179,7 +174,14 @@ class MapData:
         return frozenset((loc.province, loc.coast) for loc in self.fleet_adjacent)
 
     def unit_can_stand(self, kind: UnitKind, location: Location) -> bool:
-        return location in (self.army_spots if kind is ARMY else self.fleet_adjacent)
+        """The one statement of where a unit may stand: an army in a province that is not
+        sea, naming no coast; a fleet on a spot of the fleet graph (a named coast of a
+        split-coast province, otherwise the province itself; never inland). The map's
+        starting units and every position the engine is handed (``check_state``) are
+        held to it."""
+        if kind is ARMY:
+            return location.coast is None and location.province in self.army_provinces
+        return location in self.fleet_adjacent
 
     def adjacent(self, kind: UnitKind, src: Location, dest: Location) -> bool:
         """Can a unit of ``kind`` at ``src`` move directly to ``dest`` (coast exact for fleets)."""
@@ -254,13 +256,6 @@ class MapData:
         read by the one grammar once and its value shared, as ``Location.parse`` shares
         locations (bounded by ``engine.notation.standard``)."""
         return {}
-
-    @cached_property
-    def standing_units(self) -> set[Unit]:
-        """Units ``engine.validation.check_state`` has found standing where they may on this
-        map (a power of the map, an army on land, a fleet on a coast it has): at most every
-        power's every unit on every spot, so it needs no bound."""
-        return set()
 
     @cached_property
     def convoy_answers(self) -> dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]]:
@@ -343,7 +338,7 @@ def build_map(data: dict[str, Any]) -> MapData:
     provinces = _provinces(data)
     powers = _powers(data, provinces)
     army, fleet, edge_rules = _edges(data, provinces)
-    starting_units = _starting_units(data, provinces, powers, fleet)
+    starting_units = _starting_units(data, provinces, powers)
     ownership = Ownership(data.get("starting_ownership", {}))
     for prov, power in ownership.items():
         if prov not in provinces or not provinces[prov].supply_center:
@@ -378,6 +373,10 @@ def build_map(data: dict[str, Any]) -> MapData:
         },
         build_sites_rule=_build_sites_rule(rules),
     )
+    for u in starting_units:
+        if not game_map.unit_can_stand(u.kind, u.location):
+            raise MapDataError(f"starting unit {u.kind.value} {u.location} ({u.power}): "
+                               f"a{'n army' if u.kind is ARMY else ' fleet'} cannot stand there")
     # Starting units stand on the map's shared Location values, as parsed orders do, so
     # the rules' comparisons mostly succeed on identity.
     shared = game_map.locations_by_text
@@ -500,8 +499,9 @@ def _starting_units(
     data: dict[str, Any],
     provinces: dict[str, Province],
     powers: dict[str, Power],
-    fleet: dict[Location, set[Location]] | dict[Location, frozenset[Location]],
 ) -> frozenset[Unit]:
+    """The starting units as the data names them (where each may stand is checked once the
+    map is built, by ``MapData.unit_can_stand``)."""
     units = set()
     for u in data.get("starting_units", []):
         kind = UnitKind.ARMY if u["kind"] == "army" else UnitKind.FLEET
@@ -509,13 +509,8 @@ def _starting_units(
         what = f"starting unit {kind.value} {loc} ({u['power']})"
         if u["power"] not in powers:
             raise MapDataError(f"{what}: unknown power")
-        p = provinces.get(loc.province)
-        if p is None:
+        if loc.province not in provinces:
             raise MapDataError(f"{what}: unknown province")
-        if kind is UnitKind.ARMY and p.is_sea:
-            raise MapDataError(f"{what}: an army cannot stand at sea")
-        if kind is UnitKind.FLEET and loc not in fleet:
-            raise MapDataError(f"{what}: a fleet cannot stand there")
         units.add(Unit(kind, u["power"], loc))
     if len({u.province for u in units}) != len(units):
         raise MapDataError("two starting units share a province")
