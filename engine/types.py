@@ -406,9 +406,6 @@ class Resolution:
     results: tuple[OrderResult, ...] = ()
     notes: tuple[PhaseNote, ...] = ()
 
-    def for_power(self, power: str) -> tuple[OrderResult, ...]:
-        return tuple(r for r in self.results if r.order.power == power)
-
 
 # --- State ---------------------------------------------------------------------------------
 

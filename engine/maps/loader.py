@@ -189,12 +189,6 @@ class MapData:
             return dest.province in self.army_adjacent.get(src.province, ())
         return dest in self.fleet_adjacent.get(src, ())
 
-    def reachable_provinces(self, kind: UnitKind, src: Location) -> frozenset[str]:
-        """Provinces a unit could move into directly, ignoring the coast it lands on."""
-        if kind is ARMY:
-            return self.army_adjacent.get(src.province, frozenset())
-        return self.fleet_reach.get(src, frozenset())
-
     @cached_property
     def fleet_reach(self) -> dict[Location, frozenset[str]]:
         """For each fleet location, the provinces it reaches (coasts ignored)."""
@@ -203,12 +197,9 @@ class MapData:
     def edge(self, a: str, b: str) -> EdgeRules:
         return self.edge_rules.get((a, b), FULL_EDGE)
 
-    def can_support_into(self, unit: Unit, province: str) -> bool:
-        """The support-reach rule: could move there itself, coasts ignored, edge allows it."""
-        return province in self.support_reach(unit)
-
     def support_reach(self, unit: Unit) -> frozenset[str]:
-        """The provinces ``unit`` may support into (``can_support_into`` for all at once)."""
+        """The support-reach rule: the provinces ``unit`` may support into (it could move
+        there itself, coasts ignored, and no edge forbids support across)."""
         if unit.kind is ARMY:
             return self._army_support.get(unit.province, frozenset())
         return self._fleet_support.get(unit.location, frozenset())
