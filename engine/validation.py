@@ -107,7 +107,8 @@ PHASE_WORDS = {
 
 
 def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
-    """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry."""
+    """Is ``order`` legal in ``state``? ``check`` in a position of its own, its answer as a
+    ``ValidationResult`` (order entry, one order at a time)."""
     verdict = check(order, Position(state, map))
     return verdict if isinstance(verdict, ValidationResult) else ValidationResult(True, None, "", verdict)
 
@@ -116,15 +117,15 @@ Checked = Order | ValidationResult  # the order as it will be carried out, or th
 
 
 def check(order: Order, pos: Position) -> Checked:
-    """``validate`` within a request's context (the adjudicator and menus check many
-    orders of one position, and share its convoy answers). It answers the order as it
-    will be carried out, or a refusal (a ``ValidationResult`` that is not ok): a legal
-    order costs no result object."""
+    """The one legality check, within a request's position (the adjudicator and menus check
+    many orders of one position and share its convoy answers; ``validate`` makes one of its
+    own). The game, the phase and the power first, then the provinces, then the unit and
+    geometry. It answers the order as it will be carried out, or a refusal (a
+    ``ValidationResult`` that is not ok)."""
     state, game_map = pos.state, pos.map
     if state.status is not ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
-    cls = type(order)
-    if cls not in _PHASE_CLASSES[state.phase_type]:
+    if type(order) not in _PHASE_CLASSES[state.phase_type]:
         name = type(order).__name__.lower()
         return _fail(
             ErrorCode.WRONG_PHASE,
@@ -133,16 +134,28 @@ def check(order: Order, pos: Position) -> Checked:
         )
     if order.power not in game_map.powers:
         return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
-    provinces = game_map.provinces
-    named = _PROVINCES_NAMED[cls](order)
-    if not all(map(provinces.__contains__, named)):  # one C loop; which one only when it fails
-        unknown = next(p for p in named if p not in provinces)
-        return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
     if state.phase_type is MOVEMENT:  # the phase test above let only movement orders through
-        return check_movement(order, pos)  # type: ignore[arg-type]
+        verdict = _check_movement(order, pos)  # type: ignore[arg-type]
+        # The movement rules refuse every order that names a province the map lacks (no
+        # unit stands there, no unit reaches it), so which province is unknown is asked
+        # only of a refusal: that is said first, as for the other phases.
+        if type(verdict) is ValidationResult:
+            unknown = _unknown_province(order, game_map)
+            return verdict if unknown is None else unknown
+        return verdict
+    unknown = _unknown_province(order, game_map)
+    if unknown is not None:
+        return unknown
     if state.phase_type is RETREAT:
         return _validate_retreat(order, state, game_map)
     return _validate_adjustment(order, state, game_map)
+
+
+def _unknown_province(order: Order, game_map: MapData) -> ValidationResult | None:
+    """The refusal of an order that names a province the map lacks, or None."""
+    provinces = game_map.provinces
+    unknown = next((p for p in _PROVINCES_NAMED[type(order)](order) if p not in provinces), None)
+    return None if unknown is None else _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
 
 
 # The provinces each kind of order names, read in one C call (a field named twice
@@ -178,10 +191,9 @@ def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
     return unit
 
 
-def check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos: Position) -> Checked:
-    """``check``'s movement-phase part, for a caller that has made ``check``'s request-level
-    tests itself (the game is on, the phase is movement, the power and provinces are the
-    map's): the menus, which check hundreds of candidates of one request."""
+def _check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos: Position) -> Checked:
+    """``check``'s movement-phase part, once its request-level tests have passed (the game
+    is on, the phase is movement, the power and provinces are the map's)."""
     unit = pos.units.get(order.unit.province)
     if unit is None:
         return _fail(ErrorCode.NO_SUCH_UNIT, f"there is no unit in {order.unit.province}")
@@ -227,7 +239,7 @@ def army_can_move(unit: Unit, dest: str, pos: Position) -> ValidationResult | No
     map = pos.map  # noqa: A001
     if dest in map.army_adjacent[unit.province]:
         return None
-    if map.provinces[dest].is_sea:
+    if dest in map.provinces and map.provinces[dest].is_sea:
         return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
     if pos.convoy_possible(unit.province, dest):
         return None
