@@ -15,7 +15,7 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
-from engine.types import ARMY, Location, Order, Ownership, PhaseType, Season, Unit, UnitKind
+from engine.types import ARMY, Location, Ownership, PhaseType, Season, Unit, UnitKind
 
 
 class MapDataError(ValueError):
@@ -239,20 +239,6 @@ class MapData:
             if word.isalnum() and word.lower() == name and name not in self.name_prefixes:
                 out[word] = province
         return out
-
-    @cached_property
-    def parsed_orders(self) -> dict[tuple[str, str, bool], Order]:
-        """``parse_order``'s answers on this map, by (text, power, retreat phase?): an
-        order is a frozen value and the same text always reads the same, so each text is
-        read by the one grammar once and its value shared, as ``Location.parse`` shares
-        locations (bounded by ``engine.notation.standard``)."""
-        return {}
-
-    @cached_property
-    def convoy_answers(self) -> dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]]:
-        """``engine.position.Position``'s convoy answers on this map, by question and the
-        provinces the fleets stand in (bounded there)."""
-        return {}
 
     def is_convoy_node(self, province: str) -> bool:
         return self.provinces[province].convoy_node
