@@ -53,7 +53,6 @@ from engine.types import (
     Season,
     Unit,
     UnitKind,
-    shared_unit,
     unit_order,
 )
 
@@ -106,9 +105,7 @@ def _unit_to_dict(unit: Unit) -> dict[str, Any]:
 
 
 def _unit_from_dict(d: Mapping[str, Any]) -> Unit:
-    """A stored unit, through ``shared_unit``: a stored position is mostly units that stood
-    the same way in the phase before, so each is found, not built again."""
-    return shared_unit(_word(UnitKind, d["kind"]), d["power"], location_from_str(d["location"]))
+    return Unit(_word(UnitKind, d["kind"]), d["power"], location_from_str(d["location"]))
 
 
 _WORDS: dict[tuple[type, Any], Any] = {

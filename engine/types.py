@@ -209,18 +209,6 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
-def shared_unit(kind: UnitKind, power: str, location: Location) -> Unit:
-    """``Unit(kind, power, location)``, made once and shared while it is met again: the
-    units that move into a province are mostly ones that stood or moved there before, and a
-    shared unit is found by identity in the sets and tables it meets next."""
-    key = (kind, power, location)
-    known = _SHARED_UNITS.get(key)  # the common case, without a call
-    return known if known is not None else shared(_SHARED_UNITS, key, 20_000, Unit, kind, power, location)
-
-
-_SHARED_UNITS: dict[tuple[UnitKind, str, Location], Unit] = {}
-
-
 # The sort key of ``Unit``'s order (kind, power, location) as plain strings, so a sort
 # compares in C instead of through the generated comparison methods.
 unit_order = attrgetter("row")
