@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import TypeAlias
 
 from engine.reasons import Explanation, ReasonCode
-from engine.values import shared
+from engine.values import quick_init, shared
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
@@ -237,6 +237,7 @@ class DislodgedUnit:
 # unit actually on the board.
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Hold:
     power: str
@@ -246,6 +247,7 @@ class Hold:
     order_type = OrderType.HOLD
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Move:
     power: str
@@ -257,6 +259,7 @@ class Move:
     order_type = OrderType.MOVE
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SupportHold:
     power: str
@@ -268,6 +271,7 @@ class SupportHold:
     order_type = OrderType.SUPPORT_HOLD
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SupportMove:
     power: str
@@ -280,6 +284,7 @@ class SupportMove:
     order_type = OrderType.SUPPORT_MOVE
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Convoy:
     power: str

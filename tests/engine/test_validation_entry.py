@@ -62,3 +62,21 @@ def test_the_engine_has_one_check_and_no_shortcut_into_its_movement_part() -> No
     order = Move("FRANCE", Location("PAR"), Location("BUR"), kind=ARMY)
     assert validate(order, START, CLASSICAL).order == validation.check(
         order, engine.position.Position(START, CLASSICAL))
+
+
+def test_quick_init_is_kept_only_where_it_pays() -> None:
+    """Issue 30 item 5: the generated ``__init__`` stays on the five movement order classes
+    (the menus make them by the hundred; docs/performance.md) and nowhere else, and the
+    values it makes stay frozen."""
+    import dataclasses
+
+    from engine import types
+
+    generated = {name for name, cls in vars(types).items()
+                 if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+                 and any(n.startswith("_set_") for n in cls.__init__.__code__.co_names)}
+    assert generated == {"Hold", "Move", "SupportHold", "SupportMove", "Convoy"}
+    move = Move("FRANCE", Location("PAR"), Location("BUR"))
+    assert move == Move("FRANCE", Location("PAR"), Location("BUR"), False, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        move.via_convoy = True  # type: ignore[misc]
