@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import TypeAlias
 
 from engine.reasons import Explanation, ReasonCode
-from engine.values import quick_init, shared
+from engine.values import quick_init
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
@@ -154,20 +154,9 @@ class Location:
 
     @staticmethod
     def parse(text: str) -> Location:
-        """Read the canonical form ``PAR`` or ``SPA/SC`` (also the JSON encoding).
-
-        Equal texts give the same (immutable) instance, so positions loaded from JSON,
-        parsed orders and map data share Locations and compare by identity first."""
-        known = _INTERNED.get(text)  # the common case, without a call
-        return known if known is not None else shared(_INTERNED, text, 10_000, _location_of, text)
-
-
-def _location_of(text: str) -> Location:
-    province, _, coast = text.partition("/")
-    return Location(province, coast or None)
-
-
-_INTERNED: dict[str, Location] = {}
+        """Read the canonical form ``PAR`` or ``SPA/SC`` (also the JSON encoding)."""
+        province, _, coast = text.partition("/")
+        return Location(province, coast or None)
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -118,6 +118,10 @@ class MapData:
     emergency_measures: tuple[EmergencyMeasures, ...] = ()
     civil_disorder_extra_home_centers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     build_sites_rule: str = HOME_CENTERS
+    # Every location a unit can name, by canonical text (``PAR``, ``SPA/NC``): the map's one
+    # Location value per place, which its edges, starting units and parsed orders share, so
+    # the rules' comparisons mostly succeed on identity.
+    locations_by_text: dict[str, Location] = field(default_factory=dict, repr=False)
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -140,8 +144,8 @@ class MapData:
         if p.is_land:
             return ()
         if p.coasts:
-            return tuple(_loc(province, c) for c in p.coasts)
-        return (_loc(province),)
+            return tuple(self.locations_by_text[f"{province}/{c}"] for c in p.coasts)
+        return (self.locations_by_text[province],)
 
     @cached_property
     def fleet_moves(self) -> dict[Location, dict[str, tuple[Location, ...]]]:
@@ -244,15 +248,6 @@ class MapData:
         return self.provinces[province].convoy_node
 
     @cached_property
-    def locations_by_text(self) -> dict[str, Location]:
-        """Every location a unit can name, by canonical text (``PAR``, ``SPA/NC``), shared."""
-        out = {pid: Location.parse(pid) for pid in self.provinces}
-        for pid, p in self.provinces.items():
-            for coast in p.coasts:
-                out[f"{pid}/{coast}"] = Location.parse(f"{pid}/{coast}")
-        return out
-
-    @cached_property
     def water_neighbours(self) -> dict[str, frozenset[str]]:
         """Province-level fleet adjacency (any coast to any coast): the convoy graph."""
         out: dict[str, set[str]] = {pid: set() for pid in self.provinces}
@@ -283,11 +278,6 @@ class MapData:
         return province in self.convoy_shores
 
 
-def _loc(province: str, coast: str | None = None) -> Location:
-    """Map data uses the shared (interned) Location values, like parsed orders."""
-    return Location.parse(f"{province}/{coast}" if coast else province)
-
-
 def normalize_name(text: str) -> str:
     return re.sub(r"[\s.\-_']+", " ", text.strip().lower()).strip()
 
@@ -314,7 +304,8 @@ def build_map(data: dict[str, Any]) -> MapData:
     """Validate map JSON and build its indexes; raises MapDataError naming what is wrong."""
     provinces = _provinces(data)
     powers = _powers(data, provinces)
-    army, fleet, edge_rules = _edges(data, provinces)
+    places = _places(provinces)
+    army, fleet, edge_rules = _edges(data, provinces, places)
     starting_units = _starting_units(data, provinces, powers)
     ownership = Ownership(data.get("starting_ownership", {}))
     for prov, power in ownership.items():
@@ -349,16 +340,15 @@ def build_map(data: dict[str, Any]) -> MapData:
             p: tuple(v) for p, v in rules.get("civil_disorder_extra_home_centers", {}).items()
         },
         build_sites_rule=_build_sites_rule(rules),
+        locations_by_text=places,
     )
     for u in starting_units:
         if not game_map.unit_can_stand(u.kind, u.location):
             raise MapDataError(f"starting unit {u.kind.value} {u.location} ({u.power}): "
                                f"a{'n army' if u.kind is ARMY else ' fleet'} cannot stand there")
-    # Starting units stand on the map's shared Location values, as parsed orders do, so
-    # the rules' comparisons mostly succeed on identity.
-    shared = game_map.locations_by_text
+    # Starting units stand on the map's own Location values, as parsed orders do.
     object.__setattr__(game_map, "starting_units", frozenset(
-        Unit(u.kind, u.power, shared[str(u.location)]) for u in starting_units
+        Unit(u.kind, u.power, places[str(u.location)]) for u in starting_units
     ))
     return game_map
 
@@ -400,7 +390,16 @@ def _powers(data: dict[str, Any], provinces: dict[str, Province]) -> dict[str, P
     return out
 
 
-def _edge_location(provinces: dict[str, Province], pid: str, coast: str | None, what: str) -> Location:
+def _places(provinces: dict[str, Province]) -> dict[str, Location]:
+    """One Location value per place a unit can stand or name, by canonical text."""
+    out = {pid: Location(pid) for pid in provinces}
+    out.update({f"{pid}/{c}": Location(pid, c) for pid, p in provinces.items() for c in p.coasts})
+    return out
+
+
+def _edge_location(
+    provinces: dict[str, Province], places: dict[str, Location], pid: str, coast: str | None, what: str
+) -> Location:
     if pid not in provinces:
         raise MapDataError(f"edge {what}: unknown province {pid}")
     p = provinces[pid]
@@ -410,7 +409,7 @@ def _edge_location(provinces: dict[str, Province], pid: str, coast: str | None, 
         raise MapDataError(f"edge {what}: {pid} has no coast {coast}")
     if p.is_land:
         raise MapDataError(f"edge {what}: a fleet cannot enter land province {pid}")
-    return _loc(pid, coast)
+    return places[f"{pid}/{coast}" if coast else pid]
 
 
 EdgeIndexes = tuple[
@@ -418,13 +417,13 @@ EdgeIndexes = tuple[
 ]
 
 
-def _edges(data: dict[str, Any], provinces: dict[str, Province]) -> EdgeIndexes:
+def _edges(data: dict[str, Any], provinces: dict[str, Province], places: dict[str, Location]) -> EdgeIndexes:
     army: dict[str, set[str]] = {pid: set() for pid in provinces}
     fleet: dict[Location, set[Location]] = {}
     for pid, p in provinces.items():
         if not p.is_land:
             for coast in p.coasts or (None,):
-                fleet[_loc(pid, coast)] = set()
+                fleet[places[f"{pid}/{coast}" if coast else pid]] = set()
     rules: dict[tuple[str, str], EdgeRules] = {}
     seen: set[tuple[str, str | None, str, str | None]] = set()
     for e in data["edges"]:
@@ -445,8 +444,8 @@ def _edges(data: dict[str, Any], provinces: dict[str, Province]) -> EdgeIndexes:
             army[a].add(b)
             army[b].add(a)
         if e.get("fleet"):
-            la = _edge_location(provinces, a, e.get("from_coast"), what)
-            lb = _edge_location(provinces, b, e.get("to_coast"), what)
+            la = _edge_location(provinces, places, a, e.get("from_coast"), what)
+            lb = _edge_location(provinces, places, b, e.get("to_coast"), what)
             fleet[la].add(lb)
             fleet[lb].add(la)
         edge = _edge_rules(e, what)
