@@ -64,7 +64,7 @@ _TYPE_RANK = {
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 
 
-def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
+def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:
     """Every legal order ``power`` may give now, without duplicates, in a fixed order.
 
     Ordered by the unit's province (build location for builds), then order kind
@@ -74,7 +74,7 @@ def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # 
     return legal_menus(state, map, (power,)).get(power, [])
 
 
-def legal_menus(state: GameState, map: MapData, powers: Iterable[str]) -> dict[str, list[Order]]:  # noqa: A002
+def legal_menus(state: GameState, map: MapData, powers: Iterable[str]) -> dict[str, list[Order]]:
     """``legal_orders`` of each of ``powers`` that the map has (others are left out), from
     one request.
 
@@ -106,7 +106,7 @@ def _as_is(legality: Order | ValidationResult, order: Order) -> bool:
     return legality is order or (type(legality) is not ValidationResult and legality == order)
 
 
-def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...]:  # noqa: A002
+def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...]:
     """The powers whose orders the phase waits for, sorted.
 
     Movement: every power with a unit. Retreat: powers with a dislodged unit.
@@ -239,7 +239,7 @@ def _retreat_candidates(state: GameState, power: str) -> list[Order]:
     return out
 
 
-def _adjustment_candidates(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
+def _adjustment_candidates(state: GameState, map: MapData, power: str) -> list[Order]:
     balance = adjustment_balance(state, map, power)
     out: list[Order] = []
     if balance > 0:

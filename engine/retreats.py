@@ -54,7 +54,7 @@ def result_sort_key(result: OrderResult) -> tuple[str, str, str, str]:
 
 
 def resolve_retreats(
-    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
+    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook
 ) -> tuple[frozenset[Unit], tuple[OrderResult, ...]]:
     """Resolve a retreat phase; returns the units on the board after it and every result.
 
@@ -137,7 +137,7 @@ def _landing(dest: Location, unit: Unit) -> Location:
 
 
 def _settle(
-    dest: str, contenders: list[tuple[DislodgedUnit, Retreat]], map: MapData  # noqa: A002
+    dest: str, contenders: list[tuple[DislodgedUnit, Retreat]], map: MapData
 ) -> list[tuple[DislodgedUnit, Retreat, ResultCode, Reason | None]]:
     """Who, of the units retreating into ``dest``, gets there.
 

@@ -49,7 +49,7 @@ FAR = 99
 Graph = dict[str, frozenset[str]]
 
 
-def simple_orders(state: GameState, map: MapData, power: str, seed: str) -> list[Order]:  # noqa: A002
+def simple_orders(state: GameState, map: MapData, power: str, seed: str) -> list[Order]:
     """Legal orders for ``power`` in ``state``'s phase, the same for the same seed."""
     rng = random.Random(f"{seed}:{power}")
     legal = legal_orders(state, map, power)

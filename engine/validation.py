@@ -106,7 +106,7 @@ PHASE_WORDS = {
 }
 
 
-def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
+def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:
     """Is ``order`` legal in ``state``? ``check`` in a position of its own, its answer as a
     ``ValidationResult`` (order entry, one order at a time)."""
     verdict = check(order, Position(state, map))
@@ -212,7 +212,7 @@ def _validate_hold(order: Hold, unit: Unit, exact: bool, pos: Position) -> Check
 
 
 def fleet_destination(
-    unit: Unit, dest: Location, map: MapData  # noqa: A002
+    unit: Unit, dest: Location, map: MapData
 ) -> Location | ValidationResult:
     """The exact coast a fleet at ``unit`` would reach for ``dest`` (DATC 4.B.2/4.B.3)."""
     options = map.fleet_moves[unit.location].get(dest.province, ())
@@ -236,7 +236,7 @@ def fleet_destination(
 
 def army_can_move(unit: Unit, dest: str, pos: Position) -> ValidationResult | None:
     """None when an army may try to move to ``dest``, over land or by a possible convoy."""
-    map = pos.map  # noqa: A001
+    map = pos.map
     if dest in map.army_adjacent[unit.province]:
         return None
     if dest in map.provinces and map.provinces[dest].is_sea:
@@ -308,7 +308,7 @@ def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Pos
 
 
 def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> Checked:
-    map = pos.map  # noqa: A001
+    map = pos.map
     if unit.kind is not FLEET or not map.is_convoy_node(unit.province):
         return _fail(ErrorCode.CANNOT_CONVOY, f"{unit} cannot convoy: only fleets at sea convoy")
     target = pos.units.get(order.origin.province)
@@ -338,7 +338,7 @@ _MOVEMENT_CHECKS: dict[type, Callable[[Any, Unit, bool, Position], Checked]] = {
 }
 
 
-def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
+def check_state(state: GameState, map: MapData) -> None:
     """Raise ValueError unless every unit stands where its kind may stand on ``map``
     (``MapData.unit_can_stand``: what a value type alone cannot know), belongs to a power
     of the map, and every owned province is a supply centre."""
@@ -354,7 +354,7 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
 # --- retreats ---------------------------------------------------------------------------------
 
 
-def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked:  # noqa: A002
+def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked:
     assert isinstance(order, (Retreat, Disband))
     dislodged = state.dislodged_at(order.unit.province)
     if dislodged is None:
@@ -380,7 +380,7 @@ def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked: 
 # --- adjustments ------------------------------------------------------------------------------
 
 
-def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checked:  # noqa: A002
+def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checked:
     balance = adjustment_balance(state, map, order.power)
     if isinstance(order, Waive):
         if balance <= 0:
@@ -397,7 +397,7 @@ def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checke
     return _validate_build(order, balance, state, map)
 
 
-def _validate_build(order: Build, balance: int, state: GameState, map: MapData) -> Checked:  # noqa: A002
+def _validate_build(order: Build, balance: int, state: GameState, map: MapData) -> Checked:
     prov = order.location.province
     if not is_build_province(map, state, order.power, prov):
         return _fail(ErrorCode.NOT_A_HOME_CENTRE, f"{prov} is not a home centre of {order.power}")

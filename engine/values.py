@@ -39,7 +39,7 @@ def quick_init(cls: type[T]) -> type[T]:
         namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
         body.append(f"    _set_{f.name}(self, {f.name})")
     source = f"def __init__(self, {', '.join(params)}) -> None:\n" + "\n".join(body)
-    exec(source, namespace)  # noqa: S102 - source built from the class's own field names
+    exec(source, namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010 - replacing the generated method

@@ -30,7 +30,7 @@ class MovementOutcome:
 
 
 def resolve_movement(
-    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
+    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook
 ) -> MovementOutcome:
     board = build_board(state, orders, map, rules)
     rules_ = Rules(board)

@@ -160,7 +160,7 @@ class _Parser:
 
     __slots__ = ("text", "map", "_tokens", "words", "kinds", "n", "i")
 
-    def __init__(self, text: str, map: MapData) -> None:  # noqa: A002
+    def __init__(self, text: str, map: MapData) -> None:
         self.text = text
         self.map = map
         chunks = text.upper().split()
@@ -483,7 +483,7 @@ def parse_order(
     text: str,
     power: str | None = None,
     state: GameState | None = None,
-    map: MapData | None = None,  # noqa: A002
+    map: MapData | None = None,
 ) -> Order:
     """Read one order in the standard grammar.
 
