@@ -348,7 +348,15 @@ def _swap(owner: Any, name: str, value: Any) -> tuple[Callable[[], None], Callab
 
 
 def _together(*swaps: tuple[Callable[[], None], Callable[[], None]]) -> tuple[Callable[[], None], ...]:
-    return (lambda: [out() for out, _ in swaps] and None), (lambda: [back() for _, back in swaps] and None)
+    def take_out() -> None:
+        for out, _ in swaps:
+            out()
+
+    def put_back() -> None:
+        for _, back in swaps:
+            back()
+
+    return take_out, put_back
 
 
 def speed_devices() -> dict[str, tuple[Callable[[], None], ...]]:
