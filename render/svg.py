@@ -90,7 +90,7 @@ def render_svg(
         _provinces(board, geometry, state, pal),
         _crossings(geometry, pal),
         _supply_centres(board, geometry, state, pal),
-        _fog(geometry, options.fog),
+        *([_fog(geometry, options.fog)] if options.fog else []),
         _labels(board, geometry, pal),
         _units(geometry, state, overlay, pal),
         _orders(geometry, state, overlay, pal),
