@@ -19,6 +19,7 @@ from render import (
     results_overlay,
     svg_to_png,
 )
+from engine.fog import seen_position, visible_provinces
 from render.showcase import showcase_year
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -50,6 +51,23 @@ def main() -> None:
         "classical-F1901M-orders-france.png",
         render_svg(board, geometry, movement.state, overlay, RenderOptions(WIDTH)),
     )
+    _write("classical-F1901M-fog-france.png", fog_picture("FRANCE"))
+
+
+def fog_picture(power: str) -> str:
+    """The showcase's Fall 1901 results as ``power`` sees them in a fog-of-war game
+    (docs/variants.md "Fog of war"): its results and those naming only seen provinces."""
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    movement = showcase_year()[0]
+    seen = visible_provinces(movement.state, board, power)
+    results = tuple(r for r in movement.results if r.order.power == power or _named(r.order) <= seen)
+    overlay = results_overlay(results, caption=f"Results as {board.powers[power].name} sees them")
+    fog = frozenset(board.provinces) - seen
+    return render_svg(board, geometry, seen_position(movement.state, seen), overlay, RenderOptions(WIDTH, fog=fog))
+
+
+def _named(order: engine.Order) -> set[str]:
+    return {w for w in engine.format_order(order).replace("/", " ").split() if len(w) == 3}
 
 
 def _write(name: str, svg: str) -> None:
