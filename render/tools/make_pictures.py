@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import engine
+from engine.fog import seen_position, visible_provinces
 from render import (
     COLORBLIND,
     RenderOptions,
@@ -19,7 +20,6 @@ from render import (
     results_overlay,
     svg_to_png,
 )
-from engine.fog import seen_position, visible_provinces
 from render.showcase import showcase_year
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -63,7 +63,8 @@ def fog_picture(power: str) -> str:
     results = tuple(r for r in movement.results if r.order.power == power or _named(r.order) <= seen)
     overlay = results_overlay(results, caption=f"Results as {board.powers[power].name} sees them")
     fog = frozenset(board.provinces) - seen
-    return render_svg(board, geometry, seen_position(movement.state, seen), overlay, RenderOptions(WIDTH, fog=fog))
+    position = seen_position(movement.state, seen)
+    return render_svg(board, geometry, position, overlay, RenderOptions(WIDTH, fog=fog))
 
 
 def _named(order: engine.Order) -> set[str]:
