@@ -7,6 +7,7 @@ The game: classical with fog; Spring 1901 with France and Germany bouncing in Bu
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -160,3 +161,37 @@ def test_the_export_waits_for_the_end_and_then_everything_is_public(fog: Fog) ->
     (phase,), _ = views.history_page(fog.store, fog.game_id, actor=ANONYMOUS)
     assert phase["orders"] == {p: SPRING[p] for p in phase["orders"]} and len(phase["orders"]) == 7
     assert len(export_game(fog.store, fog.game_id)["phases"]) == 1
+
+
+def test_a_random_fog_game_plays_on_what_each_power_sees() -> None:
+    """Every power orders from the position it sees (bench/random_play.py's player on that
+    position's menu), every order it is offered is accepted, the game plays through retreats and
+    builds for eight years, and no view or history entry ever shows a unit the power does not see."""
+    from bench.random_play import choose_orders
+
+    fog, rng = Fog(), random.Random(35)
+    while True:
+        game = load(fog.store, fog.game_id)
+        full = engine.state_from_dict(game.state)
+        if game.status != "ACTIVE" or full.year > 1908:
+            break
+        for power in engine.powers_with_orders_to_give(full, BOARD):
+            seen = visible_provinces(full, BOARD, power)
+            view = views.game_view(game, Actor("player", power))
+            assert {u["location"].split("/")[0] for u in view["units"]} <= seen
+            position = seen_position(full, seen)
+            menus = engine.legal_menus(position, BOARD, [power])
+            chosen = choose_orders(position, BOARD, rng, menus=menus).get(power, [])
+            if chosen:
+                orders = [engine.format_order(o) for o in chosen]
+                answer = submit_orders(fog.store, fog.clock, fog.game_id, Actor("player", power), orders)
+                # the random player sometimes gives one build or waive too many on purpose: only
+                # that count is refused, never an order of the menu it was offered
+                refused = {r.code for r in answer.rejected}
+                assert refused <= {"TOO_MANY_BUILDS"}, (game.phase, power, answer.rejected)
+        process_turn(fog.store, fog.clock, fog.game_id, SCHEDULER, expected_phase=game.phase)
+    phases, _ = views.history_page(fog.store, fog.game_id, actor=Actor("player", "TURKEY"), limit=200)
+    assert len(phases) > 16 and any(p["phase"].endswith("R") for p in phases)
+    for phase in phases:
+        before = engine.state_from_dict(phase["state"])
+        assert all(u.province in visible_provinces(before, BOARD, "TURKEY") for u in before.units)
