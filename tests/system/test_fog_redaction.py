@@ -1,9 +1,10 @@
 """Fog-of-war redaction (issue 35 item 3, "Done when": 0 leaks across every route for every power).
 
 A fog game of the classical board is played through the API for a year (a bounce in Spring, a
-winter with builds). Then every power, by seat token and by account, and an observer call every
-GET route of the OpenAPI document (a route added later is covered as soon as it exists), the
-what-if preview, and the creator's process_turn answer is kept too. The truth is played again
+winter with builds) while every power follows it on a live socket. Then every power, by seat
+token and by account, and an observer call every GET route of the OpenAPI document (a route added
+later is covered as soon as it exists), the what-if preview and every map; each power's socket
+frames, its order answers and the creator's process_turn answers are checked too. The truth is played again
 here with the engine, and for each viewer:
 
 * no unit (a ``{kind, power, location}`` anywhere in a body) stands where the viewer did not see it
@@ -26,6 +27,8 @@ from engine.fog import seen_position, visible_provinces
 from functions.api.handler import openapi_document
 from local_stack.stack import LocalStack
 from tests.system.client import Api
+from tests.system.test_games_run_by_themselves import _wait_for
+from tests.system.test_reach_redaction import Listener
 from tests.system.test_redaction import _everything, _seat_accounts
 
 pytestmark = pytest.mark.system
@@ -140,6 +143,10 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
     tokens, jwts = _seat_accounts(api, stack, game_id)
     answers: dict[str | None, list[object]] = {p: [] for p in tokens}
     answers[None] = []
+    # every power follows the game on a live socket (seat token or account, by turns)
+    socket_url = api.call("GET", f"/games/{game_id}/live")["url"]
+    listeners = {p: Listener(socket_url, jwts[p] if i % 2 else tokens[p], game_id)
+                 for i, p in enumerate(sorted(tokens))}
     for phase, given in PHASES:
         for power, texts in given.items():
             sent = api.call("POST", f"/games/{game_id}/orders", token=tokens[power],
@@ -150,6 +157,12 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
                                       body={"phase": phase}))
     positions, orders = _truth()
     assert api.call("GET", f"/games/{game_id}", token=tokens["FRANCE"])["phase"] == "W1901A"
+    _wait_for("every socket saw the winter", lambda: all(
+        any(f.get("view", {}).get("phase") == "W1901A" for f in listener.frames)
+        for listener in listeners.values()))
+    for power, listener in listeners.items():
+        listener.close()
+        answers[power] += [listener.first, *listener.frames]
 
     # every GET route but /me's (accounts: tests/system/test_accounts.py) and the export (below)
     gets = [p for p, ops in openapi_document()["paths"].items()
