@@ -186,6 +186,26 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
         else:  # and a power sees something beyond its own, or the test would prove little
             assert any(p != viewer for p, _ in allowed.units), viewer
 
+    # the turn-result mail carries the resolution map its power sees, the same picture the API
+    # draws for that power's token (an observer's would be all fog)
+    for power in ("FRANCE", "TURKEY"):
+        mailed = _wait_for(f"{power}'s turn result mail", lambda p=power: _mailed_map(stack, p, "S1901M"))
+        picture = f"{api.base}/games/{game_id}/map/resolution?phase=S1901M&format=png&width=800"
+        bearer = {"Authorization": f"Bearer {tokens[power]}"}
+        drawn = api.session.get(picture, headers=bearer, timeout=30).content
+        assert mailed == drawn, power
+
     # the export is everyone's, so a fog game's waits for its end
     refused = api.call("GET", f"/games/{game_id}/export", expect=409)
     assert refused["code"] == "FOG_OF_WAR"
+
+
+def _mailed_map(stack: LocalStack, power: str, phase: str) -> bytes | None:
+    """The map inlined in ``power``'s account's mail about ``phase``'s result, once it came."""
+    for folder in stack.emulator.mailbox.directory.glob(f"{power.lower()}-*@example.com"):
+        for mail in stack.emulator.mailbox.mails_for(folder.name):
+            if f"{phase} resolved" in str(mail["Subject"]):
+                for part in mail.walk():
+                    if part.get_content_type() == "image/png":
+                        return bytes(part.get_payload(decode=True))
+    return None
