@@ -124,9 +124,15 @@ def own_resolution(resolution: Mapping[str, Any], power: str | None) -> dict[str
     results only, without reasons or explanations (they may name a unit in the fog)."""
     results = [{**r, "reason": None, "explanation": None}
                for r in resolution.get("results") or [] if power is not None and r.get("power") == power]
-    notes = [n for n in resolution.get("notes") or [] if list(n.get("powers") or []) in ([], [power])
-             and not (n.get("units") and power is None)]
+    notes = [n for n in resolution.get("notes") or [] if _own_note(n, power)]
     return {**resolution, "results": results, "notes": notes}
+
+
+def _own_note(note: Mapping[str, Any], power: str | None) -> bool:
+    """A note about the caller's power alone, or about no power and no unit (the engine's
+    notes name the powers of every unit they name: engine/game.py)."""
+    powers = set(note.get("powers") or [])
+    return (not powers and not note.get("units")) or (power is not None and powers == {power})
 
 
 def last_resolution(game: GameRecord, actor: Actor, answer: dict[str, Any],
@@ -148,7 +154,7 @@ def event_seen(game: GameRecord, actor: Actor, event: dict[str, Any]) -> dict[st
         data["orders"] = {p: list(o) for p, o in (data.get("orders") or {}).items() if p == power}
         data["resolution"] = own_resolution(data.get("resolution") or {}, power)
     elif event.get("type") in ("UNIT_DISBANDED", "PHASE_SKIPPED"):
-        if not own_resolution({"notes": [data]}, power)["notes"]:
+        if not _own_note(data, power):
             data = {"phase": data.get("phase"), "powers": [], "units": [], "text": ""}
     elif event.get("type") in _COUNTED and data.get("power") != power:
         data.pop("count", None)

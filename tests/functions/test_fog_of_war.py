@@ -195,3 +195,17 @@ def test_a_random_fog_game_plays_on_what_each_power_sees() -> None:
     for phase in phases:
         before = engine.state_from_dict(phase["state"])
         assert all(u.province in visible_provinces(before, BOARD, "TURKEY") for u in before.units)
+
+
+def test_a_note_in_the_log_shows_only_to_the_power_it_is_about(fog: Fog) -> None:
+    """engine/game.py's notes (a unit disbanded with nowhere to retreat) name a unit and its power."""
+    from functions.usecases import fog_of_war
+
+    game = load(fog.store, fog.game_id)
+    note = {"phase": "F1901R", "powers": ["GERMANY"], "units": ["A MUN"],
+            "text": "A MUN (Germany) was dislodged with nowhere to retreat and was disbanded at once."}
+    event = {"seq": 9, "type": "UNIT_DISBANDED", "phase": "F1901M", "data": note, "at": ""}
+    assert fog_of_war.event_seen(game, Actor("player", "GERMANY"), event)["data"] == note
+    for viewer in (Actor("player", "FRANCE"), ANONYMOUS):
+        hidden = fog_of_war.event_seen(game, viewer, event)["data"]
+        assert hidden == {"phase": "F1901R", "powers": [], "units": [], "text": ""}
