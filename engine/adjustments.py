@@ -37,7 +37,6 @@ from engine.types import (
     ResultCode,
     Unit,
     Waive,
-    shared_unit,
 )
 from engine.validation import ErrorCode, illegal_reason, validate
 
@@ -91,7 +90,7 @@ def _resolve_power(
             results.append(OrderResult(order, ResultCode.VOID, reason=reason))
             continue
         if isinstance(normal, Build):
-            unit = shared_unit(normal.kind, power, normal.location)
+            unit = Unit(normal.kind, power, normal.location)
             state = replace(state, units=state.units | {unit})
             results.append(OrderResult(normal, ResultCode.BUILD))
         elif isinstance(normal, Waive):

@@ -45,7 +45,6 @@ from engine.types import (
     Unit,
 )
 from engine.validation import check_state
-from engine.values import quick_init
 
 
 def initial_state(map: MapData) -> GameState:
@@ -59,7 +58,6 @@ def initial_state(map: MapData) -> GameState:
     )
 
 
-@quick_init
 @dataclass(frozen=True, eq=False, slots=True)
 class Game:
     """A state with its map and rulebook, plus the snapshots of phases already played."""

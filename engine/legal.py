@@ -53,7 +53,7 @@ from engine.types import (
     Unit,
     Waive,
 )
-from engine.validation import ValidationResult, check, check_movement
+from engine.validation import ValidationResult, check
 
 _TYPE_RANK = {
     cls: i
@@ -87,9 +87,7 @@ def legal_menus(state: GameState, map: MapData, powers: Iterable[str]) -> dict[s
         return dict.fromkeys(wanted, [])  # validate() would refuse everything: no candidates
     pos = Position(state, map)
     if state.phase_type is MOVEMENT:  # generated in menu order, each once
-        # The request-level tests of ``check`` (game on, movement phase, a power of the map)
-        # hold for every candidate: made once above; the candidates name only map places.
-        return {power: [order for order in candidates if _as_is(check_movement(order, pos), order)]
+        return {power: [order for order in candidates if _as_is(check(order, pos), order)]
                 for power, candidates in _movement_candidates(pos, wanted).items()}
     out = {}
     for power in wanted:

@@ -40,7 +40,6 @@ from engine.types import (
     ResultCode,
     Retreat,
     Unit,
-    shared_unit,
 )
 from engine.validation import illegal_reason, validate
 
@@ -113,7 +112,7 @@ def resolve_retreats(
             results.append(OrderResult(order, code, reason=reason))
             if code is ResultCode.OK:
                 unit = dislodged.unit
-                units.add(shared_unit(unit.kind, unit.power, _landing(order.dest, unit)))
+                units.add(Unit(unit.kind, unit.power, _landing(order.dest, unit)))
     names = {u.province: str(u) for u in state.units}
     names.update((d.unit.province, str(d.unit)) for d in state.dislodged)  # a retreat's subject
     explained = (_explained(r, names) for r in sorted(results, key=result_sort_key))

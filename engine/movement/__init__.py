@@ -18,10 +18,8 @@ from engine.movement.outcomes import Outcome
 from engine.movement.rules import Rules
 from engine.rulebook import Rulebook
 from engine.types import DislodgedUnit, GameState, Order, OrderResult, Unit
-from engine.values import quick_init
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class MovementOutcome:
     results: tuple[OrderResult, ...]

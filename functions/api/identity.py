@@ -3,7 +3,7 @@
 A bearer value that looks like a JWT (three base64url parts, the first a JSON header:
 ``eyJ...``) is an account's ID token and is verified in full (infra/jwt_verifier.py); any
 other value is a seat, creator or operator token, compared by hash as before
-(``functions.usecases.common.identify``). Seat tokens (43 URL-safe characters, no dot)
+(``functions.usecases.players.identity.identify``). Seat tokens (43 URL-safe characters, no dot)
 never look like a JWT, so they never reach the JWT library; nor does the operator token
 unless someone chose one shaped like a JWT (docs/accounts.md says not to). The account use
 cases (functions/usecases/accounts/accounts.py) are imported only for a JWT: a cold Lambda serving a

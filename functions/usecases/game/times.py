@@ -18,7 +18,7 @@ def parse_iso(text: str) -> datetime:
 
 def deadline_for(game: GameRecord, phase_type: str, now: datetime) -> str | None:
     """The deadline of a phase starting ``now``: on the ``deadline_at`` grid if the game has
-    one (functions/usecases/deadline_grid.py), else ``phase_seconds`` later, else none."""
+    one (functions/usecases/game/deadline_grid.py), else ``phase_seconds`` later, else none."""
     grid = game.settings.get("deadline_at")
     if grid:
         return iso(grid_deadline(grid, phase_type, now))

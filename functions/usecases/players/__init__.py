@@ -7,6 +7,19 @@ other directly."""
 from __future__ import annotations
 
 from functions.usecases.players.ballots import ballot, votes_seen_by
+from functions.usecases.players.fog_of_war import (
+    event_seen,
+    fog_block,
+    fogged,
+    is_fog_game,
+    last_resolution,
+    names_in,
+    own_resolution,
+    phase_entry,
+    seen_by,
+    seer,
+    sight,
+)
 from functions.usecases.players.identity import (
     ANONYMOUS,
     SCHEDULER,
@@ -34,6 +47,17 @@ from functions.usecases.players.roster import (
 )
 
 __all__ = [
+    "event_seen",
+    "fog_block",
+    "fogged",
+    "is_fog_game",
+    "last_resolution",
+    "names_in",
+    "own_resolution",
+    "phase_entry",
+    "seen_by",
+    "seer",
+    "sight",
     "ANONYMOUS",
     "Actor",
     "CIVIL_DISORDER",

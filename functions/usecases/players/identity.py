@@ -17,7 +17,7 @@ class Actor(NamedTuple):
     the ``operator`` (env token), the deadline ``scheduler``, or ``anonymous``; a signed-in
     account (issue 15) with no role in the game is a ``user`` (an observer who is known).
     ``creator`` is also set on a signed-in player whose account created the game: the
-    creator's rights follow the account (functions/usecases/accounts.py)."""
+    creator's rights follow the account (functions/usecases/accounts/accounts.py)."""
 
     kind: str
     power: str | None = None
@@ -71,7 +71,7 @@ def identify(game: GameRecord, token: str | None, operator_token: str | None = N
 
 def identify_digest(game: GameRecord, digest: str, operator_digest: str | None = None) -> Actor:
     """``identify`` for a token known only by its SHA-256 (a live connection keeps the hash of
-    the token it opened with, never the token: functions/usecases/live_updates.py)."""
+    the token it opened with, never the token: functions/usecases/reach/live_updates.py)."""
     if operator_digest and hmac.compare_digest(digest, operator_digest):
         return Actor("operator")
     if hmac.compare_digest(digest, game.creator_token_hash):

@@ -30,7 +30,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
@@ -38,7 +38,7 @@ import render
 from functions.errors import PhaseNotFound
 from functions.ports import GameRecord, GameStore, PhaseRecord
 from functions.usecases.game import find_phase, game_map, load, phase_key, state_of
-from functions.usecases.players import Actor
+from functions.usecases.players import Actor, fogged, names_in, seen_by, seer, sight
 
 KINDS = ("board", "orders", "resolution")
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
@@ -76,6 +76,7 @@ class _Scene:
     phase: str
     version: str
     viewer: str
+    fog: frozenset[str] | None = None  # a fog game: the provinces drawn as unknown
 
 
 def map_picture(
@@ -89,6 +90,8 @@ def map_picture(
     phase = game.phase if live else (record.phase if record is not None else str(request.phase))
     scene: _Scene | None = _live_scene(game, actor, request) if live else None
     viewer = scene.viewer if scene is not None else "public"
+    if fogged(game):  # each power sees its own fog, an observer none of the board
+        viewer = f"fog:{seer(actor) or 'observer'}"
     etag = _etag(game_id, phase, scene.version if scene is not None else f"P{phase}", viewer, request)
     content_type = FORMATS[request.fmt]
     fixed = not live and request.phase is not None  # an adjudicated phase named by the request
@@ -98,7 +101,7 @@ def map_picture(
     if body is None:
         if scene is None:
             scene = _history_scene(game, record or _phase_record(store, game, phase), request)
-        body = _draw(game, scene, request)
+        body = _draw(game, _fogged(game, actor, scene), request)
         _CACHE.put(etag, body)
     return MapPicture(etag, content_type, body, phase, viewer == "public", fixed)
 
@@ -135,6 +138,29 @@ def _history_scene(game: GameRecord, record: PhaseRecord, request: MapRequest) -
         results = engine.resolution_from_dict(record.resolution).results
         overlay = render.results_overlay(results, caption="Results")
     return _Scene(state, overlay, record.phase, f"P{record.phase}", "public")
+
+
+def _fogged(game: GameRecord, actor: Actor, scene: _Scene) -> _Scene:
+    """``scene`` as ``actor`` sees it in a fog game (functions/usecases/players/fog_of_war.py): the
+    position cut to what it sees, only the orders and results it sees, the rest drawn as fog."""
+    seen = sight(game, actor, scene.state)
+    if seen is None:
+        return scene
+    board = game_map(game.variant)
+    power = seer(actor)
+    overlay = scene.overlay
+    kept_orders = tuple(o for o in overlay.orders if o.power == power or _seen(game, o, seen))
+    # a result's strengths count supports from the fog: its explanation is not drawn
+    kept_results = tuple(replace(r, explanation=None) for r in overlay.results
+                         if r.order.power == power or _seen(game, r.order, seen))
+    overlay = render.Overlay(orders=kept_orders, results=kept_results, caption=overlay.caption)
+    return replace(scene, state=seen_by(game, actor, scene.state), overlay=overlay,
+                   fog=frozenset(board.provinces) - seen)
+
+
+def _seen(game: GameRecord, order: engine.Order, seen: frozenset[str]) -> bool:
+    """Every province ``order`` names is seen (fog_of_war's rule: its text is what names)."""
+    return names_in(game, engine.format_order(order)) <= seen
 
 
 def _own_orders(game: GameRecord, actor: Actor, state: engine.GameState) -> tuple[str, render.Overlay]:
@@ -197,7 +223,8 @@ def _etag(game_id: str, phase: str, version: str, viewer: str, request: MapReque
 
 def _draw(game: GameRecord, scene: _Scene, request: MapRequest) -> bytes:
     board = game_map(game.variant)
-    options = render.RenderOptions(width=request.width, palette=render.PALETTES[request.palette])
+    options = render.RenderOptions(width=request.width, palette=render.PALETTES[request.palette],
+                                   fog=scene.fog or frozenset())
     svg = render.render_svg(board, render.load_geometry(game.variant), scene.state, scene.overlay, options)
     return render.svg_to_png(svg) if request.fmt == "png" else svg.encode()
 

@@ -27,7 +27,7 @@ import engine
 from functions.errors import GameNotActive, GamePaused, StalePhase
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.game import add_event, game_map, load, load_active, parse_iso, retrying, state_of
-from functions.usecases.players import SCHEDULER, Actor, require_player
+from functions.usecases.players import SCHEDULER, Actor, require_player, seen_by
 from functions.usecases.turns.deadlines import ready_to_auto_process
 from functions.usecases.turns.order_entry import (
     Rejection,
@@ -99,7 +99,8 @@ def submit_orders(
             )
         seen_phase.append(game.phase)
         _check_phase(game, phase, client_timestamp)
-        state = state_of(game)
+        # a fog game checks orders against what the power sees: a refusal tells nothing of the fog
+        state = seen_by(game, actor, state_of(game))
         the_map = game_map(game.variant)
         entry = read_orders(orders, power, state, the_map)
         previous = stored_orders(game.pending_orders.get(power, []), power, state, the_map)
