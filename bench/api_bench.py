@@ -41,7 +41,7 @@ import requests  # noqa: E402
 from bench import cold_start, press_bench  # noqa: E402
 from bench.capacity import CapacityMeter, Meter, Reading, item_size, meter_all  # noqa: E402
 from local_stack.stack import LocalStack  # noqa: E402
-from tests.functions.openings import FALL_1901, SPRING_1901  # noqa: E402
+from testkit.openings import FALL_1901, SPRING_1901  # noqa: E402
 
 WINTER_1901 = {"FRANCE": ["BUILD A PAR"], "GERMANY": ["BUILD A BER"], "RUSSIA": ["BUILD A MOS"],
                "AUSTRIA": ["BUILD A VIE"], "ITALY": ["BUILD A ROM"], "ENGLAND": ["BUILD F LON"]}

@@ -122,7 +122,7 @@ def _cached(repeat: int) -> None:
     from functions.usecases.games import CreateGame, create_game
     from functions.usecases.players import ANONYMOUS
     from functions.usecases.turns import MapRequest, map_picture
-    from tests.functions.fakes import FakeClock, InMemoryGameStore
+    from testkit.fakes import FakeClock, InMemoryGameStore
 
     store, clock = InMemoryGameStore(), FakeClock()
     game_id = create_game(store, clock, CreateGame(variant="classical")).game_id

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.harness import POWERS, InProcessApi
+from testkit.api_harness import POWERS, InProcessApi
 
 NAMES = {"FRANCE": "Zanzibar Quill", "GERMANY": "Ottoline Vex"}
 

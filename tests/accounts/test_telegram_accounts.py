@@ -7,7 +7,7 @@ from composition import wiring
 from functions.adapters import StoreGameActions
 from functions.usecases.accounts import AccountDirectory
 from functions.usecases.reach import handle_update
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 from tests.notifications.fakes import MemoryReplyOutbox
 
 TELEGRAM_USER = 4242

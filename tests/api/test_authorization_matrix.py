@@ -24,7 +24,7 @@ import pytest
 
 import engine
 from functions.api.handler import openapi_document
-from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi
+from testkit.api_harness import OPERATOR_TOKEN, POWERS, InProcessApi
 from tests.notifications.fakes import MemoryTelegramStore
 
 IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played

@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
-from tests.api.harness import OPERATOR_TOKEN, InProcessApi, in_process_api
+from testkit.api_harness import OPERATOR_TOKEN, InProcessApi, in_process_api
 from tests.api.wsgi import wsgi_app
 from tests.notifications.fakes import MemoryTelegramStore
 

@@ -23,7 +23,7 @@ from functions.api import body_guard
 from functions.schemas import api as schemas
 from functions.usecases.games.game_import import IMPORTS_PER_HOUR
 from functions.usecases.turns import import_replay
-from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
+from testkit.api_harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
 from tests.api.test_sandbox import MemoryRateCounter
 
 

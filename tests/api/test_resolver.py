@@ -19,7 +19,7 @@ from functions.api import handler
 from functions.usecases.kinds import player_view
 from functions.usecases.turns import views
 from local_stack.http_adapter import LocalContext, to_event
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 REF = "#/components/schemas/"
 

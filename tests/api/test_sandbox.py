@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 import engine
 from composition import wiring
 from local_stack.http_adapter import LocalContext, to_event
-from tests.api.harness import InProcessApi, in_process_api
-from tests.api.sandbox_datc import api_rules, run_case_over_api
+from testkit.api_harness import InProcessApi, in_process_api
+from testkit.sandbox_datc import api_rules, run_case_over_api
 from tests.engine.test_datc import EXTRA, MAIN
 
 CLASSICAL = engine.load_map("classical")

@@ -20,7 +20,7 @@ from functions.usecases.games import CreateGame, create_game, import_game
 from functions.usecases.players import SCHEDULER, Actor
 from functions.usecases.seats import cast_vote, join_game
 from functions.usecases.turns import export_game, process_turn, submit_orders
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 MAP = engine.load_map("classical")
 

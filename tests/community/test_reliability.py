@@ -10,8 +10,8 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import SCHEDULER
 from functions.usecases.seats import cast_vote, join_game, leave_game
 from functions.usecases.turns import process_turn, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 
 def _table(**settings: object) -> Table:

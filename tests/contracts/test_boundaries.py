@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "backgammon", "render", "functions", "composition", "infra", "bench", "local_stack",
-            "daide_bridge", "deploy", "community")
+            "daide_bridge", "deploy", "community", "testkit", "tests")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram", "functions.live")
 # rules, drawing and the community's records: no I/O (their own purity tests)
@@ -55,7 +55,12 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # the build and the deploy rehearsal (issue 27): they read the product's source and run it
     # against the local stack's emulator
     "deploy": (("deploy",), (*PURE, "functions", "composition", "infra", "local_stack")),
-    "bench": (("bench",), (*PURE, "functions", "composition", "infra", "local_stack", "deploy")),
+    # what the tests and the benchmarks share (fakes, the in-process API, openings, DATC cases)
+    "testkit": (("testkit",), (*PURE, "functions", "composition", "infra", "local_stack")),
+    "bench": (("bench",), (*PURE, "functions", "composition", "infra", "local_stack", "deploy", "testkit")),
+    # the tests may read anything of ours; nothing of ours imports them
+    "tests": (("tests",), (*PURE, "functions", "composition", "infra", "local_stack", "deploy", "bench",
+                           "testkit", "daide_bridge")),
     # the DAIDE bridge (issue 19) talks to Convoy over HTTP only: it may read the engine's map
     # data and nothing else of ours; its protocol modules import only the standard library
     "daide_bridge": (("daide_bridge",), ("engine",)),

@@ -21,7 +21,7 @@ import pytest
 from composition import wiring
 from functions.api.handler import VIEW_MODELS
 from functions.schemas import api as schemas
-from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
+from testkit.api_harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
 from tests.notifications.fakes import MemoryTelegramStore
 
 

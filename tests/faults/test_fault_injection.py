@@ -27,8 +27,8 @@ from functions.usecases.seats import join_game
 from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
 from infra.dynamodb.stream_images import STREAM_IMAGES
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.notifications.fakes import (
     FakeGameActions,
     FakeScheduler,

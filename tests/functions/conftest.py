@@ -7,7 +7,7 @@ import pytest
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import Actor
 from functions.usecases.seats import join_game
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 

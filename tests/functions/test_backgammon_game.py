@@ -18,7 +18,7 @@ from functions.usecases.kinds.lobby import list_games
 from functions.usecases.players import Actor, identify
 from functions.usecases.seats import join_game
 from functions.usecases.turns import process_turn, retract_orders, set_wait_flag, submit_orders
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 WHITE, BLACK = Actor("player", "WHITE"), Actor("player", "BLACK")
 

@@ -13,8 +13,8 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import Actor
 from functions.usecases.seats import join_game
 from functions.usecases.turns import process_turn, reminder_for
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 BERLIN = check_grid({"time": "20:00", "zone": "Europe/Berlin"})
 

@@ -14,8 +14,8 @@ from functions.usecases.players import Actor
 from functions.usecases.seats import extend_deadline, join_game, pause_game, resume_game
 from functions.usecases.turns import process_turn, set_wait_flag, submit_orders
 from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 
 POWERS = sorted(SPRING_1901)
 CREATOR = Actor("creator")

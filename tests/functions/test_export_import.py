@@ -14,9 +14,9 @@ from functions.usecases.players import SCHEDULER, Actor
 from functions.usecases.seats import cast_vote, join_game
 from functions.usecases.turns import export_game, process_turn, submit_orders
 from functions.usecases.turns.views import game_view
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import FALL_1901, SPRING_1901
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import FALL_1901, SPRING_1901
 
 CREATOR = Actor("creator")
 

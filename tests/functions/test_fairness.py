@@ -17,9 +17,9 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import SCHEDULER, Actor
 from functions.usecases.seats import join_game, pause_game
 from functions.usecases.turns import process_turn, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
 
 CREATOR, OPERATOR = Actor("creator"), Actor("operator")
 TIMED = {"MOVEMENT": 3600, "RETREAT": 600, "ADJUSTMENT": 600}

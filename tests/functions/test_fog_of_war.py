@@ -25,9 +25,9 @@ from functions.usecases.turns import map_view, views
 from functions.usecases.turns.export import export_game
 from functions.usecases.turns.process_turn import process_turn
 from functions.usecases.turns.submit_orders import submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
 
 BOARD = engine.load_map("classical")
 SPRING = {**SPRING_1901, "GERMANY": ["A MUN - BUR", "A BER - KIE", "F KIE - DEN"]}

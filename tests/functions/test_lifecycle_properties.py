@@ -20,8 +20,8 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import SCHEDULER, Actor, identify
 from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat
 from functions.usecases.turns import process_turn, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 CREATOR = Actor("creator")
 OPERATOR = Actor("operator")  # processes by hand whenever it likes (issue 11: the creator may not)

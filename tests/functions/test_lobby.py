@@ -12,9 +12,9 @@ from functions.usecases.kinds.lobby import game_summary, list_games
 from functions.usecases.players import Actor, hash_token, identify
 from functions.usecases.seats import join_game
 from functions.usecases.turns.views import list_variants
-from tests.accounts.fakes import MemoryAccountStore
+from testkit.account_fakes import MemoryAccountStore
+from testkit.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 
 
 def test_create_stores_initial_state_and_only_a_token_hash(

@@ -22,8 +22,8 @@ from functions.usecases.turns import map_view, process_turn, submit_orders
 from local_stack.http_adapter import LocalContext
 from render.palette import STANDARD
 from render.svg import _darker
+from testkit.openings import FALL_1901, SPRING_1901
 from tests.functions.conftest import POWERS, Table
-from tests.functions.openings import FALL_1901, SPRING_1901
 
 
 @pytest.fixture

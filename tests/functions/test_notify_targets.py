@@ -7,7 +7,7 @@ import pytest
 from functions.errors import ValidationFailed
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.notifications.notify_targets import check_url, validate_targets
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from functions import errors
 from functions.usecases.players import SCHEDULER, Actor
 from functions.usecases.turns import process_turn, retract_orders, submit_orders
 from functions.usecases.turns.views import events_after, game_view, history, last_resolution, orders_status
+from testkit.openings import SPRING_1901
 from tests.functions.conftest import POWERS, Table
-from tests.functions.openings import SPRING_1901
 
 CREATOR = Actor("creator")
 

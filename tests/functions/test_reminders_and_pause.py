@@ -16,8 +16,8 @@ from functions.usecases.seats import extend_deadline, pause_game, resume_game
 from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
 from functions.usecases.turns.reminders import RemindOutcome, send_reminder
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.functions.test_deadlines_and_waits import CREATOR, OPERATOR, RecordingScheduler, _deadline, _game
 
 LEAD = timedelta(seconds=150)  # min(1 hour, 600 s // 4)

@@ -13,8 +13,8 @@ from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat
 from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.lifecycle import dummy_orders
 from functions.usecases.turns.views import events_after, game_view, history, orders_status
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 CREATOR = Actor("creator")
 OPERATOR = Actor("operator")

@@ -13,8 +13,8 @@ from functions.usecases.players import Actor
 from functions.usecases.seats import cast_vote, join_game
 from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.views import events_after, game_view, history
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 CREATOR = Actor("creator")
 

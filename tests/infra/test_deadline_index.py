@@ -17,7 +17,7 @@ from functions.usecases.turns import process_turn
 from functions.usecases.turns.deadlines import FireOutcome, sweep
 from infra.dynamodb import keys
 from infra.dynamodb.game_store import DynamoGameStore
-from tests.functions.fakes import FakeClock
+from testkit.fakes import FakeClock
 from tests.notifications.fakes import FakeScheduler
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

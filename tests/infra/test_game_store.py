@@ -26,8 +26,8 @@ from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.views import events_after, history
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import SPRING_1901
 
 POWERS = sorted(SPRING_1901)
 

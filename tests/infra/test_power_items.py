@@ -21,8 +21,8 @@ from functions.usecases.turns import process_turn, set_wait_flag, submit_orders
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import FALL_1901, SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import FALL_1901, SPRING_1901
 
 POWERS = sorted(SPRING_1901)
 

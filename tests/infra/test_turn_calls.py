@@ -29,8 +29,8 @@ from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
 from local_stack.http_adapter import LocalContext, to_event
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import FALL_1901, SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import FALL_1901, SPRING_1901
 
 GROUP = "convoy-deadlines"
 SETTINGS = SchedulerSettings(GROUP, "arn:aws:lambda:us-east-1:123456789012:function:deadline",

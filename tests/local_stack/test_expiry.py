@@ -23,8 +23,8 @@ from infra.dynamodb.stream_images import STREAM_IMAGES
 from local_stack.expiry_pump import ExpiryPump
 from local_stack.stream_relay import StreamRelay
 from local_stack.template import create_resources
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import SPRING_1901
 from tests.local_stack.conftest import mock_streams_client
 
 POWERS = sorted(SPRING_1901)

@@ -27,9 +27,8 @@ from functions.usecases.reach.digests import DIGEST, DIGEST_DUE
 from functions.usecases.reach.press_batches import PRESS_BATCH
 from functions.usecases.seats import join_game
 from functions.usecases.turns import submit_orders
-from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
-from tests.notifications.fakes import MemoryDeliveryLog, MemoryQueue
-from tests.notifications.reach_fakes import (
+from testkit.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
+from testkit.reach_fakes import (
     Contacts,
     DelayedMemoryQueue,
     MemoryConnections,
@@ -38,6 +37,7 @@ from tests.notifications.reach_fakes import (
     RecordingPoster,
     RecordingPush,
 )
+from tests.notifications.fakes import MemoryDeliveryLog, MemoryQueue
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 KEY = "link-key-for-tests"

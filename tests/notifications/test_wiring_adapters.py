@@ -14,7 +14,7 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.seats import join_game
 from functions.usecases.turns import process_turn
 from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.notifications.fakes import FakeScheduler
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

@@ -12,7 +12,7 @@ from functions.usecases.players import Actor
 from functions.usecases.seats import join_game
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
-from tests.functions.fakes import FakeClock
+from testkit.fakes import FakeClock
 from tests.infra.conftest import aws  # noqa: F401  (the moto fixture)
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

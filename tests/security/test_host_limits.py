@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from composition import wiring
 from functions.usecases.notifications.notify_targets import DAY_SECONDS, HOST_GAMES_PER_DAY
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 from tests.security.test_join_attempts import MemoryCounter
 
 

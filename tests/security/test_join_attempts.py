@@ -15,7 +15,7 @@ import pytest
 from composition import wiring
 from functions.usecases.players.join_limits import FAILURES_PER_WINDOW, WINDOW_SECONDS
 from infra.attempt_counter import DynamoAttemptCounter
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 PASSWORD = "the-right-password"
 

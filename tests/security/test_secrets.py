@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from functions.api import handler
-from tests.api.harness import OPERATOR_TOKEN, InProcessApi
-from tests.functions.openings import FALL_1901, SPRING_1901
+from testkit.api_harness import OPERATOR_TOKEN, InProcessApi
+from testkit.openings import FALL_1901, SPRING_1901
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ import pytest
 from functions.errors import ValidationFailed
 from functions.usecases.notifications.notify_targets import check_url
 from infra.webhooks import HttpDelivery, HttpSettings, UnsafeUrl
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 
 class FlippingResolver:

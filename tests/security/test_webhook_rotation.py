@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functions.ports import target_from_dict
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 HOOKS = [{"type": "webhook", "url": "https://a.example.com/h"}, {"type": "telegram", "chat_id": -1001},
          {"type": "webhook", "url": "https://b.example.com/h"}]

@@ -16,7 +16,7 @@ import pytest
 
 from infra.webhooks import verify_signature
 from local_stack.stack import LocalStack, free_port
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 
 pytestmark = pytest.mark.system

@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 
 from composition import wiring
 from local_stack.stack import LocalStack
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 from tests.system.test_games_run_by_themselves import _wait_for
 from tests.system.test_redaction import _seat_accounts

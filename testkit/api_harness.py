@@ -16,9 +16,9 @@ from typing import Any
 from composition import wiring
 from composition.settings import load_settings
 from local_stack.http_adapter import LocalContext, to_event
-from tests.accounts.fakes import FakeUserPool, MemoryAccountStore
-from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
-from tests.notifications.reach_fakes import MemoryReachStore
+from testkit.account_fakes import FakeUserPool, MemoryAccountStore
+from testkit.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
+from testkit.reach_fakes import MemoryReachStore
 
 OPERATOR_TOKEN = "operator-token-for-api-tests"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

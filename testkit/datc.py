@@ -1,16 +1,20 @@
-"""Reader for the jDip-style DATC block files in tests/engine/datc/ (FORMAT.md there).
+"""The DATC cases: a reader for the jDip-style block files in tests/engine/datc/ (FORMAT.md
+there), the cases read, and the rulebook each case's tag is played under.
 
 Reads text into plain records; it interprets nothing about the rules. The runner
-(test_datc.py) turns the records into engine calls through the public API.
+(tests/engine/test_datc.py) and bench/sandbox_bench.py turn the records into engine calls.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-DATC_DIR = Path(__file__).parent / "datc"
+import engine
+from engine.rulebook import AdjacentConvoy, SupportCoast
+
+DATC_DIR = Path(__file__).resolve().parents[1] / "tests" / "engine" / "datc"
 
 BLOCKS = {
     "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
@@ -121,3 +125,19 @@ def _add_line(case: Case, block: str, line: str) -> None:
             "POSTSTATE_DISLODGED": case.post_dislodged,
         }[block]
         target.append(_unit(line))
+
+
+# Which rulebook a case tag is played under (OPTIONS.md): the named editions, or the
+# 2023 rulebook with the one DATC option the tag names switched (a custom Rulebook).
+_2023 = engine.get_rulebook("2023")
+RULES_FOR_TAG: dict[str | None, str | engine.Rulebook] = {
+    None: "2023", "fallback": "2000", "v2.4": "2000", "v2.4.part1": "2000",
+    "v2.4.part2": "2000", "pre2023": "2000",
+    # DATC 4.A.3, 1971 rulebook: any convoy to an adjacent province is used ("kidnapping").
+    "1971": replace(_2023, name="2023+any-convoy", adjacent_convoy=AdjacentConvoy.ANY_CONVOY),
+    # DATC 4.B.4, strict option: a support must name the coast of the move it supports.
+    "strict": replace(_2023, name="2023+exact-coast", support_coast=SupportCoast.EXACT_COAST),
+}
+
+MAIN = read_cases(DATC_DIR / "datc_v3.0_cases.txt")
+EXTRA = read_cases(DATC_DIR / "datc_extra_and_alternative_cases.txt")

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from tests.engine.datc_reader import Case, UnitLine
-from tests.engine.test_datc import RULES_FOR_TAG
+from testkit.datc import RULES_FOR_TAG, Case, UnitLine
 
 Send = Callable[[dict[str, Any]], tuple[int, Any]]
 MAP = engine.load_map("classical")
