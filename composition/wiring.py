@@ -39,7 +39,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from composition.settings import load_settings
-from functions import ports
 from functions.api.services import LazyAdapters, Services
 from functions.ports import (
     DeadlineScheduler,
@@ -47,22 +46,22 @@ from functions.ports import (
     PressStore,
     SystemClock,
 )
+from functions.ports.notifications import Seat, TargetStanding
+from functions.ports.reach import ConnectionStore, PushSender, ReachStore
 from functions.settings import Settings
 
 if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): annotations only here
-    from functions.ports import (
-        AccountStore,
+    from functions.ports.accounts import AccountStore, IdentityProvider, TokenVerifier
+    from functions.ports.notifications import (
         DeadlineGames,
         Deliverer,
         DeliveryLog,
         GameActions,
-        IdentityProvider,
         MessageQueue,
         ReplyOutbox,
         TargetDirectory,
         TargetHealth,
         TelegramStore,
-        TokenVerifier,
     )
     from functions.usecases.accounts import AccountDirectory
     from functions.usecases.reach import Reach
@@ -258,7 +257,7 @@ def notifier_dependencies() -> NotifierDependencies:
         deliverer=HttpDeliverer(http, pictures=_seat_board_png),
         log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
         public_url=s.public_url,
-        health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, ports.TargetStanding),
+        health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, TargetStanding),
         queue=outbox_queue() if s.queue_url else None,
         reach=reach(),
     )
@@ -268,21 +267,21 @@ def notifier_dependencies() -> NotifierDependencies:
 
 
 @_once
-def reach_store() -> ports.ReachStore:
+def reach_store() -> ReachStore:
     from infra.dynamodb.reach_store import DynamoReachStore
 
     return DynamoReachStore(settings().game_table)
 
 
 @_once
-def connection_store() -> ports.ConnectionStore:
+def connection_store() -> ConnectionStore:
     from infra.live_connections import DynamoConnectionStore
 
     return DynamoConnectionStore(settings().connections_table)
 
 
 @_once
-def push_sender() -> ports.PushSender | None:
+def push_sender() -> PushSender | None:
     """VAPID web push, when the deployment has a key (WEB_PUSH_KEY_PARAMETER)."""
     from functions.usecases.reach import endpoint_allowed
     from infra.web_push import VapidPushSender
@@ -340,7 +339,7 @@ def reach() -> Reach:
 class LiveDependencies(NamedTuple):
     """The WebSocket function's ports (``live_dependencies()``)."""
 
-    connections: ports.ConnectionStore
+    connections: ConnectionStore
     store: GameStore
     press: PressStore
     verifier: TokenVerifier
@@ -374,7 +373,7 @@ def telegram_store() -> TelegramStore:
     from infra import aws_clients
     from infra.notification_store import DynamoTelegramStore
 
-    return DynamoTelegramStore(aws_clients.dynamodb, settings().game_table, ports.Seat)
+    return DynamoTelegramStore(aws_clients.dynamodb, settings().game_table, Seat)
 
 
 @_once
@@ -426,13 +425,13 @@ class _Lazy:
     def token_verifier(self) -> TokenVerifier:
         return token_verifier()
 
-    def reach_store(self) -> ports.ReachStore:
+    def reach_store(self) -> ReachStore:
         return reach_store()
 
     def telegram_store(self) -> TelegramStore:
         return telegram_store()
 
-    def push_sender(self) -> ports.PushSender | None:
+    def push_sender(self) -> PushSender | None:
         return push_sender()
 
 

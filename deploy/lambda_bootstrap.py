@@ -95,7 +95,7 @@ def record_aws_calls(calls: list[dict[str, Any]]) -> None:
     botocore's own handler list, which every new session registers (so before the handler's
     import builds one); the function's code is untouched."""
     try:
-        import botocore.handlers  # type: ignore[import-untyped]  # the artifact's own
+        import botocore.handlers  # the artifact's own
     except ImportError:  # an artifact without the SDK makes no AWS call
         return
 

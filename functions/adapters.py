@@ -18,16 +18,18 @@ from functions.errors import GameNotActive, GameNotFound, GamePaused, StalePhase
 from functions.ports import (
     CHAT_PHOTO,
     Clock,
-    DeadlineInfo,
     DeadlineScheduler,
+    GameStore,
+    ItemNotFound,
+    PowerChats,
+    PressStore,
+)
+from functions.ports.notifications import (
+    DeadlineInfo,
     DeliveryTarget,
     DiscordTarget,
     Firing,
-    GameStore,
-    ItemNotFound,
     OutboxMessage,
-    PowerChats,
-    PressStore,
     Seat,
     SubmitOutcome,
     TelegramTarget,

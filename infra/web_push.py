@@ -22,7 +22,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from functions.ports import PushDevice, PushGone
+from functions.ports.reach import PushDevice, PushGone
 
 
 class VapidPushSender:

@@ -19,7 +19,8 @@ from typing import Any
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from functions.ports import AuthTokens, IdentityRejected, Profile, SignedUp
+from functions.ports import IdentityRejected
+from functions.ports.accounts import AuthTokens, Profile, SignedUp
 from infra.jwt_verifier import CognitoTokenVerifier
 
 KID = "test-key-1"

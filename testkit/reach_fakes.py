@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from functions.ports import (
+from functions.ports.notifications import OutboxMessage
+from functions.ports.reach import (
     Connection,
     ConnectionGone,
     MailMessage,
     MailRefused,
-    OutboxMessage,
     PressBatch,
     PushDevice,
     PushGone,

@@ -37,7 +37,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from functions.observability import get_logger, get_tracer
-from functions.ports import MessageQueue, OutboxMessage
+from functions.ports.notifications import MessageQueue, OutboxMessage
 from functions.usecases.notifications import Budget, deliver_batch
 from functions.usecases.reach import Reached, reach_players
 

@@ -25,9 +25,9 @@ round. So ``infra`` may import ``functions.ports`` and nothing else of ``functio
 One set of ports in one package: the game's records, storage errors, the game, press,
 idempotency, scheduler and rate-counter ports here; the notification path's
 (``functions/ports/notifications.py``: ``OutboxMessage``, delivery targets, the notifier's,
-deadline function's and bot's ports) and accounts' (``functions/ports/accounts.py``) in
-submodules that this module exports lazily (``LAZY``, below): import every name from
-``functions.ports``.
+deadline function's and bot's ports), accounts' (``functions/ports/accounts.py``) and reaching
+players' (``functions/ports/reach.py``) in submodules, imported from where they live (issue 30
+item 4: no lazy re-exports; a cold API serving a view imports none of them).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 JSON = Any
 
@@ -538,94 +538,3 @@ GAME_ENDED = "GAME_ENDED"
 PLAYER_JOINED = "PLAYER_JOINED"
 CHAT_REPLY = "CHAT_REPLY"
 CHAT_PHOTO = "CHAT_PHOTO"  # a bot answer that is a picture: payload "map" names it, "text" is the caption
-
-
-# ---------------------------------------------------------------- the rest, on first use
-# The ports of the notification path (messages, delivery targets, the notifier's, the
-# deadline function's and the Telegram bot's) and of accounts live in submodules, read
-# the first time one of their names is asked for (PEP 562, as engine/__init__.py does): a
-# dataclass costs ~4 M instructions to define, and a cold API Lambda serving a player's
-# view needs none of these (issue 9 item 6). ``from functions.ports import Seat`` works
-# as before; ``LAZY`` lists every name so tests can check the table.
-
-LAZY: dict[str, tuple[str, ...]] = {
-    "functions.ports.notifications": (
-        "OutboxMessage", "WebhookTarget", "DiscordTarget", "TelegramTarget", "DeliveryTarget",
-        "target_to_dict", "target_from_dict", "Deliverer", "DeliveryLog", "TargetDirectory",
-        "TargetStanding", "TargetHealth", "MessageQueue", "DeadlineInfo", "DeadlineGames", "Firing", "Seat",
-        "SubmitOutcome", "TelegramStore", "GameActions", "ReplyOutbox",
-    ),
-    "functions.ports.accounts": (
-        "SignedUp", "AuthTokens", "IdentityProvider", "TokenVerifier", "Profile", "AccountStore",
-    ),
-    "functions.ports.reach": (
-        "Connection", "ConnectionStore", "ConnectionGone", "LivePoster", "MailMessage", "MailRefused",
-        "MailSender", "ContactDirectory", "PushDevice", "PushGone", "PushSender", "PressBatch",
-        "ReachStore", "DelayedQueue",
-    ),
-}
-_MODULE_OF = {name: module for module, names in LAZY.items() for name in names}
-
-if TYPE_CHECKING:
-    from functions.ports.accounts import (
-        AccountStore,  # noqa: F401 - re-exported (lazy, above)
-        AuthTokens,  # noqa: F401 - re-exported (lazy, above)
-        IdentityProvider,  # noqa: F401 - re-exported (lazy, above)
-        Profile,  # noqa: F401 - re-exported (lazy, above)
-        SignedUp,  # noqa: F401 - re-exported (lazy, above)
-        TokenVerifier,  # noqa: F401 - re-exported (lazy, above)
-    )
-    from functions.ports.notifications import (
-        DeadlineGames,  # noqa: F401 - re-exported (lazy, above)
-        DeadlineInfo,  # noqa: F401 - re-exported (lazy, above)
-        Deliverer,  # noqa: F401 - re-exported (lazy, above)
-        DeliveryLog,  # noqa: F401 - re-exported (lazy, above)
-        DeliveryTarget,  # noqa: F401 - re-exported (lazy, above)
-        DiscordTarget,  # noqa: F401 - re-exported (lazy, above)
-        Firing,  # noqa: F401 - re-exported (lazy, above)
-        GameActions,  # noqa: F401 - re-exported (lazy, above)
-        MessageQueue,  # noqa: F401 - re-exported (lazy, above)
-        OutboxMessage,  # noqa: F401 - re-exported (lazy, above)
-        ReplyOutbox,  # noqa: F401 - re-exported (lazy, above)
-        Seat,  # noqa: F401 - re-exported (lazy, above)
-        SubmitOutcome,  # noqa: F401 - re-exported (lazy, above)
-        TargetDirectory,  # noqa: F401 - re-exported (lazy, above)
-        TargetHealth,  # noqa: F401 - re-exported (lazy, above)
-        TargetStanding,  # noqa: F401 - re-exported (lazy, above)
-        TelegramStore,  # noqa: F401 - re-exported (lazy, above)
-        TelegramTarget,  # noqa: F401 - re-exported (lazy, above)
-        WebhookTarget,  # noqa: F401 - re-exported (lazy, above)
-        target_from_dict,  # noqa: F401 - re-exported (lazy, above)
-        target_to_dict,  # noqa: F401 - re-exported (lazy, above)
-    )
-    from functions.ports.reach import (
-        Connection,  # noqa: F401 - re-exported (lazy, above)
-        ConnectionGone,  # noqa: F401 - re-exported (lazy, above)
-        ConnectionStore,  # noqa: F401 - re-exported (lazy, above)
-        ContactDirectory,  # noqa: F401 - re-exported (lazy, above)
-        DelayedQueue,  # noqa: F401 - re-exported (lazy, above)
-        LivePoster,  # noqa: F401 - re-exported (lazy, above)
-        MailMessage,  # noqa: F401 - re-exported (lazy, above)
-        MailRefused,  # noqa: F401 - re-exported (lazy, above)
-        MailSender,  # noqa: F401 - re-exported (lazy, above)
-        PressBatch,  # noqa: F401 - re-exported (lazy, above)
-        PushDevice,  # noqa: F401 - re-exported (lazy, above)
-        PushGone,  # noqa: F401 - re-exported (lazy, above)
-        PushSender,  # noqa: F401 - re-exported (lazy, above)
-        ReachStore,  # noqa: F401 - re-exported (lazy, above)
-    )
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_MODULE_OF})

@@ -32,8 +32,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
 from functions.observability import get_logger, get_tracer
-from functions.ports import GameStore, MessageQueue, OutboxMessage
-from functions.ports.notifications import StreamImages
+from functions.ports import GameStore
+from functions.ports.notifications import MessageQueue, OutboxMessage, StreamImages
 from functions.usecases.game import forget_game
 from functions.usecases.notifications import (
     message_from_event_item,
@@ -64,8 +64,10 @@ def outbox_message(raw_record: Mapping[str, Any], images: StreamImages) -> Outbo
 
 def record_reference(raw: Mapping[str, Any], error: Exception) -> dict[str, Any]:
     """What a log line may say about a stream record: its ids and the error's type, no values."""
-    stream = raw.get("dynamodb") if isinstance(raw.get("dynamodb"), Mapping) else {}
-    keys = stream.get("Keys") if isinstance(stream.get("Keys"), Mapping) else {}
+    found = raw.get("dynamodb")
+    stream: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    found = stream.get("Keys")
+    keys: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     sort_key = str((keys.get("sk") or {}).get("S", "")) if isinstance(keys.get("sk"), Mapping) else ""
     return {
         "event_id": str(raw.get("eventID", "")),

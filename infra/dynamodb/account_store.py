@@ -15,7 +15,7 @@ is stored here.
 
 from __future__ import annotations
 
-from functions.ports import Profile
+from functions.ports.accounts import Profile
 from infra.dynamodb import items
 from infra.dynamodb.table import TableAdapter
 

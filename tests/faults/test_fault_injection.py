@@ -17,7 +17,8 @@ import pytest
 
 from functions.adapters import StoreDeadlineGames
 from functions.errors import StalePhase
-from functions.ports import OutboxMessage, StorageUnavailable, WebhookTarget
+from functions.ports import StorageUnavailable
+from functions.ports.notifications import OutboxMessage, WebhookTarget
 from functions.relay.handler import make_handler as make_relay
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.notifications.notifications import NotificationFailed, deliver
@@ -264,7 +265,7 @@ def _update(update_id: int, text: str) -> dict[str, Any]:
 
 
 def test_a_twice_delivered_telegram_update_is_handled_once() -> None:
-    from functions.ports import Seat
+    from functions.ports.notifications import Seat
 
     store, games, outbox = MemoryTelegramStore(), FakeGameActions(), MemoryReplyOutbox()
     store.link_user(7, Seat(game_id="g1", power="FRANCE"))
@@ -275,7 +276,7 @@ def test_a_twice_delivered_telegram_update_is_handled_once() -> None:
 
 
 def test_a_telegram_reply_failure_releases_the_update_and_the_retry_handles_it_once() -> None:
-    from functions.ports import Seat
+    from functions.ports.notifications import Seat
 
     class ReplyThatDies(MemoryReplyOutbox):
         dead = True

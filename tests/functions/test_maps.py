@@ -197,7 +197,7 @@ def test_no_resolution_map_before_the_first_adjudication(table: Table) -> None:
 
 def test_the_phase_processed_notice_links_to_that_phases_resolution_map(api_table: Table) -> None:
     # Given Spring 1901 adjudicated (by the fixture): its PHASE_PROCESSED outbox item
-    from functions.ports import OutboxMessage
+    from functions.ports.notifications import OutboxMessage
     from functions.usecases.notifications.notifications import render_text
 
     items = [o for o in api_table.store.outbox[api_table.game_id] if o.kind == "PHASE_PROCESSED"]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from functions.notifier.handler import make_handler as make_notifier
-from functions.ports import DeliveryTarget, OutboxMessage, TelegramTarget
+from functions.ports.notifications import DeliveryTarget, OutboxMessage, TelegramTarget
 from functions.relay.handler import make_handler as make_relay
 from infra.dynamodb.stream_images import STREAM_IMAGES
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, StaticTargets

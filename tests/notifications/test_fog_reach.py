@@ -10,7 +10,7 @@ import json
 
 import engine
 from engine.fog import visible_provinces
-from functions.ports import OutboxMessage
+from functions.ports.notifications import OutboxMessage
 from functions.usecases.games.create_game import CreateGame, create_game
 from functions.usecases.notifications.notifications import render_text
 from functions.usecases.seats.join import join_game

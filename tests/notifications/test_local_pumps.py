@@ -8,7 +8,7 @@ from typing import Any
 import boto3
 
 from functions.notifier.handler import make_handler as make_notifier
-from functions.ports import TelegramTarget
+from functions.ports.notifications import TelegramTarget
 from functions.relay.handler import make_handler as make_relay
 from infra.dynamodb.stream_images import STREAM_IMAGES
 from infra.queue import SqsMessageQueue

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from functions.errors import BadUnsubscribeLink, PushEndpointNotAllowed
-from functions.ports import OutboxMessage, PushDevice
+from functions.ports.notifications import OutboxMessage
+from functions.ports.reach import PushDevice
 from functions.usecases.accounts import User
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds import view_for

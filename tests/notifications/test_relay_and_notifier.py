@@ -11,7 +11,7 @@ from boto3.dynamodb.types import TypeSerializer
 from botocore.exceptions import ClientError
 
 from functions.notifier.handler import make_handler as make_notifier
-from functions.ports import TelegramTarget, WebhookTarget
+from functions.ports.notifications import TelegramTarget, WebhookTarget
 from functions.relay.handler import make_handler as make_relay
 from infra.dynamodb.stream_images import STREAM_IMAGES
 from infra.queue import QueueError, SqsMessageQueue, drain_once

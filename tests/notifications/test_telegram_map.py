@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from functions.adapters import HttpDeliverer
-from functions.ports import OutboxMessage, Seat, TelegramTarget
+from functions.ports.notifications import OutboxMessage, Seat, TelegramTarget
 from functions.usecases.notifications.notifications import render_text
 from functions.usecases.reach.telegram_bot import handle_update, issue_link_code
 from infra.webhooks import HttpDelivery, HttpSettings

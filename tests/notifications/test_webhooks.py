@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from functions.adapters import HttpDeliverer
-from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
+from functions.ports.notifications import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
 from infra.webhooks import (
     DeliveryRejected,
     HttpDelivery,

@@ -216,7 +216,7 @@ def test_the_notifier_logs_no_url_token_or_bot_token(capsys: pytest.CaptureFixtu
     # Given targets whose URLs carry tokens, each failing in its own way, and a bot token
     from functions.adapters import HttpDeliverer
     from functions.notifier.handler import make_handler
-    from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
+    from functions.ports.notifications import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
     from infra.webhooks import HttpDelivery, HttpSettings
     from tests.notifications.fakes import Deps, MemoryDeliveryLog, StaticTargets
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functions.ports import target_from_dict
+from functions.ports.notifications import target_from_dict
 from testkit.api_harness import InProcessApi
 
 HOOKS = [{"type": "webhook", "url": "https://a.example.com/h"}, {"type": "telegram", "chat_id": -1001},

@@ -222,7 +222,7 @@ def play(
         if refused:
             raise InvalidMove(refused[0], MESSAGES[refused[0]], side=side)
         now, version = clock.now(), game.version
-        made = {"side": side, "input": kind}
+        made: dict[str, Any] = {"side": side, "input": kind}
         if move is not None:
             made["move"] = list(move)
         events = [add_event(game, "MOVE_MADE" if kind == "MOVE" else "MOVE_UNDONE", made, now)]

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from functions.errors import BadUnsubscribeLink, ValidationFailed
-from functions.ports import ReachStore
+from functions.ports.reach import ReachStore
 
 KINDS = ("reminder", "turn_result", "press", "game_over")
 CHANNELS = ("mail", "push")

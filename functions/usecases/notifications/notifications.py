@@ -36,6 +36,8 @@ from functions.ports import (
     GAME_ENDED,
     PHASE_PROCESSED,
     PLAYER_JOINED,
+)
+from functions.ports.notifications import (
     Deliverer,
     DeliveryLog,
     DeliveryTarget,
@@ -106,7 +108,8 @@ def message_from_event_item(item: Mapping[str, Any]) -> OutboxMessage | None:
     if not sk.startswith(EVENT_SK_PREFIX) or kind not in LIVE_ONLY or not pk.startswith("GAME#"):
         return None
     game_id = pk.removeprefix("GAME#")
-    data = item.get("data") if isinstance(item.get("data"), Mapping) else {}
+    found = item.get("data")
+    data: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     return OutboxMessage(
         dedupe_key=f"{game_id}:{kind.lower()}:{item.get('seq', sk)}",
         kind=kind,

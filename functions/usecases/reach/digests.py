@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from functions.ports import MessageQueue, OutboxMessage, ReachStore
+from functions.ports.notifications import MessageQueue, OutboxMessage
+from functions.ports.reach import ReachStore
 from functions.usecases.reach.personal_notices import Notice
 
 DIGEST_DUE = "DIGEST_DUE"

@@ -34,18 +34,10 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from functions.errors import AuthRejected, GameNotFound, NotAPlayer
-from functions.ports import (
-    Connection,
-    ConnectionGone,
-    ConnectionStore,
-    GameRecord,
-    GameStore,
-    IdentityRejected,
-    LivePoster,
-    OutboxMessage,
-    PressStore,
-    TokenVerifier,
-)
+from functions.ports import GameRecord, GameStore, IdentityRejected, PressStore
+from functions.ports.accounts import TokenVerifier
+from functions.ports.notifications import OutboxMessage
+from functions.ports.reach import Connection, ConnectionGone, ConnectionStore, LivePoster
 from functions.usecases.accounts import User, actor_of
 from functions.usecases.game import load
 from functions.usecases.kinds import view_for

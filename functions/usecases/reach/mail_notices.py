@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from functions.ports import MailMessage
+from functions.ports.reach import MailMessage
 from functions.usecases.notifications import unsubscribe_url
 from functions.usecases.reach.personal_notices import Notice
 

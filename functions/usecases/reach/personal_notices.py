@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from functions.ports import DEADLINE_APPROACHING, GAME_ENDED, PHASE_PROCESSED, GameRecord, OutboxMessage
+from functions.ports import DEADLINE_APPROACHING, GAME_ENDED, PHASE_PROCESSED, GameRecord
+from functions.ports.notifications import OutboxMessage
 from functions.usecases.kinds import game_name
 from functions.usecases.turns import missing_powers
 

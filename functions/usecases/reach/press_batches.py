@@ -17,16 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from functions.ports import (
-    ConnectionStore,
-    DelayedQueue,
-    GameRecord,
-    MessageRecord,
-    OutboxMessage,
-    PressBatch,
-    PressStore,
-    ReachStore,
-)
+from functions.ports import GameRecord, MessageRecord, PressStore
+from functions.ports.notifications import OutboxMessage
+from functions.ports.reach import ConnectionStore, DelayedQueue, PressBatch, ReachStore
 from functions.usecases.kinds import game_name
 from functions.usecases.notifications import mode_of
 from functions.usecases.press import PUBLIC

@@ -29,7 +29,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from functions.errors import PushEndpointNotAllowed, TooManyDevices, ValidationFailed
-from functions.ports import Clock, PushDevice, ReachStore
+from functions.ports import Clock
+from functions.ports.reach import PushDevice, ReachStore
 from functions.usecases.game import iso
 from functions.usecases.reach.personal_notices import Notice
 

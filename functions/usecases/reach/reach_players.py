@@ -29,19 +29,15 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from functions.errors import GameNotFound
-from functions.ports import (
+from functions.ports import GameRecord, GameStore, PressStore
+from functions.ports.notifications import DeliveryLog, MessageQueue, OutboxMessage
+from functions.ports.reach import (
     ConnectionStore,
     ContactDirectory,
     DelayedQueue,
-    DeliveryLog,
-    GameRecord,
-    GameStore,
     LivePoster,
     MailRefused,
     MailSender,
-    MessageQueue,
-    OutboxMessage,
-    PressStore,
     PushGone,
     PushSender,
     ReachStore,

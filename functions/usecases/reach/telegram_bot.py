@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from functions.ports import GameActions, ReplyOutbox, Seat, TelegramStore
+from functions.ports.notifications import GameActions, ReplyOutbox, Seat, TelegramStore
 from functions.usecases.players import Actor, require_player
 
 if TYPE_CHECKING:  # the bot's cold import stays without the account use cases' imports

@@ -258,9 +258,9 @@ def adjudicate(game: GameRecord, state: engine.GameState) -> Adjudicated:
     votes = public_votes(game)
     if votes:
         resolved["votes"] = votes
-    texts = {p: list(t) for p, t in sorted(given.items())}
+    canonical = {p: list(t) for p, t in sorted(given.items())}
     # a finished game ends on W<year>A, not F<year>R
-    return Adjudicated(state, engine.concluded(after.state), texts, resolved)
+    return Adjudicated(state, engine.concluded(after.state), canonical, resolved)
 
 
 def _parsed(text: str, power: str, state: engine.GameState, the_map: engine.MapData) -> engine.Order:
