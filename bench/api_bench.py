@@ -140,8 +140,8 @@ def turn_costs(base: str, counted: Meter, turns: int = TURNS, seed: int = 29) ->
 def print_turns(measured: list[tuple[float, Reading]]) -> None:
     rows: list[tuple[str, list[float]]] = [
         ("process_turn (ms)", [t * 1000 for t, _ in measured]),
-        ("  in DynamoDB calls (ms)", [r.seconds["dynamodb"] * 1000 for _, r in measured]),
-        ("  in Scheduler calls (ms)", [r.seconds["scheduler"] * 1000 for _, r in measured]),
+        ("  in DynamoDB calls (ms)", [r.seconds.get("dynamodb", 0.0) * 1000 for _, r in measured]),
+        ("  in Scheduler calls (ms)", [r.seconds.get("scheduler", 0.0) * 1000 for _, r in measured]),
         ("reads of the game (GetItem, Query, BatchGetItem)",
          [float(r.count("dynamodb", "GetItem", "Query", "BatchGetItem")) for _, r in measured]),
         ("transactions (TransactWriteItems)",

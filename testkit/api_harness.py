@@ -15,6 +15,7 @@ from typing import Any
 
 from composition import wiring
 from composition.settings import load_settings
+from functions.api.services import Services
 from local_stack.http_adapter import LocalContext, to_event
 from testkit.account_fakes import FakeUserPool, MemoryAccountStore
 from testkit.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
@@ -44,7 +45,7 @@ class InProcessApi:
         from composition import api as handler
 
         event = to_event(method, path, dict(headers or {}), body, source)
-        result = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+        result = handler.lambda_handler(event, LocalContext())
         text = result.get("body") or ""
         if result.get("isBase64Encoded"):
             text = base64.b64decode(text).decode("utf-8", "replace")
@@ -80,9 +81,9 @@ def in_process_api() -> Iterator[InProcessApi]:
     api = InProcessApi()
     settings = load_settings()
     settings = settings._replace(operator_token=OPERATOR_TOKEN)
-    wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
-                                    press=InMemoryPressStore(), accounts=api.accounts, identity=api.pool,
-                                    verifier=api.pool.verifier(), reach=MemoryReachStore()))
+    wiring.override(Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
+                             press=InMemoryPressStore(), accounts=api.accounts, identity=api.pool,
+                             verifier=api.pool.verifier(), reach=MemoryReachStore()))
     try:
         yield api
     finally:

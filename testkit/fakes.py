@@ -164,7 +164,7 @@ class InMemoryGameStore:
         with self.lock:
             due = [(g.game_id, g.phase, g.deadline) for g in self.games.values()
                    if g.status == "ACTIVE" and not g.paused and g.deadline and g.deadline <= now_iso]
-        return sorted(due)[:limit]  # type: ignore[arg-type]
+        return sorted(due)[:limit]
 
     def phases(self, game_id: str, *, after: int = -1, limit: int | None = None) -> list[PhaseRecord]:
         found = [p for p in self.phase_items.get(game_id, []) if p.n > after]

@@ -69,7 +69,7 @@ def _retreat_phase_state(case: Case, rules: str, send: Send) -> dict[str, Any]:
             moved_to[words[3].upper()] = words[1].upper()
     before = [UnitLine(u.power, u.kind, moved_to.get(u.location, u.location)) for u in case.prestate]
     before += list(case.dislodged)
-    body = {
+    body: dict[str, Any] = {
         "rules": rules,
         "state": {**_state(case, before, "MOVEMENT"), "ownership": dict(MAP.starting_ownership)},
         "orders": _orders([(r.power, r.order) for r in case.prior_results]),
