@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 def pydip_count(phases: int, seed: int) -> int | None:
     """pydip's instructions per movement phase on the same positions, or None."""
     try:
-        import pydip  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: F401
+        import pydip  # noqa: F401
     except ImportError:
         return None
     runs = []

@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", type=int, default=60, help="phases per game at most")
     args = parser.parse_args(argv)
     try:
-        import diplomacy  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        import diplomacy
     except ImportError:
         print("MILA's diplomacy is not installed: pip install -e '.[bench]'")
         return 1

@@ -6,14 +6,20 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from functions.ports import (
+    ChannelRecord,
     EventRecord,
     GameRecord,
+    InboxEntry,
     ItemNotFound,
+    MessageRecord,
     OutboxRecord,
     PhaseRecord,
+    PowerPress,
     PowerTurn,
+    PressNotice,
     StaleVersion,
     apply_turns,
     changed_turns,
@@ -192,7 +198,6 @@ class InMemoryPressStore:
     """A PressStore in dicts, with the same all-or-nothing, conditional send as DynamoDB."""
 
     def __init__(self) -> None:
-        from functions.ports import ChannelRecord, InboxEntry, MessageRecord, PowerPress
 
         self.lock = threading.Lock()
         self.ledger_items: dict[tuple[str, str], PowerPress] = {}
@@ -202,37 +207,35 @@ class InMemoryPressStore:
         self.keys: dict[tuple[str, str], dict[str, object]] = {}
         self.notices: list[object] = []
 
-    def ledger(self, game_id: str, power: str):  # type: ignore[no-untyped-def]
+    def ledger(self, game_id: str, power: str) -> PowerPress:
         import copy
-
-        from functions.ports import PowerPress
 
         with self.lock:
             return copy.deepcopy(self.ledger_items.get((game_id, power), PowerPress(power=power)))
 
-    def ledgers(self, game_id: str, powers: Sequence[str]):  # type: ignore[no-untyped-def]
+    def ledgers(self, game_id: str, powers: Sequence[str]) -> dict[str, PowerPress]:
         return {p: self.ledger(game_id, p) for p in powers}
 
-    def channel(self, game_id: str, channel: str):  # type: ignore[no-untyped-def]
+    def channel(self, game_id: str, channel: str) -> ChannelRecord | None:
         return self.channel_items.get((game_id, channel))
 
-    def channels(self, game_id: str, names: Sequence[str]):  # type: ignore[no-untyped-def]
+    def channels(self, game_id: str, names: Sequence[str]) -> list[ChannelRecord]:
         return [self.channel_items[(game_id, n)] for n in names if (game_id, n) in self.channel_items]
 
-    def applied(self, game_id: str, dedupe_key: str):  # type: ignore[no-untyped-def]
+    def applied(self, game_id: str, dedupe_key: str) -> dict[str, Any] | None:
         return self.keys.get((game_id, dedupe_key))
 
-    def inbox(self, game_id: str, power: str, after: int, limit: int):  # type: ignore[no-untyped-def]
+    def inbox(self, game_id: str, power: str, after: int, limit: int) -> list[InboxEntry]:
         return [e for e in self.inboxes.get((game_id, power), []) if e.n > after][:limit]
 
-    def channel_messages(self, game_id: str, channel: str, after: int, limit: int):  # type: ignore[no-untyped-def]
+    def channel_messages(self, game_id: str, channel: str, after: int, limit: int) -> list[MessageRecord]:
         return [m for m in self.messages.get((game_id, channel), []) if m.seq > after][:limit]
 
-    def commit_message(self, game_id: str, *, message, channel, expected_last_seq, ledgers,  # type: ignore[no-untyped-def]
-                       notices=(), dedupe_key=None, result=None) -> None:
+    def commit_message(self, game_id: str, *, message: MessageRecord, channel: ChannelRecord,
+                       expected_last_seq: int, ledgers: Sequence[tuple[PowerPress, int]],
+                       notices: Sequence[PressNotice] = (), dedupe_key: str | None = None,
+                       result: dict[str, Any] | None = None) -> None:
         import copy
-
-        from functions.ports import InboxEntry
 
         with self.lock:
             current = self.channel_items.get((game_id, channel.channel))
@@ -255,7 +258,7 @@ class InMemoryPressStore:
                 self.keys[(game_id, dedupe_key)] = dict(result or {})
             self.notices.extend(notices)
 
-    def save_ledger(self, game_id: str, ledger, *, expected_version: int):  # type: ignore[no-untyped-def]
+    def save_ledger(self, game_id: str, ledger: PowerPress, *, expected_version: int) -> PowerPress:
         import copy
 
         with self.lock:
