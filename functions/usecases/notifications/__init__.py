@@ -12,14 +12,14 @@ from functions.usecases.notifications.notice_preferences import (
     mode_of,
     unsubscribe_url,
 )
-from functions.usecases.notifications.notifications import (
-    deliver_batch,
+from functions.usecases.notifications.notifications import deliver_batch
+from functions.usecases.notifications.notify_targets import claim_webhook_hosts, validate_targets
+from functions.usecases.notifications.outbox_items import (
     message_from_event_item,
     message_from_outbox_item,
     relay_outbox,
-    webhook_document,
 )
-from functions.usecases.notifications.notify_targets import claim_webhook_hosts, validate_targets
+from functions.usecases.notifications.rendering import webhook_document
 from functions.usecases.notifications.webhook_secrets import rotate_webhook_secret
 
 __all__ = [

@@ -27,26 +27,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
-from functions.ports import (
-    CHAT_PHOTO,
-    CHAT_REPLY,
-    DEADLINE_APPROACHING,
-    GAME_ENDED,
-    PHASE_PROCESSED,
-    PLAYER_JOINED,
-)
 from functions.ports.notifications import (
     Deliverer,
     DeliveryLog,
     DeliveryTarget,
-    MessageQueue,
     OutboxMessage,
     TargetDirectory,
     TargetHealth,
     TargetStanding,
-    target_from_dict,
 )
 from functions.usecases.notifications.delivery_budget import Budget
 from functions.usecases.notifications.delivery_lanes import (
@@ -56,20 +45,22 @@ from functions.usecases.notifications.delivery_lanes import (
     Outcome,
 )
 from functions.usecases.notifications.host_names import registrable_domain
-
-OUTBOX_SK_PREFIX = "OUTBOX#"
-EVENT_SK_PREFIX = "EVENT#"
-
+from functions.usecases.notifications.outbox_items import (  # noqa: F401 - the relay's, exported here too
+    EVENT_SK_PREFIX,
+    LIVE_ONLY,
+    OUTBOX_SK_PREFIX,
+    message_from_event_item,
+    message_from_outbox_item,
+    relay_outbox,
+)
+from functions.usecases.notifications.rendering import (  # noqa: F401 - exported here too
+    TARGET_PARKED,
+    render_text,
+    webhook_document,
+)
 
 PARK_AFTER_FAILURES = 10  # consecutive failed sends (two messages' worth of SQS retries)
 PARK_SECONDS = 6 * 3600  # then one probe send; a failure parks it again
-TARGET_PARKED = "NOTIFY_TARGET_PARKED"
-# Kinds for live updates alone (issue 33: a submission changes every player's view): the game's
-# webhook, Discord and Telegram targets do not get them, a notice per submission would drown a
-# chat channel. They are the game's own EVENT items, picked from the table's stream
-# (``message_from_event_item``): a submission writes its power's item and its event and nothing
-# else (issue 29: an order is one small write), so no OUTBOX item is written for them.
-LIVE_ONLY = frozenset({"ORDERS_SUBMITTED", "ORDERS_RETRACTED"})
 
 
 @dataclass(frozen=True)
@@ -95,113 +86,6 @@ class NotificationFailed(Exception):
         super().__init__(f"{dedupe_key}: {detail}")
         self.failures = dict(failures)
         self.report = report or DeliveryReport(failed=dict(failures))
-
-
-# ---------------------------------------------------------------- relay
-
-
-def message_from_event_item(item: Mapping[str, Any]) -> OutboxMessage | None:
-    """A submission's EVENT item (plain attribute values) as a live-only queue message: who and
-    which phase, never an order (the event holds none); None for any other item."""
-    pk, sk = str(item.get("pk", "")), str(item.get("sk", ""))
-    kind = str(item.get("type", ""))
-    if not sk.startswith(EVENT_SK_PREFIX) or kind not in LIVE_ONLY or not pk.startswith("GAME#"):
-        return None
-    game_id = pk.removeprefix("GAME#")
-    found = item.get("data")
-    data: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
-    return OutboxMessage(
-        dedupe_key=f"{game_id}:{kind.lower()}:{item.get('seq', sk)}",
-        kind=kind,
-        game_id=game_id,
-        payload={"power": str(data.get("power", "")), "phase": str(item.get("phase", ""))},
-    )
-
-
-def message_from_outbox_item(item: Mapping[str, Any]) -> OutboxMessage | None:
-    """An OUTBOX item (plain attribute values) as a queue message; None for any other item.
-
-    The dedupe key is the item's own `dedupe_key`, falling back to its primary key,
-    which is unique and the same on every stream redelivery.
-    """
-    pk, sk = str(item.get("pk", "")), str(item.get("sk", ""))
-    if not sk.startswith(OUTBOX_SK_PREFIX):
-        return None
-    raw_target = item.get("target")
-    game_id = item.get("game_id") or (pk.removeprefix("GAME#") if pk.startswith("GAME#") else None)
-    payload = item.get("payload") or {}
-    return OutboxMessage(
-        dedupe_key=str(item.get("dedupe_key") or f"{pk}|{sk}"),
-        kind=str(item.get("kind", "")).upper() or "NOTICE",
-        game_id=str(game_id) if game_id else None,
-        payload=_plain(payload),
-        target=target_from_dict(raw_target) if isinstance(raw_target, Mapping) else None,
-    )
-
-
-def relay_outbox(messages: Sequence[OutboxMessage], queue: MessageQueue) -> set[str]:
-    """Send the batch; returns the dedupe keys that failed (their records must be retried)."""
-    if not messages:
-        return set()
-    return queue.send_messages(messages)
-
-
-# ---------------------------------------------------------------- rendering
-
-
-def render_text(message: OutboxMessage, public_url: str = "") -> str:
-    """One short, plain-text line per kind; the same text for every chat platform.
-
-    ``public_url`` is the API's base URL: a PHASE_PROCESSED notice links to the phase's
-    resolution map (its payload's ``map`` path, issue 14) under it."""
-    p = message.payload
-    game = f"Game {message.game_id}" if message.game_id else "Convoy"
-    if message.kind == PHASE_PROCESSED:
-        text = f"{game}: {p.get('phase', '?')} has been adjudicated; now {p.get('next_phase', '?')}."
-        if p.get("deadline"):
-            text += f" Orders due by {p['deadline']}."
-        if p.get("map"):
-            text += f" Map: {public_url}{p['map']}"
-        return text
-    if message.kind == "PHASE_STARTED":
-        text = f"{game} has started: {p.get('phase', '?')}."
-        return text + (f" Orders due by {p['deadline']}." if p.get("deadline") else "")
-    if message.kind == "DEADLINE_EXTENDED":
-        return f"{game}: the deadline for {p.get('phase', '?')} moved to {p.get('deadline', '?')}."
-    if message.kind == DEADLINE_APPROACHING:
-        text = f"{game}: the deadline for {p.get('phase', '?')} is {p.get('deadline', 'soon')}."
-        waiting = [str(power) for power in p.get("waiting_on") or []]
-        return text + (f" Still waiting on: {', '.join(waiting)}." if waiting else "")
-    if message.kind == GAME_ENDED:
-        if p.get("summary"):  # written by functions/usecases/turns/lifecycle.py end_game
-            return f"{game} is over: {p['summary']}."
-        winner = p.get("winner")
-        return f"{game} is over: {winner} wins." if winner else f"{game} is over."
-    if message.kind == TARGET_PARKED:
-        return (f"{game}: notifications to {p.get('target', 'a target')} failed {p.get('failures', '?')} "
-                f"times in a row and are paused until {p.get('until', '?')}.")
-    if message.kind == PLAYER_JOINED:
-        return f"{game}: {p.get('power', 'a player')} has joined."
-    if message.kind in (CHAT_REPLY, CHAT_PHOTO):
-        return str(p.get("text", ""))
-    if message.kind == "MESSAGE":  # press (functions/usecases/press/press.py): text only where it may go
-        channel = p.get("channel", "?")
-        if "text" not in p:
-            return f"{game}: a message was sent in channel {channel}."
-        where = "to everyone" if channel == "ALL" else f"in {channel}"
-        return f"{game}, {p.get('from', '?')} {where}: {p['text']}"
-    return f"{game}: {message.kind.replace('_', ' ').lower()}."
-
-
-def webhook_document(message: OutboxMessage, text: str) -> dict[str, Any]:
-    """The JSON body of a generic webhook (documented in docs/notifications.md)."""
-    return {
-        "id": message.dedupe_key,
-        "kind": message.kind,
-        "game_id": message.game_id,
-        "payload": dict(message.payload),
-        "text": text,
-    }
 
 
 # ---------------------------------------------------------------- delivery
@@ -392,16 +276,3 @@ def _redacted(target: DeliveryTarget) -> str:
 
     url = getattr(target, "url", None)
     return f"{target.type}:{urlsplit(url).hostname}" if url else target.key
-
-
-def _plain(value: Any) -> Any:
-    """DynamoDB Decimals -> int/float so payloads serialize to JSON."""
-    from decimal import Decimal
-
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set):
-        return [_plain(v) for v in value]
-    return value
