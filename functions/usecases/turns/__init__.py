@@ -18,8 +18,10 @@ from functions.usecases.turns.import_replay import replay_document
 from functions.usecases.turns.lifecycle import end_game, vote_outcome
 from functions.usecases.turns.map_view import MapPicture, MapRequest, map_picture, seat_board_png
 from functions.usecases.turns.order_entry import Rejection, check_order
-from functions.usecases.turns.process_turn import LostRace, NotDue, process_turn, resolution_view
+from functions.usecases.turns.outcomes import LostRace, NotDue
+from functions.usecases.turns.process_turn import process_turn
 from functions.usecases.turns.reminders import reminder_for, send_reminder
+from functions.usecases.turns.resolutions import resolution_view
 from functions.usecases.turns.submit_orders import (
     maybe_auto_process,
     retract_orders,

@@ -30,7 +30,7 @@ from functions.errors import FogOfWar
 from functions.ports import GameStore
 from functions.usecases.game import load
 from functions.usecases.players import fogged
-from functions.usecases.turns.process_turn import without_explanations
+from functions.usecases.turns.resolutions import without_explanations
 
 FORMAT = "convoy-export/1"
 EXPORTED_SETTINGS = (

@@ -55,7 +55,7 @@ from functions.usecases.game import (
 from functions.usecases.turns.export import EXPORTED_SETTINGS, FORMAT
 from functions.usecases.turns.lifecycle import owing_powers
 from functions.usecases.turns.order_entry import read_orders
-from functions.usecases.turns.process_turn import resolution_view
+from functions.usecases.turns.resolutions import resolution_view
 
 MAX_PHASES = 400  # a 30-year game has at most 150 phases; a long export of 400 is about 4 MB
 MAX_YEAR = 3000  # max_year's bound in POST /games

@@ -15,17 +15,15 @@ builds are waived, removals follow civil disorder). With ``require_all`` the cal
 is refused (409 ``ORDERS_MISSING``) while a power with a decision still owes orders.
 
 A turn is a pipeline of steps that return values (issue 29/30): ``load`` (one read: META and
-the powers' own items), ``adjudicate`` (the engine, pure), ``record`` (the next game record,
-the PHASE item, events and notices), one commit (one ``TransactWriteItems``, conditional on
-the version read and on the next event numbers being free), then ``schedule`` (the next
-phase's deadline, by name). Nothing else is synchronous: the phase just closed keeps its
+the powers' own items), ``adjudicate`` (the engine, pure), ``record`` (the next record as a
+new value, the PHASE item, events; ``notify``: the notice), one commit (one
+``TransactWriteItems``, conditional on the version read and on the next event numbers being
+free), then ``schedule`` (the next phase's deadline, by name). The phase just closed keeps its
 schedules (a fired one deleted itself; one left by an early processing fires as a no-op).
 
 Two racing calls: one commits, the other reloads, sees the phase moved on and answers
-``STALE_PHASE`` — a phase is adjudicated exactly once. An order stored while the turn was
-being adjudicated took the next event number, so the commit fails and the turn starts over
-with it; an order that comes after the commit is refused (``STALE_PHASE``). Wait flags are
-cleared.
+``STALE_PHASE``: a phase is adjudicated exactly once. An order stored meanwhile took the next
+event number, so the commit fails and the turn starts over with it.
 
 A phase in which no seated power has a decision (only dummies retreat or build, say, in a
 demo game) is processed at once, as the scheduler, instead of waiting for a deadline that
@@ -36,9 +34,8 @@ left (no reload); a raised wait flag or a pause still holds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Any, NamedTuple
 
 import engine
 from functions.errors import (
@@ -50,15 +47,7 @@ from functions.errors import (
     StalePhase,
     StoredOrderUnreadable,
 )
-from functions.ports import (
-    Clock,
-    DeadlineScheduler,
-    EventRecord,
-    GameRecord,
-    GameStore,
-    OutboxRecord,
-    PhaseRecord,
-)
+from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore, OutboxRecord, PhaseRecord
 from functions.usecases.game import (
     DIPLOMACY,
     add_event,
@@ -83,75 +72,13 @@ from functions.usecases.turns.lifecycle import (
     owing_powers,
     public_votes,
 )
+from functions.usecases.turns.outcomes import Adjudicated, LostRace, NotDue, Processed, Record
 from functions.usecases.turns.phase_notes import note_events
 from functions.usecases.turns.reminders import reminder_for
+from functions.usecases.turns.resolutions import resolution_view, without_explanations
 from functions.usecases.turns.views import missing_powers, powers_to_wait_on
 
 MAX_FOLLOWING = 4  # a retreat and an adjustment phase, with room to spare
-
-
-@dataclass(frozen=True)
-class Processed:
-    phase: str  # the new current phase
-    processed_phase: str
-    game_status: str
-    resolution: dict[str, Any]
-    extended: bool = False  # the deadline moved on for a missing power (nmr_extensions)
-
-
-class LostRace(StalePhase):
-    """The phase was processed by someone else between this call's read and its commit
-    (the same answer as ``STALE_PHASE``; the deadline function reports it as LOST_RACE)."""
-
-
-class NotDue(Exception):
-    """A deadline firing (``due_by``) for a phase whose deadline has not passed: ``deadline``
-    is when it falls (reschedule for then), None if the phase has no running deadline."""
-
-    def __init__(self, deadline: datetime | None) -> None:
-        super().__init__(f"the deadline is {deadline}")
-        self.deadline = deadline
-
-
-class Adjudicated(NamedTuple):
-    """What the engine made of the phase: the next state and the public resolution."""
-
-    state: engine.GameState  # the phase adjudicated
-    next_state: engine.GameState
-    orders: dict[str, list[str]]  # every power's orders, as adjudicated (canonical text)
-    resolution: dict[str, Any]
-
-
-class Record(NamedTuple):
-    """What one commit writes: the next META (``game``), the PHASE item, its events and its notices."""
-
-    game: GameRecord
-    phase: PhaseRecord
-    events: list[EventRecord]
-    outbox: list[OutboxRecord]
-
-
-def resolution_view(resolution: engine.Resolution) -> dict[str, Any]:
-    """``resolution_to_dict`` plus, per result, ``power`` and ``order_str`` (seed §4); each
-    result's ``reason`` and ``explanation`` and the resolution's ``notes`` as the engine
-    wrote them (issue 31)."""
-    data = engine.resolution_to_dict(resolution)
-    results = data.get("results", [])
-    for entry, result in zip(results, resolution.results, strict=False):
-        entry["power"] = result.order.power
-        entry["order_str"] = engine.format_order(result.order)
-    return {"results": results, "notes": data.get("notes", [])}
-
-
-def without_explanations(resolution: dict[str, Any]) -> dict[str, Any]:
-    """``resolution`` with each result's ``explanation`` left out: what the event log and an
-    export carry. The PHASE item keeps the explanations (``/history``, ``/last_resolution``);
-    the log says what happened (results and reason codes) at half the size, and a turn's write
-    stays within its budget (issue 29: about 4 write units a turn for a second copy)."""
-    if "results" not in resolution:
-        return dict(resolution)
-    results = [{k: v for k, v in r.items() if k != "explanation"} for r in resolution["results"]]
-    return {**resolution, "results": results}
 
 
 def process_turn(
