@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 import engine
 from functions.errors import UnknownVariant, ValidationFailed
@@ -58,8 +59,8 @@ class Created:
     player_token: str | None = None  # ... and its player token (shown once)
 
 
-def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
-    the_map = game_map(request.variant)
+def _check(request: CreateGame) -> None:
+    """The request's own refusals (rulebook, private password, phase lengths)."""
     try:
         engine.get_rulebook(request.rules)
     except KeyError as exc:
@@ -71,10 +72,11 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         raise ValidationFailed(f"phase_seconds keys must be among {', '.join(PHASE_TYPES)}")
     if any(int(v) <= 0 for v in request.phase_seconds.values()):
         raise ValidationFailed("phase_seconds values must be positive")
-    notify, webhook_secrets = validate_targets(request.notify, allow_loopback=request.allow_loopback_webhooks)
-    now = clock.now()
-    token = new_token()
-    state = engine.initial_state(the_map)
+
+
+def _settings(request: CreateGame, notify: list[dict[str, Any]],
+              the_map: engine.MapData) -> tuple[dict[str, object], str | None]:
+    """The new game's settings, and the demo game's seated power (None in any other game)."""
     settings: dict[str, object] = {
         "phase_seconds": {k: int(v) for k, v in sorted(request.phase_seconds.items())},
         "private": request.private,
@@ -96,6 +98,17 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         settings["join_password"] = hash_password(request.join_password)
     more, demo_power = settings_for(request.lifecycle, the_map)
     settings.update(more)
+    return settings, demo_power
+
+
+def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
+    the_map = game_map(request.variant)
+    _check(request)
+    notify, webhook_secrets = validate_targets(request.notify, allow_loopback=request.allow_loopback_webhooks)
+    settings, demo_power = _settings(request, notify, the_map)
+    now = clock.now()
+    token = new_token()
+    state = engine.initial_state(the_map)
     game = GameRecord(
         game_id=secrets.token_hex(6),
         variant=request.variant,

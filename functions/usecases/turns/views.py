@@ -51,6 +51,19 @@ def _unit(unit: engine.Unit) -> dict[str, str]:
     return {"kind": str(unit.kind), "power": unit.power, "location": str(unit.location)}
 
 
+def _board(state: engine.GameState, the_map: engine.MapData) -> dict[str, Any]:
+    """The board's part of a view: units (also by power), ownership, dislodged units, contested provinces."""
+    units = sorted(state.units, key=lambda u: (u.power, str(u.location)))
+    by_power: dict[str, list[dict[str, str]]] = {p: [] for p in sorted(the_map.power_ids)}
+    for unit in units:
+        by_power.setdefault(unit.power, []).append(_unit(unit))
+    ownership = dict(sorted(state.ownership.items()))
+    dislodged = [{"unit": _unit(d.unit), "attacker_origin": d.attacker_origin,
+                  "retreats": [str(r) for r in d.retreats]} for d in state.dislodged]
+    return {"units": [_unit(u) for u in units], "units_by_power": by_power, "ownership": ownership,
+            "supply_centers": ownership, "dislodged": dislodged, "contested": sorted(state.contested)}
+
+
 def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> dict[str, Any]:
     """The seed §4 view of ``game`` as seen by ``actor``, redacted; ``unread``: the caller's
     unread press (functions/usecases/press/press.py). In an anonymous game no seat detail shows; in a
@@ -58,11 +71,6 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
     full = state_of(game)
     state = seen_by(game, actor, full)
     the_map = game_map(game.variant)
-    units = sorted(state.units, key=lambda u: (u.power, str(u.location)))
-    by_power: dict[str, list[dict[str, str]]] = {p: [] for p in sorted(the_map.power_ids)}
-    for unit in units:
-        by_power.setdefault(unit.power, []).append(_unit(unit))
-    ownership = dict(sorted(state.ownership.items()))
     waiting = powers_to_wait_on(game)
     power = actor.power if actor.kind == "player" else None
     anonymous = bool(game.settings.get("anonymous"))
@@ -83,19 +91,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
         "phase_type": str(state.phase_type),
         "status": game.status,
         "winner": _winner(game, state),
-        "units": [_unit(u) for u in units],
-        "units_by_power": by_power,
-        "ownership": ownership,
-        "supply_centers": ownership,
-        "dislodged": [
-            {
-                "unit": _unit(d.unit),
-                "attacker_origin": d.attacker_origin,
-                "retreats": [str(r) for r in d.retreats],
-            }
-            for d in state.dislodged
-        ],
-        "contested": sorted(state.contested),
+        **_board(state, the_map),
         "players": {
             p: {"joined_at": None if anonymous else info.get("joined_at"), "is_active": True,
                 "display_name": None if anonymous else info.get("display_name")}
