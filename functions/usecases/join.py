@@ -42,6 +42,7 @@ from functions.usecases.join_limits import check_join_allowed, record_failed_joi
 from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import dummy_powers, open_seats
+from functions.usecases.seat_holders import remember_holder
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,8 @@ def join_game(
         version = game.version
         game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now), **bound}
         events, outbox = take_over(game, chosen, now)
+        if bound:  # issue 34: the players' records map this tenure to the account
+            remember_holder(game, events[0].seq, str(bound["user_id"]))
         started = start_if_full(game, kind, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:
