@@ -225,6 +225,12 @@ class Services:
     verifier: TokenVerifier | None = None
     # issue 33: notice preferences and push devices; None: reach_store()
     reach: ports.ReachStore | None = None
+    # issue 34: ratings, profiles, the archive, tournaments; None: community_store()
+    community: CommunityStore | None = None
+
+    @property
+    def community_store(self) -> CommunityStore:
+        return self.community if self.community is not None else community_store()
 
     @property
     def reach_store(self) -> ports.ReachStore:

@@ -35,6 +35,7 @@ from typing import Any
 MAX_BODY_BYTES = 64 * 1024
 MAX_IMPORT_BYTES = 4 * 1024 * 1024
 IMPORT_PATH = "/games/import"
+IMPORT_PATHS = frozenset({IMPORT_PATH, "/games/import/mila", "/games/import/cicero"})  # issue 34
 # RFC 8058: a mail client's one-click unsubscribe POSTs ``List-Unsubscribe=One-Click`` as a form
 # (issue 33). The route reads only its query's signed token, so such a body is dropped unread
 # (at most MAX_BODY_BYTES of it), never parsed.
@@ -94,7 +95,7 @@ def nesting_depth(text: str) -> int:
 
 def _limit(event: dict[str, Any]) -> int:
     path = event.get("rawPath") or ((event.get("requestContext") or {}).get("http") or {}).get("path")
-    return MAX_IMPORT_BYTES if str(path or "").rstrip("/") == IMPORT_PATH else MAX_BODY_BYTES
+    return MAX_IMPORT_BYTES if str(path or "").rstrip("/") in IMPORT_PATHS else MAX_BODY_BYTES
 
 
 def refuse(event: dict[str, Any]) -> dict[str, Any] | None:

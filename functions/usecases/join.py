@@ -8,7 +8,7 @@ schedule is created after the commit. Every join writes a PLAYER_JOINED notice.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -62,16 +62,20 @@ def join_game(
     owner: User | None = None,
     attempts: AttemptCounter | None = None,
     parties: Sequence[str] = (),
+    admit: Callable[[GameRecord], None] | None = None,
 ) -> Joined:
     """``owner``: the signed-in account taking the seat (issue 15): the seat is bound to it,
     and an account that already holds a seat in this game is refused (``ALREADY_SEATED``).
     ``attempts`` and ``parties`` (``join_limits.counted_parties``: the source address and the
-    account) limit wrong passwords per game and party (join_limits.py)."""
+    account) limit wrong passwords per game and party (join_limits.py). ``admit`` refuses a
+    player the game does not admit, before anything is written (issue 34: join_rules.py)."""
     token = new_token()
     rng = secrets.SystemRandom()
 
     def attempt() -> Joined:
         game = load_active(store, game_id)
+        if admit is not None:
+            admit(game)
         stored_password = game.settings.get("join_password")
         if stored_password:
             _check_password(game_id, stored_password, password, attempts, parties, clock)
