@@ -189,7 +189,7 @@ class DynamoCommunityStore(TableAdapter):
                limit: int | None = None) -> list[dict[str, Any]]:
         """One partition's items under ``prefix`` (a date range on the sort key's date part);
         ``kind``/``variant`` are filters, so pages are read until ``limit`` items pass."""
-        low, high = f"{prefix}{since or '0000'}", f"{prefix}{until or '9999'}~"
+        low, high = f"{prefix}{since or ''}" or "0", f"{prefix}{until or ''}~"  # a key is never ""
         values: dict[str, Any] = {":pk": pk, ":low": low, ":high": high}
         filters = []
         if kind:

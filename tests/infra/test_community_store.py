@@ -125,3 +125,42 @@ def test_a_rating_that_moved_since_it_was_read_refuses_the_write(aws: dict[str, 
     with pytest.raises(RatingMoved):
         community.record(stale)
     assert community.rating("ada", "classical") == first and not community.recorded("g2")
+
+
+def test_a_table_kept_from_before_the_leaderboard_index_gets_it() -> None:
+    """``make run`` on a data directory made before issue 34: the table exists without
+    ``by_rating``; starting the stack adds it, as CloudFormation adds an index to a table."""
+    import copy
+
+    from moto import mock_aws
+
+    from local_stack.template import create_resources, load_template
+
+    with mock_aws():
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        sqs = boto3.client("sqs", region_name="us-east-1")
+        template = load_template()
+        before = copy.deepcopy(template)
+        table = before["Resources"]["GameTable"]["Properties"]
+        table["GlobalSecondaryIndexes"] = [i for i in table["GlobalSecondaryIndexes"]
+                                           if i["IndexName"] != "by_rating"]
+        table["AttributeDefinitions"] = [a for a in table["AttributeDefinitions"]
+                                         if a["AttributeName"] not in ("board", "ordinal")]
+        name = create_resources(dynamodb, sqs, before)["GAME_TABLE"]
+        create_resources(dynamodb, sqs, template)
+        indexes = dynamodb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"]
+        assert {i["IndexName"] for i in indexes} == {"by_kind", "by_due", "by_rating"}
+
+
+def test_a_players_ratings_in_every_variant(aws: dict[str, str]) -> None:
+    from functions.ports.community import ArchiveEntry, FinishedGameWrite
+
+    community = _community(aws)
+    entry = ArchiveEntry("g1", "classical", "", "2026-01-01T00:00:00.000Z", "draw", (), {}, {}, True)
+    classical = StoredRating("ada", "classical", MU + 1, SIGMA - 1, 1, "g1")
+    other = StoredRating("ada", "1900", MU - 1, SIGMA - 1, 1, "g2")
+    community.record(FinishedGameWrite(entry=entry, ratings=[(None, classical)]))
+    community.record(FinishedGameWrite(entry=entry._replace(game_id="g2", variant="1900"),
+                                       ratings=[(None, other)]))
+    assert community.ratings_of("ada") == [other, classical]
+    assert community.leaderboard("1900", 5) == [other]
