@@ -172,7 +172,8 @@ def test_mila_and_cicero_files_come_in_through_the_routes(stack: LocalStack) -> 
     copy = api.call("POST", "/games/import/mila", token=ada_token, body=saved, expect=201)["game_id"]
     original, imported = api.call("GET", f"/games/{game_id}/export"), api.call("GET", f"/games/{copy}/export")
     assert [p["state"] for p in imported["phases"]] == [p["state"] for p in original["phases"]]
-    assert imported["result"]["kind"] == "concession"
+    assert imported["current"]["state"] == original["current"]["state"]
+    # (Convoy's import takes the ending from the replay, which cannot see a concession: docs/community.md)
     # a file that does not replay is refused whole
     broken = json.loads(json.dumps(saved))
     broken["phases"][1]["state"]["units"]["FRANCE"] = ["A PAR", "A MAR", "F BRE"]
