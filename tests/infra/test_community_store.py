@@ -31,8 +31,14 @@ def _community(aws: dict[str, str]) -> DynamoCommunityStore:
     return DynamoCommunityStore(aws["GAME_TABLE"], client=boto3.client("dynamodb", region_name="us-east-1"))
 
 
-def _conceded_game(store: DynamoGameStore, clock: FakeClock, accounts: dict[str, str], *,
-                   winner: str = "FRANCE", dummies: tuple[str, ...] = ()) -> str:
+def _conceded_game(
+    store: DynamoGameStore,
+    clock: FakeClock,
+    accounts: dict[str, str],
+    *,
+    winner: str = "FRANCE",
+    dummies: tuple[str, ...] = (),
+) -> str:
     """A classical game, seats taken by ``accounts`` (power -> user) or tokens, one phase played
     (every power orders), then everyone but ``winner`` concedes."""
     created = create_game(store, clock, CreateGame(lifecycle=LifecycleSettings(dummy_powers=dummies)))
@@ -75,10 +81,10 @@ def test_a_finished_game_rates_its_accounts_once(dynamo_store: DynamoGameStore, 
 
 
 def test_an_unrated_game_enters_the_archive_and_changes_no_record(
-        dynamo_store: DynamoGameStore, aws: dict[str, str]) -> None:
+    dynamo_store: DynamoGameStore, aws: dict[str, str]
+) -> None:
     clock, community = FakeClock(), _community(aws)
-    game_id = _conceded_game(dynamo_store, clock, {"FRANCE": "ada", "GERMANY": "bob"},
-                             dummies=("AUSTRIA",))
+    game_id = _conceded_game(dynamo_store, clock, {"FRANCE": "ada", "GERMANY": "bob"}, dummies=("AUSTRIA",))
     assert record_finished_game(dynamo_store, community, game_id) is True
     assert community.rating("ada", "classical") is None and community.stats("ada") is None
     [entry] = community.search(ArchiveQuery(variant="classical"))
@@ -89,7 +95,8 @@ def test_an_unrated_game_enters_the_archive_and_changes_no_record(
 
 
 def test_the_archive_searches_by_variant_player_result_and_date(
-        dynamo_store: DynamoGameStore, aws: dict[str, str]) -> None:
+    dynamo_store: DynamoGameStore, aws: dict[str, str]
+) -> None:
     clock, community = FakeClock(), _community(aws)
     first = _conceded_game(dynamo_store, clock, {"FRANCE": "ada", "GERMANY": "bob"})
     clock.at += timedelta(days=3)
@@ -120,8 +127,9 @@ def test_a_rating_that_moved_since_it_was_read_refuses_the_write(aws: dict[str, 
     first = StoredRating("ada", "classical", MU + 1, SIGMA - 1, 1, "g1")
     entry = ArchiveEntry("g1", "classical", "", "2026-01-01T00:00:00.000Z", "draw", (), {}, {}, True)
     assert community.record(FinishedGameWrite(entry=entry, ratings=[(None, first)]))
-    stale = FinishedGameWrite(entry=entry._replace(game_id="g2"),
-                              ratings=[(None, first._replace(last_game="g2"))])
+    stale = FinishedGameWrite(
+        entry=entry._replace(game_id="g2"), ratings=[(None, first._replace(last_game="g2"))]
+    )
     with pytest.raises(RatingMoved):
         community.record(stale)
     assert community.rating("ada", "classical") == first and not community.recorded("g2")
@@ -142,10 +150,12 @@ def test_a_table_kept_from_before_the_leaderboard_index_gets_it() -> None:
         template = load_template()
         before = copy.deepcopy(template)
         table = before["Resources"]["GameTable"]["Properties"]
-        table["GlobalSecondaryIndexes"] = [i for i in table["GlobalSecondaryIndexes"]
-                                           if i["IndexName"] != "by_rating"]
-        table["AttributeDefinitions"] = [a for a in table["AttributeDefinitions"]
-                                         if a["AttributeName"] not in ("board", "ordinal")]
+        table["GlobalSecondaryIndexes"] = [
+            i for i in table["GlobalSecondaryIndexes"] if i["IndexName"] != "by_rating"
+        ]
+        table["AttributeDefinitions"] = [
+            a for a in table["AttributeDefinitions"] if a["AttributeName"] not in ("board", "ordinal")
+        ]
         name = create_resources(dynamodb, sqs, before)["GAME_TABLE"]
         create_resources(dynamodb, sqs, template)
         indexes = dynamodb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"]
@@ -160,7 +170,8 @@ def test_a_players_ratings_in_every_variant(aws: dict[str, str]) -> None:
     classical = StoredRating("ada", "classical", MU + 1, SIGMA - 1, 1, "g1")
     other = StoredRating("ada", "1900", MU - 1, SIGMA - 1, 1, "g2")
     community.record(FinishedGameWrite(entry=entry, ratings=[(None, classical)]))
-    community.record(FinishedGameWrite(entry=entry._replace(game_id="g2", variant="1900"),
-                                       ratings=[(None, other)]))
+    community.record(
+        FinishedGameWrite(entry=entry._replace(game_id="g2", variant="1900"), ratings=[(None, other)])
+    )
     assert community.ratings_of("ada") == [other, classical]
     assert community.leaderboard("1900", 5) == [other]

@@ -37,8 +37,9 @@ CICERO = Path(__file__).parent.parent / "community" / "data" / "cicero_layout_ga
 def _account(api: Api, stack: LocalStack, name: str) -> tuple[str, str]:
     """A confirmed, signed-in account: (user id, ID token)."""
     email = f"{name.lower()}-{uuid.uuid4().hex[:8]}@example.com"
-    signed_up = api.call("POST", "/auth/signup", expect=201,
-                         body={"email": email, "password": PASSWORD, "display_name": name})
+    signed_up = api.call(
+        "POST", "/auth/signup", expect=201, body={"email": email, "password": PASSWORD, "display_name": name}
+    )
     code = stack.emulator.mailbox.code_for(email)
     api.call("POST", "/auth/confirm", body={"email": email, "code": code})
     tokens = api.call("POST", "/auth/signin", body={"email": email, "password": PASSWORD})
@@ -84,10 +85,13 @@ def _conceded(api: Api, seats: dict[str, str], winner: str, **settings: Any) -> 
 
 def _queue_drained(stack: LocalStack) -> bool:
     sqs = boto3.client("sqs", endpoint_url=stack.emulator.endpoint, region_name="us-east-1")
-    found = sqs.get_queue_attributes(QueueUrl=stack.emulator.resources["OUTBOX_QUEUE_URL"],
-                                     AttributeNames=["ApproximateNumberOfMessages",
-                                                     "ApproximateNumberOfMessagesNotVisible"])["Attributes"]
-    return int(found["ApproximateNumberOfMessages"]) == int(found["ApproximateNumberOfMessagesNotVisible"]) == 0
+    found = sqs.get_queue_attributes(
+        QueueUrl=stack.emulator.resources["OUTBOX_QUEUE_URL"],
+        AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+    )["Attributes"]
+    return (
+        int(found["ApproximateNumberOfMessages"]) == int(found["ApproximateNumberOfMessagesNotVisible"]) == 0
+    )
 
 
 def test_a_finished_game_rates_and_records_its_players_once(stack: LocalStack) -> None:
@@ -110,8 +114,15 @@ def test_a_finished_game_rates_and_records_its_players_once(stack: LocalStack) -
     assert first["results"]["won"] == 1 and second["results"]["survived"] == 1
     # and reliability from the events: one movement phase owed, ordered on time
     assert first["reliability"] | {"on_time_share": None} == {
-        "phases_owed": 1, "on_time": 1, "late": 0, "missed": 0, "civil_disorders": 0, "games_left": 0,
-        "removed": 0, "on_time_share": None}
+        "phases_owed": 1,
+        "on_time": 1,
+        "late": 0,
+        "missed": 0,
+        "civil_disorders": 0,
+        "games_left": 0,
+        "removed": 0,
+        "on_time_share": None,
+    }
     assert first["reliability"]["on_time_share"] == 1.0
     assert first["recent_games"][0]["game_id"] == game_id and first["recent_games"][0]["outcome"] == "won"
     board = api.call("GET", "/leaderboard?variant=classical&limit=200")["ratings"]
@@ -119,18 +130,25 @@ def test_a_finished_game_rates_and_records_its_players_once(stack: LocalStack) -
     assert ranked.index(ada) < ranked.index(bob)
     # When the same GAME_ENDED is delivered again (SQS delivers at least once)
     sqs = boto3.client("sqs", endpoint_url=stack.emulator.endpoint, region_name="us-east-1")
-    again = OutboxMessage(dedupe_key=f"{game_id}:redelivered", kind="GAME_ENDED", game_id=game_id,
-                          payload={"result": ended["result"]})
+    again = OutboxMessage(
+        dedupe_key=f"{game_id}:redelivered",
+        kind="GAME_ENDED",
+        game_id=game_id,
+        payload={"result": ended["result"]},
+    )
     sqs.send_message(QueueUrl=stack.emulator.resources["OUTBOX_QUEUE_URL"], MessageBody=again.to_json())
     time.sleep(1.0)
     _wait_for("the outbox queue to drain", lambda: _queue_drained(stack))
     # Then nothing changes
     assert _profile(api, ada) == first and _profile(api, bob) == second
     # When Ada and Bob finish a game with a dummy power (unrated)
-    unrated, _ = _conceded(api, {"FRANCE": ada_token, "GERMANY": bob_token}, "GERMANY",
-                           dummy_powers=["AUSTRIA"])
-    entry = _wait_for("the unrated game in the archive", lambda: [
-        g for g in api.call("GET", f"/archive?player={ada}")["games"] if g["game_id"] == unrated])
+    unrated, _ = _conceded(
+        api, {"FRANCE": ada_token, "GERMANY": bob_token}, "GERMANY", dummy_powers=["AUSTRIA"]
+    )
+    entry = _wait_for(
+        "the unrated game in the archive",
+        lambda: [g for g in api.call("GET", f"/archive?player={ada}")["games"] if g["game_id"] == unrated],
+    )
     # Then it is in the archive, marked unrated, and neither record changed
     assert entry[0]["rated"] is False and entry[0]["unrated_reason"] == "played with dummy powers"
     after = _profile(api, ada)
@@ -158,7 +176,10 @@ def test_a_game_may_ask_a_minimum_reliability_to_join(stack: LocalStack) -> None
     assert too_low["code"] == "RECORD_TOO_LOW" and too_low["minimum"] == 80
     assert api.call("GET", f"/games/{game_id}") == before
     # Ada ordered every phase she owed: admitted
-    assert api.call("POST", f"/games/{game_id}/join", token=ada_token, body={"power": "ITALY"})["power"] == "ITALY"
+    assert (
+        api.call("POST", f"/games/{game_id}/join", token=ada_token, body={"power": "ITALY"})["power"]
+        == "ITALY"
+    )
 
 
 def test_mila_and_cicero_files_come_in_through_the_routes(stack: LocalStack) -> None:
@@ -177,7 +198,10 @@ def test_mila_and_cicero_files_come_in_through_the_routes(stack: LocalStack) -> 
     # a file that does not replay is refused whole
     broken = json.loads(json.dumps(saved))
     broken["phases"][1]["state"]["units"]["FRANCE"] = ["A PAR", "A MAR", "F BRE"]
-    assert api.call("POST", "/games/import/mila", token=ada_token, body=broken, expect=422)["code"] == "BAD_IMPORT"
+    assert (
+        api.call("POST", "/games/import/mila", token=ada_token, body=broken, expect=422)["code"]
+        == "BAD_IMPORT"
+    )
     # a webDiplomacy game in Cicero's layout replays through Convoy's engine
     cicero = json.loads(CICERO.read_text())
     made = api.call("POST", "/games/import/cicero", token=ada_token, body=cicero, expect=201)["game_id"]
@@ -203,9 +227,19 @@ def test_a_tournament_of_fourteen_over_two_rounds_of_two_boards(stack: LocalStac
     director_id, director = _account(api, stack, "Director")
     entrants = dict(_account(api, stack, f"P{n:02d}") for n in range(14))  # user id -> ID token
     # Given an event of 14 entrants, 2 rounds, scored by sum of squares, each board ending after 1901
-    event = api.call("POST", "/tournaments", token=director, expect=201, body={
-        "name": "Spring Cup", "rounds": 2, "scoring": "sum_of_squares", "players": list(entrants),
-        "max_year": 1901})
+    event = api.call(
+        "POST",
+        "/tournaments",
+        token=director,
+        expect=201,
+        body={
+            "name": "Spring Cup",
+            "rounds": 2,
+            "scoring": "sum_of_squares",
+            "players": list(entrants),
+            "max_year": 1901,
+        },
+    )
     tid = event["tournament_id"]
     assert event["director"] == director_id and event["boards"] == []
     # a round cannot be seeded by an entrant
