@@ -460,9 +460,10 @@ class Scenario:
         self.games["finished"] = game
         self.api("the account takes FRANCE", "POST", f"/games/{game}/join", {"power": "FRANCE"},
                  self.id_token)
-        for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
-            token = self.api(f"a game to finish: join {power}", "POST", f"/games/{game}/join",
-                             {"power": power})["token"]
+        others = ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+        tokens = {power: self.api(f"a game to finish: join {power}", "POST", f"/games/{game}/join",
+                                  {"power": power})["token"] for power in others}
+        for power, token in tokens.items():  # votes open once every seat is taken
             self.api(f"{power} concedes", "POST", f"/games/{game}/votes", {"concede": True}, token)
 
     def community(self) -> None:

@@ -107,7 +107,10 @@ export function ReplayPage({ gameId }: { gameId: string }) {
   const [chosen, setChosen] = useState<string | null>(null);
   const [entry, setEntry] = useState<HistoryPhase | null>(null);
   const [press] = useLoad<{ messages: Message[] }>(`/games/${gameId}/messages?channel=ALL&after=0&limit=200`);
-  const [history] = useLoad<{ result: GameResult | null }>(`/games/${gameId}/history?limit=1`);
+  const [history, failed] = useLoad<{ result: GameResult | null; phases: HistoryPhase[] }>(`/games/${gameId}/history?limit=1`);
+  useEffect(() => { // a replay starts at the first phase
+    if (history?.phases.length) setChosen((c) => c ?? history.phases[0].phase);
+  }, [history]);
   const onEntry = useCallback((e: HistoryPhase | null) => setEntry(e), []);
   const said = (press?.messages ?? []).filter((m) => m.phase === chosen);
   const result = history?.result;
@@ -120,10 +123,12 @@ export function ReplayPage({ gameId }: { gameId: string }) {
           <span className="muted"> · ended {day(result.ended_at)}</span>
         </p>
       )}
-      <div className="replay-grid">
+      <Failure error={failed} />
+      {history && !history.phases.length && <p className="muted">No phase was played in this game.</p>}
+      {chosen && <div className="replay-grid">
         <div className="replay-board">
-          {chosen && <MapView path={`/games/${gameId}/map/resolution?phase=${chosen}`} version={chosen}
-            label={`Results of ${phaseWords(chosen)}`} />}
+          <MapView path={`/games/${gameId}/map/resolution?phase=${chosen}`} version={chosen}
+            label={`Results of ${phaseWords(chosen)}`} />
         </div>
         <div className="replay-side">
           <HistoryPanel gameId={gameId} tick={0} chosen={chosen} setChosen={setChosen} onEntry={onEntry} />
@@ -136,7 +141,7 @@ export function ReplayPage({ gameId }: { gameId: string }) {
           </section>
           <p><a href={`/games/${gameId}/export/mila`} download={`${gameId}.mila.json`}>Download as MILA saved game</a></p>
         </div>
-      </div>
+      </div>}
     </section>
   );
 }
