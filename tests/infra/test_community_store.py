@@ -175,3 +175,35 @@ def test_a_players_ratings_in_every_variant(aws: dict[str, str]) -> None:
     )
     assert community.ratings_of("ada") == [other, classical]
     assert community.leaderboard("1900", 5) == [other]
+
+
+def test_a_seat_given_up_counts_for_the_account_that_left_it(
+        dynamo_store: DynamoGameStore, aws: dict[str, str]) -> None:
+    """Reliability from the events, the holder from seat_holders (functions/usecases/seat_holders.py):
+    Ada misses Spring 1901 and leaves; Cyd takes FRANCE over; Bob wins by concession."""
+    from functions.usecases.seats import leave_game
+
+    clock, community = FakeClock(), _community(aws)
+    created = create_game(dynamo_store, clock, CreateGame())
+    gid = created.game_id
+    for power in POWERS:
+        owner = {"FRANCE": User("ada", "Ada"), "GERMANY": User("bob", "Bob")}.get(power)
+        join_game(dynamo_store, clock, gid, power, owner=owner)
+    for power in POWERS:
+        if power != "FRANCE":  # Ada gives no orders: a missed phase
+            submit_orders(dynamo_store, clock, gid, Actor("player", power), [])
+    process_turn(dynamo_store, clock, gid, Actor("creator"), expected_phase="S1901M")
+    leave_game(dynamo_store, clock, gid, Actor("player", "FRANCE", user_id="ada"))
+    join_game(dynamo_store, clock, gid, "FRANCE", owner=User("cyd", "Cyd"))
+    for power in POWERS:
+        if power != "GERMANY":
+            cast_vote(dynamo_store, clock, gid, Actor("player", power), concede=True)
+    assert record_finished_game(dynamo_store, community, gid) is True
+    ada, bob, cyd = (community.stats(p) for p in ("ada", "bob", "cyd"))
+    assert ada is not None and bob is not None and cyd is not None
+    assert ada.counts["games_left"] == 1 and ada.counts["games_finished"] == 0 and ada.counts["left"] == 1
+    assert ada.counts["phases_owed"] == ada.counts["missed"] == 1 and ada.counts["on_time"] == 0
+    assert bob.counts["won"] == 1 and bob.counts["on_time"] == 1
+    assert cyd.counts["survived"] == 1 and cyd.counts["phases_owed"] == 0 and cyd.counts["games_finished"] == 1
+    board = [r.player for r in community.leaderboard("classical", 10)]
+    assert board[0] == "bob" and board[-1] == "ada"  # leaving ranks below every player who stayed
