@@ -10,6 +10,7 @@ An imported game is never rated (community.ratings.unrated_reason).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +22,8 @@ from functions.usecases.create_game import Created
 from functions.usecases.export import export_game
 from functions.usecases.game_import import import_game
 
+# the ids Convoy's import keeps as a source's id (functions/usecases/import_replay.py checks the same)
+_SOURCE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _REFUSED = (NotCiceroLayout, DoesNotReplay, UnsupportedVariant, KeyError, TypeError, ValueError)
 
 
@@ -33,10 +36,17 @@ def export_mila(store: GameStore, game_id: str) -> dict[str, Any]:
 
 
 def _converted(convert: Any, document: Mapping[str, Any]) -> dict[str, Any]:
+    """Convoy's export document of another program's file. The file's own id is kept as the
+    source's id when Convoy's import takes it (letters, digits, '-', '_'; webDiplomacy's ids are
+    numbers), else dropped: an id is a label, and a file is not refused for its label."""
     try:
         converted: dict[str, Any] = convert(document)
     except _REFUSED as exc:
         raise BadImport(f"{type(exc).__name__}: {exc}") from exc
+    source = dict(converted.get("source") or {})
+    label = str(source.get("game_id") if source.get("game_id") is not None else "")
+    source["game_id"] = label if _SOURCE_ID.match(label) else None
+    converted["source"] = source
     return converted
 
 
