@@ -36,7 +36,8 @@ IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played
                 "state": engine.state_to_dict(engine.initial_state(engine.load_map("classical")))},
 }
 MILA = to_mila(IMPORTABLE)
-CICERO = json.loads((Path(__file__).parents[1] / "community" / "data" / "cicero_layout_game.json").read_text())
+CICERO = json.loads((Path(__file__).parents[1] / "community" / "data" / "cicero_layout_game.json")
+                    .read_text())
 CALLERS = ("anonymous", "other_game", "another_power", "the_power", "creator", "operator")
 SIGNED_IN = ("signed_in_own", "signed_in_other", "signed_in_creator", "signed_in_observer")
 ALL_CALLERS = CALLERS + SIGNED_IN

@@ -204,6 +204,7 @@ def test_a_seat_given_up_counts_for_the_account_that_left_it(
     assert ada.counts["games_left"] == 1 and ada.counts["games_finished"] == 0 and ada.counts["left"] == 1
     assert ada.counts["phases_owed"] == ada.counts["missed"] == 1 and ada.counts["on_time"] == 0
     assert bob.counts["won"] == 1 and bob.counts["on_time"] == 1
-    assert cyd.counts["survived"] == 1 and cyd.counts["phases_owed"] == 0 and cyd.counts["games_finished"] == 1
+    assert cyd.counts["survived"] == 1 and cyd.counts["phases_owed"] == 0
+    assert cyd.counts["games_finished"] == 1
     board = [r.player for r in community.leaderboard("classical", 10)]
     assert board[0] == "bob" and board[-1] == "ada"  # leaving ranks below every player who stayed
