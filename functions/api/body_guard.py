@@ -4,9 +4,10 @@ The API answers JSON only, and only small JSON: the largest legitimate body (64 
 of at most 120 characters, or a game's settings) is a few kilobytes. So, in this order:
 
 - more than ``MAX_BODY_BYTES`` (64 KiB): 413 ``PAYLOAD_TOO_LARGE`` — nothing of it is
-  read or echoed (API Gateway itself would take 10 MB). ``POST /games/import`` is the one
-  route whose body is a whole game (every phase's state and orders: a long game is a few
-  MB), so it may send up to ``MAX_IMPORT_BYTES`` (4 MiB, under Lambda's 6 MB request limit);
+  read or echoed (API Gateway itself would take 10 MB). ``POST /games/import`` (and its two
+  siblings for other programs' files, ``/games/import/mila`` and ``/games/import/cicero``,
+  issue 34) are the routes whose body is a whole game (every phase's state and orders: a long
+  game is a few MB), so they may send up to ``MAX_IMPORT_BYTES`` (4 MiB, under Lambda's 6 MB request limit);
 - not UTF-8 (also one ``\\xff`` inside an order), or base64 that is not base64:
   400 ``INVALID_ENCODING``;
 - a ``Content-Type`` other than ``application/json`` (or ``*/*+json``) on a non-empty
