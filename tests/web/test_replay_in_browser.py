@@ -137,3 +137,69 @@ def test_a_finished_game_replays_phase_by_phase(browser: Any, web_stack: LocalSt
     shot(page, shots, "replay-fall-desktop")
     assert not any(found.values()), found
     context.close()
+
+
+def test_the_leaderboard_a_players_record_and_a_tournament(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
+    """Seven accounts play a one-round tournament of one board (scripted 1901, year limit); the
+    notifier rates them; the leaderboard, Ada's record and the tournament's standings show it."""
+    from tests.system.client import Api
+    from tests.system.test_community import _account, _play_board, _profile, _wait_for
+
+    api = Api(web_stack.url)
+    director_id, director = _account(api, web_stack, "Director")
+    entrants = dict(
+        _account(api, web_stack, name) for name in ("Ada", "Bea", "Cyd", "Dan", "Eve", "Fay", "Gus")
+    )
+    event = api.call(
+        "POST",
+        "/tournaments",
+        token=director,
+        expect=201,
+        body={
+            "name": "Friday Cup",
+            "rounds": 1,
+            "scoring": "c_diplo",
+            "players": list(entrants),
+            "max_year": 1901,
+        },
+    )
+    [board] = api.call("POST", f"/tournaments/{event['tournament_id']}/rounds", token=director)["boards"]
+    _play_board(api, board["game_id"], director, {s["power"]: entrants[s["player"]] for s in board["seats"]})
+    _wait_for("every entrant's rating", lambda: all(_profile(api, p) for p in entrants))
+    ada = next(iter(entrants))
+    context = browser.new_context(**PHONE, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    found: dict[str, Any] = {}
+    for name, path, ready in (
+        (
+            "leaderboard",
+            "#/leaderboard",
+            lambda: page.get_by_test_id("leaderboard").locator("tbody tr").nth(6),
+        ),
+        (
+            "player",
+            f"#/players/{ada}",
+            lambda: page.get_by_test_id("profile").get_by_text("Rating, classical"),
+        ),
+        (
+            "tournament",
+            f"#/tournaments/{event['tournament_id']}",
+            lambda: page.get_by_test_id("standings").locator("tbody tr").nth(6),
+        ),
+    ):
+        page.set_viewport_size(PHONE["viewport"])
+        page.goto(f"{web_stack.url}/{path}")
+        ready().wait_for()
+        found[f"{name} (phone)"] = axe_serious(page)
+        shot(page, shots, f"{name}-phone")
+        page.set_viewport_size(DESKTOP)
+        found[f"{name} (desktop)"] = axe_serious(page)
+        shot(page, shots, f"{name}-desktop")
+    rows = page.get_by_test_id("standings").locator("tbody tr")
+    assert rows.count() == 7 and rows.nth(0).locator("td").nth(0).inner_text() == "1"
+    assert not any(found.values()), found
+    assert director_id not in entrants
+    context.close()

@@ -214,7 +214,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
   return (
     <section className="community" aria-labelledby="tournament-title">
       <h1 id="tournament-title">{event.name}</h1>
-      <p className="muted">{event.rounds} rounds · scored by {event.scoring}</p>
+      <p className="muted">{event.rounds === 1 ? "1 round" : `${event.rounds} rounds`} · scored by {event.scoring}</p>
       <h2>Standings</h2>
       <table className="results" data-testid="standings">
         <thead><tr><th>#</th><th>Player</th><th>Total</th><th>Best board</th><th>Boards</th></tr></thead>
