@@ -35,6 +35,7 @@ from functions.ports.community import (
     RatingMoved,
     StoredRating,
 )
+from functions.usecases.common import DIPLOMACY, kind_name
 from functions.usecases.seat_holders import holders_of
 
 ATTEMPTS = 5
@@ -172,6 +173,8 @@ def record_finished_game(store: GameStore, community: CommunityStore, game_id: s
     try:
         game = store.load(game_id)
     except ItemNotFound:
+        return False
+    if kind_name(game) != DIPLOMACY:  # backgammon keeps no result of this kind: not rated here
         return False
     if game.status != "COMPLETED" or not game.result or community.recorded(game_id):
         return False

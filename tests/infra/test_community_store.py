@@ -178,7 +178,8 @@ def test_a_players_ratings_in_every_variant(aws: dict[str, str]) -> None:
 
 
 def test_a_seat_given_up_counts_for_the_account_that_left_it(
-        dynamo_store: DynamoGameStore, aws: dict[str, str]) -> None:
+    dynamo_store: DynamoGameStore, aws: dict[str, str]
+) -> None:
     """Reliability from the events, the holder from seat_holders (functions/usecases/seat_holders.py):
     Ada misses Spring 1901 and leaves; Cyd takes FRANCE over; Bob wins by concession."""
     from functions.usecases.seats import leave_game
@@ -208,3 +209,14 @@ def test_a_seat_given_up_counts_for_the_account_that_left_it(
     assert cyd.counts["games_finished"] == 1
     board = [r.player for r in community.leaderboard("classical", 10)]
     assert board[0] == "bob" and board[-1] == "ada"  # leaving ranks below every player who stayed
+
+
+def test_a_backgammon_game_is_no_diplomacy_record(dynamo_store: DynamoGameStore, aws: dict[str, str]) -> None:
+    clock, community = FakeClock(), _community(aws)
+    created = create_game(dynamo_store, clock, CreateGame())
+    game = dynamo_store.load(created.game_id)
+    game.settings["game"] = "backgammon"
+    game.status, game.result = "COMPLETED", {"kind": "solo", "winners": ["WHITE"], "centers": {}}
+    dynamo_store.save(game, expected_version=game.version)
+    assert record_finished_game(dynamo_store, community, created.game_id) is False
+    assert not community.recorded(created.game_id)
