@@ -92,6 +92,16 @@ def test_a_minimum_rating_is_read_in_the_games_variant() -> None:
         _join(store, clock, other.game_id, "strong", "FRANCE")
 
 
+def test_the_view_shows_what_the_game_asks_and_is_played_for() -> None:
+    from functions.usecases.views import game_view
+
+    store, clock = InMemoryGameStore(), FakeClock()
+    gid = create_game(store, clock, CreateGame(community=community_settings("c_diplo", 50, 2))).game_id
+    settings = game_view(store.load(gid))["settings"]
+    assert settings["scoring"] == "c_diplo" and settings["min_reliability"] == 50 and settings["min_rating"] == 2
+    assert "seat_holders" not in settings
+
+
 def test_a_game_without_minimums_admits_anyone() -> None:
     store, clock = InMemoryGameStore(), FakeClock()
     gid = create_game(store, clock, CreateGame()).game_id
