@@ -98,7 +98,9 @@ def test_the_view_shows_what_the_game_asks_and_is_played_for() -> None:
     store, clock = InMemoryGameStore(), FakeClock()
     gid = create_game(store, clock, CreateGame(community=community_settings("c_diplo", 50, 2))).game_id
     settings = game_view(store.load(gid))["settings"]
-    assert settings["scoring"] == "c_diplo" and settings["min_reliability"] == 50 and settings["min_rating"] == 2
+    assert (
+        settings["scoring"] == "c_diplo" and settings["min_reliability"] == 50 and settings["min_rating"] == 2
+    )
     assert "seat_holders" not in settings
 
 
