@@ -184,6 +184,7 @@ def test_the_leaderboard_a_players_record_and_a_tournament(
             f"#/players/{ada}",
             lambda: page.get_by_test_id("profile").get_by_text("Rating, classical"),
         ),
+        ("new-game", "#/new", lambda: page.get_by_label("Scoring")),
         (
             "tournament",
             f"#/tournaments/{event['tournament_id']}",
