@@ -34,8 +34,8 @@ from community.tournament import (
     standings,
 )
 from engine.scoring import SCORING_SYSTEMS
-from functions.errors import DomainError, Forbidden, ValidationFailed
-from functions.ports import Clock, GameStore, ItemNotFound
+from functions.errors import Conflict, DomainError, Forbidden, ValidationFailed
+from functions.ports import Clock, GameStore, ItemNotFound, StaleVersion
 from functions.ports.accounts import AccountStore
 from functions.ports.community import CommunityStore
 from functions.usecases.accounts import User
@@ -191,7 +191,10 @@ def seed_next_round(
         {"number": number, "boards": boards, "repeats": repeats([b.players for b in seeding.boards], met)}
     )
     version = int(tournament.pop("version"))
-    community.save_tournament(tournament, expected_version=version)
+    try:
+        community.save_tournament(tournament, expected_version=version)
+    except StaleVersion as exc:  # two seedings at once: one wins; the other's boards stay unlisted
+        raise Conflict("the round was seeded by another request meanwhile; read the tournament again") from exc
     tournament["version"] = version + 1
     return tournament
 
