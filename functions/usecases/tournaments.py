@@ -194,7 +194,7 @@ def seed_next_round(
     try:
         community.save_tournament(tournament, expected_version=version)
     except StaleVersion as exc:  # two seedings at once: one wins; the other's boards stay unlisted
-        raise Conflict("the round was seeded by another request meanwhile; read the tournament again") from exc
+        raise Conflict("another request seeded the round meanwhile; read the tournament again") from exc
     tournament["version"] = version + 1
     return tournament
 
