@@ -39,6 +39,7 @@ export function App() {
           <a href={href("/new")}>New game</a>
           <a href={href("/archive")}>Archive</a>
           <a href={href("/leaderboard")}>Leaderboard</a>
+          {who && <a href={href(`/players/${who.user.user_id}`)}>My record</a>}
           <a href={href("/seat")}>Seat token</a>
           <a href={href("/settings")}>Settings</a>
           {who ? (
