@@ -52,6 +52,7 @@ from functions.settings import Settings
 
 if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): annotations only here
     from functions.ports.accounts import AccountStore, IdentityProvider, TokenVerifier
+    from functions.ports.community import CommunityStore
     from functions.ports.notifications import (
         DeadlineGames,
         Deliverer,
@@ -209,6 +210,7 @@ class NotifierDependencies(NamedTuple):
     health: TargetHealth | None = None  # parking of targets that keep failing (issue 11)
     queue: MessageQueue | None = None  # deferred messages and parking notices go back here
     reach: Reach | None = None  # issue 33: live frames, mail and push to the players themselves
+    records: Callable[[str], bool] | None = None  # issue 34: a finished game into the players' records
 
 
 class DeadlineDependencies(NamedTuple):
@@ -260,7 +262,26 @@ def notifier_dependencies() -> NotifierDependencies:
         health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, TargetStanding),
         queue=outbox_queue() if s.queue_url else None,
         reach=reach(),
+        records=record_finished,
     )
+
+
+# ---------------------------------------------------------------- the community (issue 34)
+
+
+@_once
+def community_store() -> CommunityStore:
+    """Ratings, profiles, the archive and tournaments in the game table."""
+    from infra.dynamodb.community_store import DynamoCommunityStore
+
+    return DynamoCommunityStore(settings().game_table)
+
+
+def record_finished(game_id: str) -> bool:
+    """The notifier's step for GAME_ENDED (functions/usecases/community/player_records.py)."""
+    from functions.usecases.community import record_finished_game
+
+    return record_finished_game(services().store, community_store(), game_id)
 
 
 # ---------------------------------------------------------------- reaching players (issue 33)
@@ -433,6 +454,9 @@ class _Lazy:
 
     def push_sender(self) -> PushSender | None:
         return push_sender()
+
+    def community_store(self) -> CommunityStore:
+        return community_store()
 
 
 LAZY: LazyAdapters = _Lazy()

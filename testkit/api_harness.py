@@ -18,6 +18,7 @@ from composition.settings import load_settings
 from functions.api.services import Services
 from local_stack.http_adapter import LocalContext, to_event
 from testkit.account_fakes import FakeUserPool, MemoryAccountStore
+from testkit.community_fakes import MemoryCommunityStore
 from testkit.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 from testkit.reach_fakes import MemoryReachStore
 
@@ -83,7 +84,8 @@ def in_process_api() -> Iterator[InProcessApi]:
     settings = settings._replace(operator_token=OPERATOR_TOKEN)
     wiring.override(Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
                              press=InMemoryPressStore(), accounts=api.accounts, identity=api.pool,
-                             verifier=api.pool.verifier(), reach=MemoryReachStore()))
+                             verifier=api.pool.verifier(), reach=MemoryReachStore(),
+                             community=MemoryCommunityStore()))
     try:
         yield api
     finally:

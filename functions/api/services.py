@@ -27,6 +27,7 @@ from functions.settings import Settings
 
 if TYPE_CHECKING:  # annotations only: a cold API serving a player's view imports none of these
     from functions.ports.accounts import AccountStore, IdentityProvider, TokenVerifier
+    from functions.ports.community import CommunityStore
     from functions.ports.notifications import TelegramStore
     from functions.ports.reach import PushSender, ReachStore
 
@@ -41,6 +42,7 @@ class LazyAdapters(Protocol):
     def reach_store(self) -> ReachStore: ...
     def telegram_store(self) -> TelegramStore: ...
     def push_sender(self) -> PushSender | None: ...
+    def community_store(self) -> CommunityStore: ...
 
 
 @dataclass
@@ -66,12 +68,18 @@ class Services:
     verifier: TokenVerifier | None = None
     # issue 33: notice preferences and push devices; None: the root's
     reach: ReachStore | None = None
+    # issue 34: ratings, profiles, the archive, tournaments; None: the root's
+    community: CommunityStore | None = None
     lazy: LazyAdapters | None = None  # set by the composition root
 
     def _built(self) -> LazyAdapters:
         if self.lazy is None:
             raise LookupError("these services have no composition root behind them (composition.wiring)")
         return self.lazy
+
+    @property
+    def community_store(self) -> CommunityStore:
+        return self.community if self.community is not None else self._built().community_store()
 
     @property
     def reach_store(self) -> ReachStore:

@@ -20,6 +20,7 @@ from functions.usecases.game import LifecycleSettings, iso, load_with_press
 from functions.usecases.games import CreateGame, import_game, take_import_slot
 from functions.usecases.kinds import kind_named, lobby, view_for
 from functions.usecases.notifications import claim_webhook_hosts
+from functions.usecases.players import community_settings
 from functions.usecases.turns import export_game, views
 
 router = Router()
@@ -58,6 +59,7 @@ def _create_request(body: schemas.CreateGameRequest, allow_loopback: bool, creat
         move_by_turn_rolls=bool(body.backgammon and body.backgammon.move_by_turn_rolls),
         creator_user_id=creator,
         name=body.name,
+        community=community_settings(body.scoring, body.min_reliability, body.min_rating),  # issue 34
     )
 
 

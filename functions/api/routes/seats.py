@@ -12,7 +12,7 @@ from functions.api.identity import user_for
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
 from functions.usecases.game import iso
-from functions.usecases.players import counted_parties
+from functions.usecases.players import admission, counted_parties
 from functions.usecases.seats import join_game, leave_game, open_seat, set_dummy_powers
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> Response[schemas.JoinR
             body.password.get_secret_value() if body.password is not None else None,
             scheduler=found.scheduler, owner=user, attempts=found.attempts,
             parties=counted_parties(request.source_ip(), user.user_id if user else None),
+            admit=admission(found.community_store, user.user_id if user else None),  # issue 34
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 

@@ -45,6 +45,8 @@ class CreateGame:
     lifecycle: LifecycleSettings = LifecycleSettings()  # votes, NMR, dummies, demo, deadline_at
     creator_user_id: str | None = None  # a signed-in creator (issue 15): the rights follow the account
     name: str | None = None  # shown in lists (/me/games); default "<variant> <game id>"
+    # issue 34: scoring system, minimum reliability / rating (players/community_settings.py)
+    community: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ def _settings(request: CreateGame, notify: list[dict[str, Any]],
         settings["join_password"] = hash_password(request.join_password)
     more, demo_power = settings_for(request.lifecycle, the_map)
     settings.update(more)
+    settings.update(request.community)
     return settings, demo_power
 
 
