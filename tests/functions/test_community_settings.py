@@ -16,8 +16,8 @@ from functions.usecases.players.identity import Actor
 from functions.usecases.players.join_rules import RecordRequired, RecordTooLow, admission
 from functions.usecases.seats import join_game
 from functions.usecases.seats.votes import cast_vote
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 
 class Records:

@@ -22,7 +22,7 @@ from functions.usecases.turns.process_turn import process_turn
 from functions.usecases.turns.submit_orders import submit_orders
 from infra.dynamodb.community_store import DynamoCommunityStore
 from infra.dynamodb.game_store import DynamoGameStore
-from tests.functions.fakes import FakeClock
+from testkit.fakes import FakeClock
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
