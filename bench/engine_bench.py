@@ -22,10 +22,15 @@ What is timed, per phase, as a server does it from stored data:
 
 The engines take turns phase by phase (interleaved), so a change in the machine's
 load hits all of them alike. ``time.perf_counter_ns`` after a warm-up, with the
-garbage collector off while timing. Retreat and adjustment phases are timed for
-Convoy alone.
+garbage collector off while timing; ``--clock cpu`` times the CPU the process used instead
+(``time.process_time_ns``), which other processes on a shared machine move far less than
+the wall clock (for A/B runs of engine changes; quote wall-clock figures otherwise).
+Retreat and adjustment phases are timed for Convoy alone.
 
-    .venv/bin/python bench/engine_bench.py [--phases N] [--seed S] [--quick]
+``--devices`` times instead each speed device the engine keeps with and without it
+(docs/performance.md, "Speed devices").
+
+    .venv/bin/python bench/engine_bench.py [--phases N] [--seed S] [--quick] [--clock cpu] [--devices]
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ from engine import MapData, Order, OrderResult, PhaseType, Resolution, ResultCod
 
 MAX_PHASES_PER_GAME = 80  # 40 years at most: long enough for mid- and end-game boards
 WARMUP_PHASES = 200
+CLOCKS = {"wall": time.perf_counter_ns, "cpu": time.process_time_ns}
+CLOCK = "wall"  # set by --clock
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,7 @@ def stored(phase: PlayedPhase) -> Stored:
 
 def time_convoy_phase(game_map: MapData, phase: Stored, rules: str) -> Timing:
     """Load, parse, validate, adjudicate and store one phase; nanoseconds per step."""
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     t0 = clock()
     state = engine.state_from_dict(phase.state)
     t1 = clock()
@@ -147,7 +154,7 @@ def time_floor_phase(game_map: MapData, floor: Floor) -> Timing:
     check; for "adjudicate", one result per order and the position it led to, built from
     the units and centres that came of it. Whatever any engine with these inputs and
     outputs does, it does at least this in this interpreter."""
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     t0 = clock()
     state = engine.state_from_dict(floor.phase.state)
     t1 = clock()
@@ -165,7 +172,7 @@ def time_floor_phase(game_map: MapData, floor: Floor) -> Timing:
 
 
 def time_peer_phase(peer: Peer, prepared: Any) -> Timing:
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     t0 = clock()
     peer.run(prepared)
     return Timing(0, 0, 0, clock() - t0, 0)
@@ -220,12 +227,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="300 movement phases, for a smoke run")
     parser.add_argument("--rules", default="2023", choices=sorted(engine.RULEBOOKS))
     parser.add_argument("--no-peers", action="store_true", help="time Convoy alone")
+    parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS),
+                        help="wall: elapsed time (default); cpu: this process's CPU time")
+    parser.add_argument("--devices", action="store_true",
+                        help="time each speed device the engine keeps, with and without it")
     args = parser.parse_args(argv)
+    global CLOCK
+    CLOCK = args.clock
     target = 300 if args.quick else args.phases
     game_map = engine.load_map("classical")
+    if args.devices:
+        return devices_table(game_map, target, args.seed, args.rules)
 
     print(f"# Convoy engine benchmark ({time.strftime('%Y-%m-%d')})")
-    print(f"python {platform.python_version()} on {platform.machine()}, {_cpus()} CPUs; rules {args.rules}")
+    print(f"python {platform.python_version()} on {platform.machine()}, {_cpus()} CPUs; rules {args.rules}; "
+          f"{args.clock} clock")
     started = time.perf_counter()
     played, games = collect_positions(game_map, args.seed, target, args.rules)
     by_type = {kind: [p for p in played if p.state.phase_type is kind] for kind in PhaseType}
@@ -303,7 +319,7 @@ def legal_orders_row(game_map: MapData, states: Sequence[engine.GameState]) -> s
             engine.legal_orders(state, game_map, power)
 
     ways = (("one request (`legal_menus`)", together), ("power by power (`legal_orders` x7)", one_by_one))
-    clock = time.perf_counter_ns
+    clock = CLOCKS[CLOCK]
     totals: list[list[int]] = [[] for _ in ways]
     for state in states[:WARMUP_PHASES // 10]:
         for _, way in ways:
@@ -320,6 +336,95 @@ def legal_orders_row(game_map: MapData, states: Sequence[engine.GameState]) -> s
     rows = [f"| {name} | {len(times)} | {median_us(times):,.0f} | {percentile(times, 99):,.0f} |"
             for (name, _), times in zip(ways, totals, strict=True)]
     return "| asked | positions | median µs | p99 µs |\n|---|---:|---:|---:|\n" + "\n".join(rows)
+
+
+# --- speed devices ------------------------------------------------------------------------------
+
+
+def _swap(owner: Any, name: str, value: Any) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(take the device out, put it back) for one attribute."""
+    kept = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+    return (lambda: setattr(owner, name, value)), (lambda: setattr(owner, name, kept))
+
+
+def _together(*swaps: tuple[Callable[[], None], Callable[[], None]]) -> tuple[Callable[[], None], ...]:
+    def take_out() -> None:
+        for out, _ in swaps:
+            out()
+
+    def put_back() -> None:
+        for _, back in swaps:
+            back()
+
+    return take_out, put_back
+
+
+def speed_devices() -> dict[str, tuple[Callable[[], None], ...]]:
+    """The devices the engine keeps (docs/performance.md, "Speed devices"), each as (take it
+    out, put it back): a memo made to compute every time, the generated ``__init__`` swapped
+    for the dataclass's own, the map's cached indexes made plain properties."""
+    import functools
+
+    from engine import position, types
+    from engine.notation import standard
+
+    def uncached(memo: Any, key: Any, limit: int, make: Callable[..., Any], *args: Any) -> Any:
+        return make(*args)
+
+    orders = (types.Hold, types.Move, types.SupportHold, types.SupportMove, types.Convoy)
+    indexes = {n: v for n, v in vars(MapData).items() if isinstance(v, functools.cached_property)}
+    return {
+        "`quick_init` on the five movement order classes": _together(
+            *[_swap(cls, "__init__", cls.__dict__["__init__"].dataclass_init) for cls in orders]),
+        "the parse memo (`engine/notation/standard.py`)": _swap(standard, "shared", uncached),
+        "the convoy-answer memo (`engine/position.py`)": _swap(position, "shared", uncached),
+        f"MapData's {len(indexes)} cached indexes": _together(
+            *[_swap(MapData, n, property(v.func)) for n, v in indexes.items()]),
+    }
+
+
+def devices_table(game_map: MapData, target: int, seed: int, rules: str) -> int:
+    """Each kept device with and without it, phase by phase interleaved on the same positions
+    (after a warm-up of both): the median movement phase (as timed above) and the median
+    seven menus (``legal_menus``), and the median per-position share the device saves."""
+    played, _ = collect_positions(game_map, seed, target, rules)
+    movement = [p for p in played if p.state.phase_type is PhaseType.MOVEMENT]
+    data = [stored(p) for p in movement]
+    clock = CLOCKS[CLOCK]
+
+    def menus(state: engine.GameState) -> int:
+        t0 = clock()
+        engine.legal_menus(state, game_map, game_map.power_ids)
+        return clock() - t0
+
+    print(f"# Speed devices ({len(movement)} movement positions, seed {seed}; {CLOCK} clock)")
+    print("| device | phase with µs | without µs | saves | menus with µs | without µs | saves |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, (take_out, put_back) in speed_devices().items():
+        times: dict[tuple[bool, str], list[int]] = {(w, s): [] for w in (True, False) for s in ("p", "m")}
+        for timing in (False, True):
+            gc.collect()
+            if timing:
+                gc.disable()
+            for i, p in enumerate(data):
+                for kept in (True, False):
+                    if not kept:
+                        take_out()
+                    phase, menu = time_convoy_phase(game_map, p, rules).total, menus(movement[i].state)
+                    put_back()
+                    if timing:
+                        times[kept, "p"].append(phase)
+                        times[kept, "m"].append(menu)
+            gc.enable()
+        cells = []
+        for step in ("p", "m"):
+            pairs = zip(times[True, step], times[False, step], strict=True)
+            saved = 1 - statistics.median(a / b for a, b in pairs)
+            cells += [f"{median_us(times[True, step]):,.0f}", f"{median_us(times[False, step]):,.0f}",
+                      f"{saved:.0%}"]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+    print("(saves: the median over positions of 1 - with/without)")
+    return 0
 
 
 def header(first: str) -> str:

@@ -156,8 +156,13 @@ async def _nme(session: Session, message: Message) -> None:
             session.send(("REJ", message))
             return
         for game_id in bridge.game_ids:
-            if not fits_standard((await bridge.api(bridge.convoy.view, game_id))["variant"]):
+            view = await bridge.api(bridge.convoy.view, game_id)
+            if not fits_standard(view["variant"]):
                 continue  # a variant DAIDE's standard tokens cannot name (board.fits_standard)
+            if view.get("fog") is not None:
+                # a fog game: DAIDE has no fog, and the bridge tells every seat one board (NOW, SCO,
+                # ORD from the public view and history), which an observer of a fog game never sees
+                continue
             try:
                 joined = await bridge.api(bridge.convoy.join, game_id)
             except ApiError as error:

@@ -38,7 +38,7 @@ class Convoy:
             self.base_url.rstrip("/") + path, data=data, headers=headers, method=method
         )
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 - the operator's URL
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 text = response.read().decode()
         except urllib.error.HTTPError as error:
             raw = error.read().decode(errors="replace")

@@ -37,7 +37,6 @@ from engine.types import (
     ResultCode,
     Unit,
     Waive,
-    shared_unit,
 )
 from engine.validation import ErrorCode, illegal_reason, validate
 
@@ -45,7 +44,7 @@ UNREACHABLE = 10**6  # a distance larger than any path on a real map
 
 
 def resolve_adjustments(
-    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
+    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook
 ) -> tuple[frozenset[Unit], tuple[OrderResult, ...]]:
     """Resolve an adjustment phase; returns the units after it and every result.
 
@@ -73,7 +72,7 @@ def _explained(result: OrderResult, names: dict[str, str]) -> OrderResult:
 
 
 def _resolve_power(
-    state: GameState, orders: list[Order], power: str, map: MapData, rules: Rulebook  # noqa: A002
+    state: GameState, orders: list[Order], power: str, map: MapData, rules: Rulebook
 ) -> tuple[GameState, list[OrderResult]]:
     results: list[OrderResult] = []
     waived = 0
@@ -91,7 +90,7 @@ def _resolve_power(
             results.append(OrderResult(order, ResultCode.VOID, reason=reason))
             continue
         if isinstance(normal, Build):
-            unit = shared_unit(normal.kind, power, normal.location)
+            unit = Unit(normal.kind, power, normal.location)
             state = replace(state, units=state.units | {unit})
             results.append(OrderResult(normal, ResultCode.BUILD))
         elif isinstance(normal, Waive):
@@ -134,7 +133,7 @@ def _resolve_power(
 
 
 def civil_disorder_removals(
-    state: GameState, map: MapData, power: str, count: int, policy: CivilDisorder  # noqa: A002
+    state: GameState, map: MapData, power: str, count: int, policy: CivilDisorder
 ) -> tuple[Unit, ...]:
     """The ``count`` units of ``power`` that civil disorder removes (DATC 4.D.8).
 
@@ -187,7 +186,7 @@ def civil_disorder_removals(
     return tuple(ranked[:count])
 
 
-def _any_route_graph(map: MapData) -> Mapping[str, frozenset[str]]:  # noqa: A002
+def _any_route_graph(map: MapData) -> Mapping[str, frozenset[str]]:
     """Province adjacency over land and sea alike: army edges plus fleet edges."""
     return {
         p: map.army_adjacent.get(p, frozenset()) | map.water_neighbours.get(p, frozenset())
@@ -210,7 +209,7 @@ def _province_distance(start: str, targets: frozenset[str], graph: Mapping[str, 
     return UNREACHABLE
 
 
-def _fleet_distance(start: Location, targets: frozenset[str], map: MapData) -> int:  # noqa: A002
+def _fleet_distance(start: Location, targets: frozenset[str], map: MapData) -> int:
     """Fewest fleet moves (exact coasts) from ``start`` to any coast of a target province."""
     seen = {start}
     frontier: deque[tuple[Location, int]] = deque([(start, 0)])

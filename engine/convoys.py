@@ -7,7 +7,7 @@ whose fleets may take part (only ever asked ``in``): every fleet on the board fo
 legality and menus, the matched convoying fleets not dislodged for adjudication.
 
 * ``reach``: the fleets a convoy from ``src`` could pass through (a flood fill);
-* ``destinations`` / ``possible``: where such a chain could land the army;
+* ``destinations``: where such a chain could land the army;
 * ``last_links``: the fleets of those chains that stand next to ``dest`` (the
   adjudicator reads the strength of the last step from them, an edge feature);
   ``route`` gives the reached fleets with them (the fleets that carry the army);
@@ -50,10 +50,6 @@ def landings(game_map: MapData, src: str, reached: frozenset[str]) -> frozenset[
         return frozenset()
     shores = game_map.convoy_landings
     return frozenset().union(*[shores[f] for f in reached]) - {src}
-
-
-def possible(game_map: MapData, src: str, dest: str, fleets: Container[str]) -> bool:
-    return bool(last_links(game_map, src, dest, fleets))
 
 
 def last_links(game_map: MapData, src: str, dest: str, fleets: Container[str]) -> frozenset[str]:

@@ -45,10 +45,9 @@ from engine.types import (
     Unit,
 )
 from engine.validation import check_state
-from engine.values import quick_init
 
 
-def initial_state(map: MapData) -> GameState:  # noqa: A002
+def initial_state(map: MapData) -> GameState:
     """The map's starting position (S1901M on Classical)."""
     return GameState(
         year=map.start_year,
@@ -59,7 +58,6 @@ def initial_state(map: MapData) -> GameState:  # noqa: A002
     )
 
 
-@quick_init
 @dataclass(frozen=True, eq=False, slots=True)
 class Game:
     """A state with its map and rulebook, plus the snapshots of phases already played."""
@@ -118,7 +116,7 @@ class Game:
 
 
 def next_phase(
-    state: GameState, map: MapData, units: frozenset[Unit]  # noqa: A002
+    state: GameState, map: MapData, units: frozenset[Unit]
 ) -> tuple[GameState, tuple[PhaseNote, ...]]:
     """The phase after ``state``, whose resolution left ``units`` on the board (and
     dislodged nothing that can retreat: that movement phase goes to its retreat phase),
@@ -189,7 +187,7 @@ def _after(
                      (), frozenset(), state.status, state.winner)
 
 
-def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) -> Ownership:  # noqa: A002
+def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) -> Ownership:
     """After Fall (and its retreats) a supply centre belongs to the power occupying it."""
     owned = dict(ownership)
     centres = map.supply_centers
@@ -199,7 +197,7 @@ def update_ownership(units: Iterable[Unit], ownership: Ownership, map: MapData) 
     return Ownership.normalized(owned)
 
 
-def solo_winner(state: GameState, map: MapData) -> str | None:  # noqa: A002
+def solo_winner(state: GameState, map: MapData) -> str | None:
     """The map's victory rule: enough centres and (if set) strictly more than anyone else."""
     counts = sorted(
         ((state.center_counts.get(p, 0), p) for p in map.power_ids), reverse=True

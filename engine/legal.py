@@ -53,7 +53,7 @@ from engine.types import (
     Unit,
     Waive,
 )
-from engine.validation import ValidationResult, check, check_movement
+from engine.validation import ValidationResult, check
 
 _TYPE_RANK = {
     cls: i
@@ -64,7 +64,7 @@ _TYPE_RANK = {
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 
 
-def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
+def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:
     """Every legal order ``power`` may give now, without duplicates, in a fixed order.
 
     Ordered by the unit's province (build location for builds), then order kind
@@ -74,7 +74,7 @@ def legal_orders(state: GameState, map: MapData, power: str) -> list[Order]:  # 
     return legal_menus(state, map, (power,)).get(power, [])
 
 
-def legal_menus(state: GameState, map: MapData, powers: Iterable[str]) -> dict[str, list[Order]]:  # noqa: A002
+def legal_menus(state: GameState, map: MapData, powers: Iterable[str]) -> dict[str, list[Order]]:
     """``legal_orders`` of each of ``powers`` that the map has (others are left out), from
     one request.
 
@@ -87,9 +87,7 @@ def legal_menus(state: GameState, map: MapData, powers: Iterable[str]) -> dict[s
         return dict.fromkeys(wanted, [])  # validate() would refuse everything: no candidates
     pos = Position(state, map)
     if state.phase_type is MOVEMENT:  # generated in menu order, each once
-        # The request-level tests of ``check`` (game on, movement phase, a power of the map)
-        # hold for every candidate: made once above; the candidates name only map places.
-        return {power: [order for order in candidates if _as_is(check_movement(order, pos), order)]
+        return {power: [order for order in candidates if _as_is(check(order, pos), order)]
                 for power, candidates in _movement_candidates(pos, wanted).items()}
     out = {}
     for power in wanted:
@@ -108,7 +106,7 @@ def _as_is(legality: Order | ValidationResult, order: Order) -> bool:
     return legality is order or (type(legality) is not ValidationResult and legality == order)
 
 
-def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...]:  # noqa: A002
+def powers_with_orders_to_give(state: GameState, map: MapData) -> tuple[str, ...]:
     """The powers whose orders the phase waits for, sorted.
 
     Movement: every power with a unit. Retreat: powers with a dislodged unit.
@@ -241,7 +239,7 @@ def _retreat_candidates(state: GameState, power: str) -> list[Order]:
     return out
 
 
-def _adjustment_candidates(state: GameState, map: MapData, power: str) -> list[Order]:  # noqa: A002
+def _adjustment_candidates(state: GameState, map: MapData, power: str) -> list[Order]:
     balance = adjustment_balance(state, map, power)
     out: list[Order] = []
     if balance > 0:

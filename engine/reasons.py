@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
-from engine.values import quick_init
-
 
 class _Code(StrEnum):
     """A StrEnum hashed like the string it equals, so a code read back from JSON (a str)
@@ -160,7 +158,6 @@ class Role(_Code):
     CYCLE = "cycle"  # the units whose decisions formed a cycle a backup rule settled
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Strength:
     """One strength a decision compared, in units of one army (a variant's half-strength
@@ -179,7 +176,6 @@ class Strength:
 Units: TypeAlias = tuple[tuple[Role, tuple[str, ...]], ...]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Explanation:
     """Why an order ended as it did, in structure and in words.

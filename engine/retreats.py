@@ -40,7 +40,6 @@ from engine.types import (
     ResultCode,
     Retreat,
     Unit,
-    shared_unit,
 )
 from engine.validation import illegal_reason, validate
 
@@ -55,7 +54,7 @@ def result_sort_key(result: OrderResult) -> tuple[str, str, str, str]:
 
 
 def resolve_retreats(
-    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
+    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook
 ) -> tuple[frozenset[Unit], tuple[OrderResult, ...]]:
     """Resolve a retreat phase; returns the units on the board after it and every result.
 
@@ -113,7 +112,7 @@ def resolve_retreats(
             results.append(OrderResult(order, code, reason=reason))
             if code is ResultCode.OK:
                 unit = dislodged.unit
-                units.add(shared_unit(unit.kind, unit.power, _landing(order.dest, unit)))
+                units.add(Unit(unit.kind, unit.power, _landing(order.dest, unit)))
     names = {u.province: str(u) for u in state.units}
     names.update((d.unit.province, str(d.unit)) for d in state.dislodged)  # a retreat's subject
     explained = (_explained(r, names) for r in sorted(results, key=result_sort_key))
@@ -138,7 +137,7 @@ def _landing(dest: Location, unit: Unit) -> Location:
 
 
 def _settle(
-    dest: str, contenders: list[tuple[DislodgedUnit, Retreat]], map: MapData  # noqa: A002
+    dest: str, contenders: list[tuple[DislodgedUnit, Retreat]], map: MapData
 ) -> list[tuple[DislodgedUnit, Retreat, ResultCode, Reason | None]]:
     """Who, of the units retreating into ``dest``, gets there.
 

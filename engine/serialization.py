@@ -53,10 +53,8 @@ from engine.types import (
     Season,
     Unit,
     UnitKind,
-    shared_unit,
     unit_order,
 )
-from engine.values import shared
 
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=Enum)
@@ -107,18 +105,7 @@ def _unit_to_dict(unit: Unit) -> dict[str, Any]:
 
 
 def _unit_from_dict(d: Mapping[str, Any]) -> Unit:
-    """Equal unit dicts give the same (frozen) Unit: a stored position is mostly units
-    that stood the same way in the phase before, so each is built and checked once."""
-    key = (d["kind"], d["power"], d["location"])
-    known = _UNITS.get(key)  # the common case, without a call
-    return known if known is not None else shared(_UNITS, key, 20_000, _unit_of, *key)
-
-
-def _unit_of(kind: Any, power: Any, location: Any) -> Unit:
-    return shared_unit(_word(UnitKind, kind), power, location_from_str(location))
-
-
-_UNITS: dict[tuple[Any, Any, Any], Unit] = {}
+    return Unit(_word(UnitKind, d["kind"]), d["power"], location_from_str(d["location"]))
 
 
 _WORDS: dict[tuple[type, Any], Any] = {

@@ -12,8 +12,8 @@ Why it is built this way:
 - It uses only the engine's public API (``legal_orders`` for every candidate, so
   whatever it plays passes ``validate``; ``adjustment_balance``; the map's provinces
   and supply centres), so it survives changes to the engine's internals.
-- Distances come from the same menus: the province graph of each unit kind is
-  learned once per map by asking ``legal_orders`` for a lone unit on each province.
+- Distances come from the map's adjacency for each unit kind (what the menus offer a
+  lone unit), built per call in microseconds: no cache to keep.
 - It is deterministic: all choices come from ``random.Random`` seeded with
   ``seed`` and the power (string seeds hash the same in every process), and every
   collection is walked in sorted order. Callers seed with game id and phase.
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
 
 from engine.allowance import adjustment_balance
 from engine.legal import legal_orders
@@ -48,10 +47,9 @@ from engine.types import (
 
 FAR = 99
 Graph = dict[str, frozenset[str]]
-_GRAPHS: dict[int, tuple[MapData, dict[UnitKind, Graph]]] = {}
 
 
-def simple_orders(state: GameState, map: MapData, power: str, seed: str) -> list[Order]:  # noqa: A002
+def simple_orders(state: GameState, map: MapData, power: str, seed: str) -> list[Order]:
     """Legal orders for ``power`` in ``state``'s phase, the same for the same seed."""
     rng = random.Random(f"{seed}:{power}")
     legal = legal_orders(state, map, power)
@@ -70,30 +68,13 @@ def simple_orders(state: GameState, map: MapData, power: str, seed: str) -> list
 
 
 def _graphs(the_map: MapData) -> dict[UnitKind, Graph]:
-    """Province -> provinces a lone army / fleet there may move to (learned from the menus)."""
-    cached = _GRAPHS.get(id(the_map))
-    if cached is not None and cached[0] is the_map:
-        return cached[1]
-    power = sorted(the_map.power_ids)[0]
-    graphs: dict[UnitKind, dict[str, set[str]]] = {UnitKind.ARMY: {}, UnitKind.FLEET: {}}
-    for province_id, province in sorted(the_map.provinces.items()):
-        for kind, location in _placements(province_id, province.kind, province.coasts):
-            probe = GameState(year=the_map.start_year, season=Season.SPRING, phase_type=PhaseType.MOVEMENT,
-                              units=frozenset({Unit(kind, power, location)}))
-            reach = graphs[kind].setdefault(province_id, set())
-            reach.update(o.dest.province for o in legal_orders(probe, the_map, power)
-                         if isinstance(o, Move) and not o.via_convoy)
-    frozen = {kind: {p: frozenset(r) for p, r in graph.items()} for kind, graph in graphs.items()}
-    _GRAPHS[id(the_map)] = (the_map, frozen)
-    return frozen
-
-
-def _placements(province: str, kind: str, coasts: tuple[str, ...]) -> Iterable[tuple[UnitKind, Location]]:
-    if kind != "sea":
-        yield UnitKind.ARMY, Location(province)
-    if kind != "land":
-        for coast in coasts or (None,):
-            yield UnitKind.FLEET, Location(province, coast)
+    """Province -> provinces a lone army / fleet there may move to: the map's adjacency,
+    a fleet's coasts merged (what ``legal_orders`` offers a lone unit, without a convoy)."""
+    fleets: dict[str, frozenset[str]] = {}
+    for location, near in the_map.fleet_adjacent.items():
+        fleets[location.province] = fleets.get(location.province, frozenset()) | {d.province for d in near}
+    armies = {p: near for p, near in the_map.army_adjacent.items() if not the_map.is_sea(p)}
+    return {UnitKind.ARMY: armies, UnitKind.FLEET: fleets}
 
 
 def _distances(graph: Graph, targets: frozenset[str]) -> dict[str, int]:

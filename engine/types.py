@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import TypeAlias
 
 from engine.reasons import Explanation, ReasonCode
-from engine.values import quick_init, shared
+from engine.values import quick_init
 
 COASTS = frozenset({"NC", "SC", "EC", "WC"})
 
@@ -102,7 +102,6 @@ class ResultCode(_Word):
     WAIVE = "WAIVE"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Location:
     """A province, and for a fleet in a split-coast province, the coast it is on.
@@ -155,23 +154,11 @@ class Location:
 
     @staticmethod
     def parse(text: str) -> Location:
-        """Read the canonical form ``PAR`` or ``SPA/SC`` (also the JSON encoding).
-
-        Equal texts give the same (immutable) instance, so positions loaded from JSON,
-        parsed orders and map data share Locations and compare by identity first."""
-        known = _INTERNED.get(text)  # the common case, without a call
-        return known if known is not None else shared(_INTERNED, text, 10_000, _location_of, text)
+        """Read the canonical form ``PAR`` or ``SPA/SC`` (also the JSON encoding)."""
+        province, _, coast = text.partition("/")
+        return Location(province, coast or None)
 
 
-def _location_of(text: str) -> Location:
-    province, _, coast = text.partition("/")
-    return Location(province, coast or None)
-
-
-_INTERNED: dict[str, Location] = {}
-
-
-@quick_init
 @dataclass(frozen=True, order=True, slots=True)
 class Unit:
     kind: UnitKind
@@ -211,24 +198,11 @@ class Unit:
         return f"{self.kind.value} {self.location}"
 
 
-def shared_unit(kind: UnitKind, power: str, location: Location) -> Unit:
-    """``Unit(kind, power, location)``, made once and shared while it is met again: the
-    units that move into a province are mostly ones that stood or moved there before, and a
-    shared unit is found by identity in the sets and tables it meets next."""
-    key = (kind, power, location)
-    known = _SHARED_UNITS.get(key)  # the common case, without a call
-    return known if known is not None else shared(_SHARED_UNITS, key, 20_000, Unit, kind, power, location)
-
-
-_SHARED_UNITS: dict[tuple[UnitKind, str, Location], Unit] = {}
-
-
 # The sort key of ``Unit``'s order (kind, power, location) as plain strings, so a sort
 # compares in C instead of through the generated comparison methods.
 unit_order = attrgetter("row")
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     """A unit dislodged in the movement phase just played, with what its retreat needs.
@@ -312,7 +286,6 @@ class Convoy:
     order_type = OrderType.CONVOY
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Retreat:
     power: str
@@ -323,7 +296,6 @@ class Retreat:
     order_type = OrderType.RETREAT
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Disband:
     """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
@@ -335,7 +307,6 @@ class Disband:
     order_type = OrderType.DISBAND
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Build:
     power: str
@@ -345,7 +316,6 @@ class Build:
     order_type = OrderType.BUILD
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Waive:
     power: str
@@ -371,7 +341,6 @@ ORDERS_BY_PHASE: dict[PhaseType, tuple[type, ...]] = {
 # --- Results -------------------------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why an order ended as it did, for players: a code from the closed set of
@@ -384,7 +353,6 @@ class Reason:
     detail: str = ""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class OrderResult:
     order: Order
@@ -402,7 +370,6 @@ class NoteKind(_Word):
     PHASE_SKIPPED = "PHASE_SKIPPED"  # a retreat or adjustment phase in which nobody could order
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class PhaseNote:
     """One thing players are told happened between phases: ``phase`` names the phase it
@@ -416,14 +383,10 @@ class PhaseNote:
     text: str = ""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Resolution:
     results: tuple[OrderResult, ...] = ()
     notes: tuple[PhaseNote, ...] = ()
-
-    def for_power(self, power: str) -> tuple[OrderResult, ...]:
-        return tuple(r for r in self.results if r.order.power == power)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -513,7 +476,6 @@ SEASON_LETTER = {Season.SPRING: "S", Season.FALL: "F", Season.WINTER: "W"}
 PHASE_LETTER = {MOVEMENT: "M", RETREAT: "R", ADJUSTMENT: "A"}
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class GameState:
     """An immutable snapshot of the board between phases.

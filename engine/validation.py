@@ -47,7 +47,6 @@ from engine.types import (
     Unit,
     Waive,
 )
-from engine.values import quick_init
 
 
 class ErrorCode(StrEnum):
@@ -78,7 +77,6 @@ class ErrorCode(StrEnum):
     GAME_OVER = "GAME_OVER"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ValidationResult:
     ok: bool
@@ -108,8 +106,9 @@ PHASE_WORDS = {
 }
 
 
-def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:  # noqa: A002
-    """Is ``order`` legal in ``state``? Phase first, then the unit, then geometry."""
+def validate(order: Order, state: GameState, map: MapData) -> ValidationResult:
+    """Is ``order`` legal in ``state``? ``check`` in a position of its own, its answer as a
+    ``ValidationResult`` (order entry, one order at a time)."""
     verdict = check(order, Position(state, map))
     return verdict if isinstance(verdict, ValidationResult) else ValidationResult(True, None, "", verdict)
 
@@ -118,15 +117,15 @@ Checked = Order | ValidationResult  # the order as it will be carried out, or th
 
 
 def check(order: Order, pos: Position) -> Checked:
-    """``validate`` within a request's context (the adjudicator and menus check many
-    orders of one position, and share its convoy answers). It answers the order as it
-    will be carried out, or a refusal (a ``ValidationResult`` that is not ok): a legal
-    order costs no result object."""
+    """The one legality check, within a request's position (the adjudicator and menus check
+    many orders of one position and share its convoy answers; ``validate`` makes one of its
+    own). The game, the phase and the power first, then the provinces, then the unit and
+    geometry. It answers the order as it will be carried out, or a refusal (a
+    ``ValidationResult`` that is not ok)."""
     state, game_map = pos.state, pos.map
     if state.status is not ACTIVE:
         return _fail(ErrorCode.GAME_OVER, "the game is over; no more orders are taken")
-    cls = type(order)
-    if cls not in _PHASE_CLASSES[state.phase_type]:
+    if type(order) not in _PHASE_CLASSES[state.phase_type]:
         name = type(order).__name__.lower()
         return _fail(
             ErrorCode.WRONG_PHASE,
@@ -135,16 +134,28 @@ def check(order: Order, pos: Position) -> Checked:
         )
     if order.power not in game_map.powers:
         return _fail(ErrorCode.UNKNOWN_POWER, f"{order.power} is not a power on this map")
-    provinces = game_map.provinces
-    named = _PROVINCES_NAMED[cls](order)
-    if not all(map(provinces.__contains__, named)):  # one C loop; which one only when it fails
-        unknown = next(p for p in named if p not in provinces)
-        return _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
     if state.phase_type is MOVEMENT:  # the phase test above let only movement orders through
-        return check_movement(order, pos)  # type: ignore[arg-type]
+        verdict = _check_movement(order, pos)  # type: ignore[arg-type]
+        # The movement rules refuse every order that names a province the map lacks (no
+        # unit stands there, no unit reaches it), so which province is unknown is asked
+        # only of a refusal: that is said first, as for the other phases.
+        if type(verdict) is ValidationResult:
+            unknown = _unknown_province(order, game_map)
+            return verdict if unknown is None else unknown
+        return verdict
+    unknown = _unknown_province(order, game_map)
+    if unknown is not None:
+        return unknown
     if state.phase_type is RETREAT:
         return _validate_retreat(order, state, game_map)
     return _validate_adjustment(order, state, game_map)
+
+
+def _unknown_province(order: Order, game_map: MapData) -> ValidationResult | None:
+    """The refusal of an order that names a province the map lacks, or None."""
+    provinces = game_map.provinces
+    unknown = next((p for p in _PROVINCES_NAMED[type(order)](order) if p not in provinces), None)
+    return None if unknown is None else _fail(ErrorCode.UNKNOWN_PROVINCE, f"there is no province {unknown}")
 
 
 # The provinces each kind of order names, read in one C call (a field named twice
@@ -180,10 +191,9 @@ def _own_unit(order: Hold | Move | SupportHold | SupportMove | Convoy | Disband,
     return unit
 
 
-def check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos: Position) -> Checked:
-    """``check``'s movement-phase part, for a caller that has made ``check``'s request-level
-    tests itself (the game is on, the phase is movement, the power and provinces are the
-    map's): the menus, which check hundreds of candidates of one request."""
+def _check_movement(order: Hold | Move | SupportHold | SupportMove | Convoy, pos: Position) -> Checked:
+    """``check``'s movement-phase part, once its request-level tests have passed (the game
+    is on, the phase is movement, the power and provinces are the map's)."""
     unit = pos.units.get(order.unit.province)
     if unit is None:
         return _fail(ErrorCode.NO_SUCH_UNIT, f"there is no unit in {order.unit.province}")
@@ -202,7 +212,7 @@ def _validate_hold(order: Hold, unit: Unit, exact: bool, pos: Position) -> Check
 
 
 def fleet_destination(
-    unit: Unit, dest: Location, map: MapData  # noqa: A002
+    unit: Unit, dest: Location, map: MapData
 ) -> Location | ValidationResult:
     """The exact coast a fleet at ``unit`` would reach for ``dest`` (DATC 4.B.2/4.B.3)."""
     options = map.fleet_moves[unit.location].get(dest.province, ())
@@ -226,10 +236,10 @@ def fleet_destination(
 
 def army_can_move(unit: Unit, dest: str, pos: Position) -> ValidationResult | None:
     """None when an army may try to move to ``dest``, over land or by a possible convoy."""
-    map = pos.map  # noqa: A001
+    map = pos.map
     if dest in map.army_adjacent[unit.province]:
         return None
-    if map.provinces[dest].is_sea:
+    if dest in map.provinces and map.provinces[dest].is_sea:
         return _fail(ErrorCode.NOT_ADJACENT, f"an army cannot move to the sea ({dest})")
     if pos.convoy_possible(unit.province, dest):
         return None
@@ -298,7 +308,7 @@ def _validate_support_move(order: SupportMove, unit: Unit, exact: bool, pos: Pos
 
 
 def _validate_convoy(order: Convoy, unit: Unit, exact: bool, pos: Position) -> Checked:
-    map = pos.map  # noqa: A001
+    map = pos.map
     if unit.kind is not FLEET or not map.is_convoy_node(unit.province):
         return _fail(ErrorCode.CANNOT_CONVOY, f"{unit} cannot convoy: only fleets at sea convoy")
     target = pos.units.get(order.origin.province)
@@ -328,32 +338,14 @@ _MOVEMENT_CHECKS: dict[type, Callable[[Any, Unit, bool, Position], Checked]] = {
 }
 
 
-def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
-    """Raise ValueError unless every unit stands where its kind may stand on ``map``:
-    known provinces, no army at sea, no fleet inland, and a fleet in a split-coast
-    province on one of its named coasts (what a value type alone cannot know)."""
-    standing = map.standing_units
-    if not state.dislodged and state.units <= standing and map.supply_centers.issuperset(state.ownership):
-        return  # every unit was found standing where it may before: one C call for them all
-    armies, fleets, powers = map.army_provinces, map.fleet_spots, map.powers
+def check_state(state: GameState, map: MapData) -> None:
+    """Raise ValueError unless every unit stands where its kind may stand on ``map``
+    (``MapData.unit_can_stand``: what a value type alone cannot know), belongs to a power
+    of the map, and every owned province is a supply centre."""
     units = (*state.units, *(d.unit for d in state.dislodged))
-    if all(
-        u.power in powers and (
-            (u.location.coast is None and u.province in armies) if u.kind is ARMY
-            else (u.province, u.location.coast) in fleets
-        )
-        for u in units
-    ) and not state.ownership.keys() - map.supply_centers:
-        standing.update(units)
-        return  # the common case: nothing to report, so no messages are built
-    problems = []
-    for u in units:
-        coast = u.location.coast
-        stands = (coast is None and u.province in armies) if u.kind is ARMY else (u.province, coast) in fleets
-        if not stands:
-            problems.append(f"{u.power} {u} cannot stand there on the {map.map_id} map")
-        if u.power not in powers:
-            problems.append(f"unknown power {u.power}")
+    problems = [f"{u.power} {u} cannot stand there on the {map.map_id} map"
+                for u in units if not map.unit_can_stand(u.kind, u.location)]
+    problems += [f"unknown power {u.power}" for u in units if u.power not in map.powers]
     problems += [f"{p} is not a supply centre" for p in state.ownership.keys() - map.supply_centers]
     if problems:
         raise ValueError("; ".join(sorted(problems)))
@@ -362,7 +354,7 @@ def check_state(state: GameState, map: MapData) -> None:  # noqa: A002
 # --- retreats ---------------------------------------------------------------------------------
 
 
-def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked:  # noqa: A002
+def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked:
     assert isinstance(order, (Retreat, Disband))
     dislodged = state.dislodged_at(order.unit.province)
     if dislodged is None:
@@ -388,7 +380,7 @@ def _validate_retreat(order: Order, state: GameState, map: MapData) -> Checked: 
 # --- adjustments ------------------------------------------------------------------------------
 
 
-def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checked:  # noqa: A002
+def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checked:
     balance = adjustment_balance(state, map, order.power)
     if isinstance(order, Waive):
         if balance <= 0:
@@ -405,7 +397,7 @@ def _validate_adjustment(order: Order, state: GameState, map: MapData) -> Checke
     return _validate_build(order, balance, state, map)
 
 
-def _validate_build(order: Build, balance: int, state: GameState, map: MapData) -> Checked:  # noqa: A002
+def _validate_build(order: Build, balance: int, state: GameState, map: MapData) -> Checked:
     prov = order.location.province
     if not is_build_province(map, state, order.power, prov):
         return _fail(ErrorCode.NOT_A_HOME_CENTRE, f"{prov} is not a home centre of {order.power}")

@@ -1,20 +1,12 @@
-"""One cheap constructor for the engine's frozen dataclasses.
+"""Two speed devices the engine keeps because they pay (docs/performance.md, "Speed
+devices": each kept only where ``bench/engine_bench.py`` shows it saves at least 10 % of a
+movement phase or of the seven menus).
 
-A frozen dataclass's generated ``__init__`` stores each field through
-``object.__setattr__`` (a call per field, to get past the frozen ``__setattr__``);
-the engine makes thousands of small values per phase (orders, units, results), and
-that was a measurable share of a phase. ``quick_init`` replaces the generated
-``__init__`` with one of the same signature and defaults and then runs
-``__post_init__`` as before. It is the class's only constructor: there is no second
-way to make a value that skips its checks.
-
-The small values are declared ``slots=True``: their fields are slots, stored by the
-slot descriptors' own setters (one C call each) and read by the interpreter's fastest
-attribute path. (Writing an instance's ``__dict__`` directly, as this module did
-first, made the construction cheap but every later attribute read about three times
-slower, since the interpreter no longer keeps the values inline.) A class without
-slots (``GameState``, which caches derived tables in its ``__dict__``) gets its fields
-written into the instance dictionary.
+* ``quick_init``: a cheaper ``__init__`` for the five movement order classes, which the
+  menus make by the hundred per position (it saves about a tenth of the menus; on every
+  other value class it saved nothing measurable, so they use the dataclass's own).
+* ``shared``: a bounded memo for frozen values that equal inputs always make alike (the
+  parsed orders, the convoy answers, the locations read from text).
 """
 
 from __future__ import annotations
@@ -29,34 +21,28 @@ V = TypeVar("V")
 
 
 def quick_init(cls: type[T]) -> type[T]:
-    """Decorate a frozen dataclass (put it above ``@dataclass``)."""
-    slotted = "__slots__" in cls.__dict__
+    """Give a frozen, slotted dataclass an ``__init__`` of the same signature and defaults
+    that stores each field through its slot's own setter (one C call), where the generated
+    one calls ``object.__setattr__`` per field to get past the frozen ``__setattr__``. Put
+    it above ``@dataclass``; it is the class's only constructor."""
+    if "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+        raise TypeError(f"quick_init is for slotted dataclasses without __post_init__: {cls.__name__}")
     params: list[str] = []
-    body = [] if slotted else ["    d = self.__dict__"]
-    namespace: dict[str, Any] = {"MISSING": dataclasses.MISSING}
+    body: list[str] = []
+    namespace: dict[str, Any] = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if not f.init:
-            continue
         if f.default is not dataclasses.MISSING:
             namespace[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
-        elif f.default_factory is not dataclasses.MISSING:
-            namespace[f"_factory_{f.name}"] = f.default_factory
-            params.append(f"{f.name}=MISSING")
-            body.append(f"    if {f.name} is MISSING: {f.name} = _factory_{f.name}()")
         else:
             params.append(f.name)
-        if slotted:
-            namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-            body.append(f"    _set_{f.name}(self, {f.name})")
-        else:
-            body.append(f"    d[{f.name!r}] = {f.name}")
-    if hasattr(cls, "__post_init__"):
-        body.append("    self.__post_init__()")
-    source = f"def __init__(self, {', '.join(params)}) -> None:\n" + "\n".join(body or ["    pass"])
-    exec(source, namespace)  # noqa: S102 - source built from the class's own field names
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}) -> None:\n" + "\n".join(body)
+    exec(source, namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.dataclass_init = cls.__dict__["__init__"]  # for bench/engine_bench.py --devices only
     setattr(cls, "__init__", init)  # noqa: B010 - replacing the generated method
     return cls
 

@@ -85,6 +85,9 @@ BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malfo
 TooManyImports = _error(
     "TooManyImports", "TOO_MANY_IMPORTS", 429, "This account imported as many games this hour as allowed."
 )
+FogOfWar = _error(
+    "FogOfWar", "FOG_OF_WAR", 409, "A fog-of-war game's whole record is public once the game has ended."
+)
 PhaseNotFound = _error(
     "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
 )

@@ -427,13 +427,14 @@ def push_sender() -> ports.PushSender | None:
                            lambda endpoint: endpoint_allowed(endpoint, loopback))
 
 
-def _resolution_png(game_id: str, phase: str) -> bytes | None:
-    """A turn result's mail picture: the phase's public resolution map (functions/usecases/map_view)."""
-    from functions.usecases.common import ANONYMOUS
+def _resolution_png(game_id: str, phase: str, power: str) -> bytes | None:
+    """A turn result's mail picture: the phase's resolution map as the seat's power sees it (the
+    public one, but for a fog game's: functions/usecases/map_view)."""
+    from functions.usecases.common import Actor
     from functions.usecases.map_view import MapRequest, map_picture
 
     request = MapRequest("resolution", "png", 800, "standard", phase)
-    return map_picture(services().store, game_id, ANONYMOUS, request).body
+    return map_picture(services().store, game_id, Actor("player", power), request).body
 
 
 @_once

@@ -62,10 +62,13 @@ PHASE_WORDS = {"MOVEMENT": "Movement", "RETREAT": "Retreats", "ADJUSTMENT": "Adj
 
 @dataclass(frozen=True)
 class RenderOptions:
-    """``width``: the pixel width the SVG asks for (its viewBox never changes)."""
+    """``width``: the pixel width the SVG asks for (its viewBox never changes). ``fog``: the
+    provinces of a fog-of-war game the viewer does not see, drawn as unknown (hatched grey,
+    no owner's colour: the state given holds nothing of them)."""
 
     width: int = 1000
     palette: Palette = STANDARD
+    fog: frozenset[str] = frozenset()
 
 
 def render_svg(
@@ -87,6 +90,7 @@ def render_svg(
         _provinces(board, geometry, state, pal),
         _crossings(geometry, pal),
         _supply_centres(board, geometry, state, pal),
+        *([_fog(geometry, options.fog)] if options.fog else []),
         _labels(board, geometry, pal),
         _units(geometry, state, overlay, pal),
         _orders(geometry, state, overlay, pal),
@@ -133,6 +137,25 @@ def _provinces(board: MapData, geometry: Geometry, state: GameState, pal: Palett
             f'<path id="p-{pid}" d="{paths[pid]}" fill="{fill}" stroke="{pal.border}" '
             'stroke-width="0.8" fill-rule="evenodd"/>'
         )
+    out.append("</g>")
+    return "\n".join(out)
+
+
+FOG_FILL = "#8a8f96"
+
+
+def _fog(geometry: Geometry, fogged: frozenset[str]) -> str:
+    """The provinces the viewer does not see, under a grey hatch (their labels stay readable
+    above it: a player still needs the names to write orders)."""
+    if not fogged:
+        return ""
+    paths = _static_paths(geometry)
+    out = ['<defs><pattern id="fog-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+           'patternTransform="rotate(45)"><rect width="6" height="6" fill="' + FOG_FILL + '"/>'
+           '<line x1="0" y1="0" x2="0" y2="6" stroke="#6d7279" stroke-width="2"/></pattern></defs>',
+           '<g id="fog" fill="url(#fog-hatch)" fill-opacity="0.85" stroke="none">']
+    out += [f'<path data-fog="{pid}" d="{paths[pid]}" fill-rule="evenodd"/>'
+            for pid in sorted(fogged) if pid in paths]
     out.append("</g>")
     return "\n".join(out)
 

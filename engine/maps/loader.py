@@ -15,7 +15,7 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
-from engine.types import ARMY, Location, Order, Ownership, PhaseType, Season, Unit, UnitKind
+from engine.types import ARMY, Location, Ownership, PhaseType, Season, Unit, UnitKind
 
 
 class MapDataError(ValueError):
@@ -118,6 +118,10 @@ class MapData:
     emergency_measures: tuple[EmergencyMeasures, ...] = ()
     civil_disorder_extra_home_centers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     build_sites_rule: str = HOME_CENTERS
+    # Every location a unit can name, by canonical text (``PAR``, ``SPA/NC``): the map's one
+    # Location value per place, which its edges, starting units and parsed orders share, so
+    # the rules' comparisons mostly succeed on identity.
+    locations_by_text: dict[str, Location] = field(default_factory=dict, repr=False)
 
     # --- queries -------------------------------------------------------------------------
     @property
@@ -140,8 +144,8 @@ class MapData:
         if p.is_land:
             return ()
         if p.coasts:
-            return tuple(_loc(province, c) for c in p.coasts)
-        return (_loc(province),)
+            return tuple(self.locations_by_text[f"{province}/{c}"] for c in p.coasts)
+        return (self.locations_by_text[province],)
 
     @cached_property
     def fleet_moves(self) -> dict[Location, dict[str, tuple[Location, ...]]]:
@@ -165,11 +169,6 @@ class MapData:
         return {src: tuple(sorted(dests)) for src, dests in self.fleet_adjacent.items()}
 
     @cached_property
-    def army_spots(self) -> frozenset[Location]:
-        """Where an army may stand (fleets: the keys of ``fleet_adjacent``)."""
-        return frozenset(_loc(p.id) for p in self.provinces.values() if not p.is_sea)
-
-    @cached_property
     def army_provinces(self) -> frozenset[str]:
         return frozenset(p.id for p in self.provinces.values() if not p.is_sea)
 
@@ -179,19 +178,20 @@ class MapData:
         return frozenset((loc.province, loc.coast) for loc in self.fleet_adjacent)
 
     def unit_can_stand(self, kind: UnitKind, location: Location) -> bool:
-        return location in (self.army_spots if kind is ARMY else self.fleet_adjacent)
+        """The one statement of where a unit may stand: an army in a province that is not
+        sea, naming no coast; a fleet on a spot of the fleet graph (a named coast of a
+        split-coast province, otherwise the province itself; never inland). The map's
+        starting units and every position the engine is handed (``check_state``) are
+        held to it."""
+        if kind is ARMY:
+            return location.coast is None and location.province in self.army_provinces
+        return location in self.fleet_adjacent
 
     def adjacent(self, kind: UnitKind, src: Location, dest: Location) -> bool:
         """Can a unit of ``kind`` at ``src`` move directly to ``dest`` (coast exact for fleets)."""
         if kind is ARMY:
             return dest.province in self.army_adjacent.get(src.province, ())
         return dest in self.fleet_adjacent.get(src, ())
-
-    def reachable_provinces(self, kind: UnitKind, src: Location) -> frozenset[str]:
-        """Provinces a unit could move into directly, ignoring the coast it lands on."""
-        if kind is ARMY:
-            return self.army_adjacent.get(src.province, frozenset())
-        return self.fleet_reach.get(src, frozenset())
 
     @cached_property
     def fleet_reach(self) -> dict[Location, frozenset[str]]:
@@ -201,12 +201,9 @@ class MapData:
     def edge(self, a: str, b: str) -> EdgeRules:
         return self.edge_rules.get((a, b), FULL_EDGE)
 
-    def can_support_into(self, unit: Unit, province: str) -> bool:
-        """The support-reach rule: could move there itself, coasts ignored, edge allows it."""
-        return province in self.support_reach(unit)
-
     def support_reach(self, unit: Unit) -> frozenset[str]:
-        """The provinces ``unit`` may support into (``can_support_into`` for all at once)."""
+        """The support-reach rule: the provinces ``unit`` may support into (it could move
+        there itself, coasts ignored, and no edge forbids support across)."""
         if unit.kind is ARMY:
             return self._army_support.get(unit.province, frozenset())
         return self._fleet_support.get(unit.location, frozenset())
@@ -247,38 +244,8 @@ class MapData:
                 out[word] = province
         return out
 
-    @cached_property
-    def parsed_orders(self) -> dict[tuple[str, str, bool], Order]:
-        """``parse_order``'s answers on this map, by (text, power, retreat phase?): an
-        order is a frozen value and the same text always reads the same, so each text is
-        read by the one grammar once and its value shared, as ``Location.parse`` shares
-        locations (bounded by ``engine.notation.standard``)."""
-        return {}
-
-    @cached_property
-    def standing_units(self) -> set[Unit]:
-        """Units ``engine.validation.check_state`` has found standing where they may on this
-        map (a power of the map, an army on land, a fleet on a coast it has): at most every
-        power's every unit on every spot, so it needs no bound."""
-        return set()
-
-    @cached_property
-    def convoy_answers(self) -> dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]]:
-        """``engine.position.Position``'s convoy answers on this map, by question and the
-        provinces the fleets stand in (bounded there)."""
-        return {}
-
     def is_convoy_node(self, province: str) -> bool:
         return self.provinces[province].convoy_node
-
-    @cached_property
-    def locations_by_text(self) -> dict[str, Location]:
-        """Every location a unit can name, by canonical text (``PAR``, ``SPA/NC``), shared."""
-        out = {pid: Location.parse(pid) for pid in self.provinces}
-        for pid, p in self.provinces.items():
-            for coast in p.coasts:
-                out[f"{pid}/{coast}"] = Location.parse(f"{pid}/{coast}")
-        return out
 
     @cached_property
     def water_neighbours(self) -> dict[str, frozenset[str]]:
@@ -311,11 +278,6 @@ class MapData:
         return province in self.convoy_shores
 
 
-def _loc(province: str, coast: str | None = None) -> Location:
-    """Map data uses the shared (interned) Location values, like parsed orders."""
-    return Location.parse(f"{province}/{coast}" if coast else province)
-
-
 def normalize_name(text: str) -> str:
     return re.sub(r"[\s.\-_']+", " ", text.strip().lower()).strip()
 
@@ -342,8 +304,9 @@ def build_map(data: dict[str, Any]) -> MapData:
     """Validate map JSON and build its indexes; raises MapDataError naming what is wrong."""
     provinces = _provinces(data)
     powers = _powers(data, provinces)
-    army, fleet, edge_rules = _edges(data, provinces)
-    starting_units = _starting_units(data, provinces, powers, fleet)
+    places = _places(provinces)
+    army, fleet, edge_rules = _edges(data, provinces, places)
+    starting_units = _starting_units(data, provinces, powers)
     ownership = Ownership(data.get("starting_ownership", {}))
     for prov, power in ownership.items():
         if prov not in provinces or not provinces[prov].supply_center:
@@ -377,12 +340,15 @@ def build_map(data: dict[str, Any]) -> MapData:
             p: tuple(v) for p, v in rules.get("civil_disorder_extra_home_centers", {}).items()
         },
         build_sites_rule=_build_sites_rule(rules),
+        locations_by_text=places,
     )
-    # Starting units stand on the map's shared Location values, as parsed orders do, so
-    # the rules' comparisons mostly succeed on identity.
-    shared = game_map.locations_by_text
+    for u in starting_units:
+        if not game_map.unit_can_stand(u.kind, u.location):
+            raise MapDataError(f"starting unit {u.kind.value} {u.location} ({u.power}): "
+                               f"a{'n army' if u.kind is ARMY else ' fleet'} cannot stand there")
+    # Starting units stand on the map's own Location values, as parsed orders do.
     object.__setattr__(game_map, "starting_units", frozenset(
-        Unit(u.kind, u.power, shared[str(u.location)]) for u in starting_units
+        Unit(u.kind, u.power, places[str(u.location)]) for u in starting_units
     ))
     return game_map
 
@@ -424,7 +390,16 @@ def _powers(data: dict[str, Any], provinces: dict[str, Province]) -> dict[str, P
     return out
 
 
-def _edge_location(provinces: dict[str, Province], pid: str, coast: str | None, what: str) -> Location:
+def _places(provinces: dict[str, Province]) -> dict[str, Location]:
+    """One Location value per place a unit can stand or name, by canonical text."""
+    out = {pid: Location(pid) for pid in provinces}
+    out.update({f"{pid}/{c}": Location(pid, c) for pid, p in provinces.items() for c in p.coasts})
+    return out
+
+
+def _edge_location(
+    provinces: dict[str, Province], places: dict[str, Location], pid: str, coast: str | None, what: str
+) -> Location:
     if pid not in provinces:
         raise MapDataError(f"edge {what}: unknown province {pid}")
     p = provinces[pid]
@@ -434,7 +409,7 @@ def _edge_location(provinces: dict[str, Province], pid: str, coast: str | None, 
         raise MapDataError(f"edge {what}: {pid} has no coast {coast}")
     if p.is_land:
         raise MapDataError(f"edge {what}: a fleet cannot enter land province {pid}")
-    return _loc(pid, coast)
+    return places[f"{pid}/{coast}" if coast else pid]
 
 
 EdgeIndexes = tuple[
@@ -442,13 +417,13 @@ EdgeIndexes = tuple[
 ]
 
 
-def _edges(data: dict[str, Any], provinces: dict[str, Province]) -> EdgeIndexes:
+def _edges(data: dict[str, Any], provinces: dict[str, Province], places: dict[str, Location]) -> EdgeIndexes:
     army: dict[str, set[str]] = {pid: set() for pid in provinces}
     fleet: dict[Location, set[Location]] = {}
     for pid, p in provinces.items():
         if not p.is_land:
             for coast in p.coasts or (None,):
-                fleet[_loc(pid, coast)] = set()
+                fleet[places[f"{pid}/{coast}" if coast else pid]] = set()
     rules: dict[tuple[str, str], EdgeRules] = {}
     seen: set[tuple[str, str | None, str, str | None]] = set()
     for e in data["edges"]:
@@ -469,8 +444,8 @@ def _edges(data: dict[str, Any], provinces: dict[str, Province]) -> EdgeIndexes:
             army[a].add(b)
             army[b].add(a)
         if e.get("fleet"):
-            la = _edge_location(provinces, a, e.get("from_coast"), what)
-            lb = _edge_location(provinces, b, e.get("to_coast"), what)
+            la = _edge_location(provinces, places, a, e.get("from_coast"), what)
+            lb = _edge_location(provinces, places, b, e.get("to_coast"), what)
             fleet[la].add(lb)
             fleet[lb].add(la)
         edge = _edge_rules(e, what)
@@ -500,8 +475,9 @@ def _starting_units(
     data: dict[str, Any],
     provinces: dict[str, Province],
     powers: dict[str, Power],
-    fleet: dict[Location, set[Location]] | dict[Location, frozenset[Location]],
 ) -> frozenset[Unit]:
+    """The starting units as the data names them (where each may stand is checked once the
+    map is built, by ``MapData.unit_can_stand``)."""
     units = set()
     for u in data.get("starting_units", []):
         kind = UnitKind.ARMY if u["kind"] == "army" else UnitKind.FLEET
@@ -509,13 +485,8 @@ def _starting_units(
         what = f"starting unit {kind.value} {loc} ({u['power']})"
         if u["power"] not in powers:
             raise MapDataError(f"{what}: unknown power")
-        p = provinces.get(loc.province)
-        if p is None:
+        if loc.province not in provinces:
             raise MapDataError(f"{what}: unknown province")
-        if kind is UnitKind.ARMY and p.is_sea:
-            raise MapDataError(f"{what}: an army cannot stand at sea")
-        if kind is UnitKind.FLEET and loc not in fleet:
-            raise MapDataError(f"{what}: a fleet cannot stand there")
         units.add(Unit(kind, u["power"], loc))
     if len({u.province for u in units}) != len(units):
         raise MapDataError("two starting units share a province")

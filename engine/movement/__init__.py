@@ -18,10 +18,8 @@ from engine.movement.outcomes import Outcome
 from engine.movement.rules import Rules
 from engine.rulebook import Rulebook
 from engine.types import DislodgedUnit, GameState, Order, OrderResult, Unit
-from engine.values import quick_init
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class MovementOutcome:
     results: tuple[OrderResult, ...]
@@ -32,7 +30,7 @@ class MovementOutcome:
 
 
 def resolve_movement(
-    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook  # noqa: A002
+    state: GameState, orders: Iterable[Order], map: MapData, rules: Rulebook
 ) -> MovementOutcome:
     board = build_board(state, orders, map, rules)
     rules_ = Rules(board)

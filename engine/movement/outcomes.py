@@ -22,7 +22,6 @@ from engine.types import (
     SupportHold,
     SupportMove,
     Unit,
-    shared_unit,
 )
 
 # Members as globals (see engine.types: an Enum class attribute is slow to read).
@@ -52,7 +51,7 @@ class Outcome:
         units, moves = self.b.units, self.b.moves
         gone = [units[p] for p in self.moved]
         gone += [units[p] for p in self.dislodged_by]
-        arrived = [shared_unit(units[p].kind, units[p].power, moves[p].dest) for p in self.moved]
+        arrived = [Unit(units[p].kind, units[p].power, moves[p].dest) for p in self.moved]
         return before.difference(gone).union(arrived)
 
     def contested(self, occupied: set[str]) -> frozenset[str]:

@@ -12,10 +12,8 @@ from dataclasses import dataclass
 
 from engine.reasons import AttackOutcome, Decision, Role, Strength, Units
 from engine.types import Reason
-from engine.values import quick_init
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     ok: bool

@@ -55,7 +55,7 @@ _COAST = r"(?:\((?:nc|sc|ec|wc)\)|/(?:nc|sc|ec|wc))?"
 
 
 @cache
-def _patterns(map: MapData) -> dict[str, re.Pattern[str]]:  # noqa: A002
+def _patterns(map: MapData) -> dict[str, re.Pattern[str]]:
     # ids and every one-word name or alias the map knows (the seed writes ``Nor``, ``StP``)
     words = {p.lower() for p in map.provinces} | {n for n in map.names if re.fullmatch(r"[a-z0-9]+", n)}
     prov = "(?:" + "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))) + ")"
@@ -76,7 +76,7 @@ def _patterns(map: MapData) -> dict[str, re.Pattern[str]]:  # noqa: A002
     return {name: re.compile(shape, re.IGNORECASE) for name, shape in shapes.items()}
 
 
-def _location(text: str, map: MapData, at: int) -> Location:  # noqa: A002
+def _location(text: str, map: MapData, at: int) -> Location:
     """``Spa``, ``Spa(sc)`` or ``Spa/sc`` (already matched by a pattern) as a Location."""
     words = re.sub(r"[()/]", " ", text).split()
     province = map.resolve_name(words[0]) or words[0].upper()
@@ -91,7 +91,7 @@ def _kind(letter: str) -> UnitKind:
     return UnitKind(letter.upper())
 
 
-def parse_compact_order(text: str, power: str, map: MapData | None = None) -> Order:  # noqa: A002
+def parse_compact_order(text: str, power: str, map: MapData | None = None) -> Order:
     """Read one compact order (``FSkaSASwe-Nor``) given by ``power``."""
     if not isinstance(text, str):
         raise OrderSyntaxError("an order must be text at 0", 0)
@@ -178,7 +178,7 @@ def format_compact_order(order: Order) -> str:
 # --- states ----------------------------------------------------------------------------------
 
 
-def format_compact_state(state: GameState, map: MapData | None = None) -> str:  # noqa: A002
+def format_compact_state(state: GameState, map: MapData | None = None) -> str:
     """The compact text of a state's units, dislodged units and ownership.
 
     Powers appear in id order; units and provinces sorted. A power with nothing
@@ -203,7 +203,7 @@ def format_compact_state(state: GameState, map: MapData | None = None) -> str:  
     return " ".join(parts)
 
 
-def _power_id(name: str, map: MapData, at: int) -> str:  # noqa: A002
+def _power_id(name: str, map: MapData, at: int) -> str:
     wanted = name.strip().upper()
     for power in map.powers.values():
         if wanted in (power.id.upper(), power.name.upper()):
@@ -213,7 +213,7 @@ def _power_id(name: str, map: MapData, at: int) -> str:  # noqa: A002
 
 def parse_compact_state(
     text: str,
-    map: MapData | None = None,  # noqa: A002
+    map: MapData | None = None,
     year: int | None = None,
     season: Season | str | None = None,
     phase_type: PhaseType | str | None = None,
@@ -275,7 +275,7 @@ def _state_unit(
     item: str,
     power: str,
     pattern: re.Pattern[str],
-    map: MapData,  # noqa: A002
+    map: MapData,
     pos: int,
     units: list[Unit],
     dislodged: list[DislodgedUnit],

@@ -47,6 +47,13 @@ class Owed(BaseModel):
     disbands: int
 
 
+class FogView(BaseModel):
+    """What the caller sees in a fog-of-war game (docs/variants.md, Fog of war)."""
+
+    visible: list[str] = Field(description="The provinces the caller sees; everything else is fog.")
+    centres: dict[str, int] = Field(description="Every power's number of supply centres (public).")
+
+
 class GameView(BaseModel):
     game_id: str
     map_name: str
@@ -95,6 +102,9 @@ class GameView(BaseModel):
     press: str = Field(default="full", description="The game's press rule.")
     anonymous: bool = False
     unread: int = Field(default=0, description="The caller's unread press messages, over all its channels.")
+    fog: FogView | None = Field(
+        default=None, description="A fog-of-war game until it ends: what the caller sees (units, centres, "
+        "dislodged units and standoffs are cut to it); null otherwise.")
 
 
 # The other routes' bodies, press's models (issue 13) and backgammon's, defined on first use

@@ -76,6 +76,9 @@ class CreateGameRequest(_Request):
         default="full", description="Who may talk when (docs/api.md, Press)."
     )
     anonymous: bool = Field(default=False, description="Nothing ties a power to a seat's identity.")
+    fog: bool = Field(default=False, description="Fog of war: a power sees only units, orders and results "
+                      "in or next to its own units and centres; observers see nothing until the game ends "
+                      "(docs/variants.md, Fog of war).")
     name: str | None = Field(default=None, min_length=1, max_length=80,
                              description="Shown in /me/games (issue 15); default '<variant> <game id>'")
     draw_votes: Literal["secret", "public"] = Field(

@@ -45,6 +45,7 @@ class CreateGame:
     allow_loopback_webhooks: bool = False  # local runs and tests only
     press: str = "full"  # full | public_only | none | rulebook (functions/usecases/press_rules.py)
     anonymous: bool = False  # nothing ties a power to a seat's identity
+    fog: bool = False  # fog of war (functions/usecases/fog_of_war.py)
     game: str = "diplomacy"  # the game kind (functions/usecases/game_kinds.py)
     seed: int | None = None  # backgammon: seeds the dice so the game replays
     move_by_turn_rolls: bool = False  # backgammon: the opening roll is the first move
@@ -89,6 +90,8 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         "press": validate_mode(request.press),
         "anonymous": request.anonymous,
     }
+    if request.fog:
+        settings["fog"] = True
     if request.name:
         settings["name"] = request.name
     if request.reminder_seconds is not None:

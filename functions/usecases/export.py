@@ -15,7 +15,8 @@
   later is exported only once it is put on the list, so nothing new leaks by default.
 - Never pending orders, secret votes, press, tokens or any hash: none of them is read.
 Anyone may export, as anyone may read a game's history: the export holds nothing the
-history, the view and the listing do not already show.
+history, the view and the listing do not already show. A fog-of-war game is refused
+(409 ``FOG_OF_WAR``) until it has ended: nobody may see all of it before then.
 
 Importing such a document (``POST /games/import``) is functions/usecases/game_import.py's
 business, and what an import may take from it functions/usecases/import_replay.py's.
@@ -25,7 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from functions.errors import FogOfWar
 from functions.ports import GameStore
+from functions.usecases import fog_of_war
 from functions.usecases.common import load
 from functions.usecases.process_turn import without_explanations
 
@@ -38,6 +41,8 @@ EXPORTED_SETTINGS = (
 
 def export_game(store: GameStore, game_id: str) -> dict[str, Any]:
     game = load(store, game_id)
+    if fog_of_war.fogged(game):  # the export is everyone's: a fog game's only once it has ended
+        raise FogOfWar("a fog-of-war game is exported once it has ended", status=game.status)
     return {
         "format": FORMAT,
         "source": {"game_id": game.game_id, "created_at": game.created_at},

@@ -30,13 +30,14 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
 import render
 from functions.errors import PhaseNotFound
 from functions.ports import GameRecord, GameStore, PhaseRecord
+from functions.usecases import fog_of_war
 from functions.usecases.common import Actor, game_map, load, state_of
 from functions.usecases.phase_lookup import find_phase, phase_key
 
@@ -76,6 +77,7 @@ class _Scene:
     phase: str
     version: str
     viewer: str
+    fog: frozenset[str] | None = None  # a fog game: the provinces drawn as unknown
 
 
 def map_picture(
@@ -89,6 +91,8 @@ def map_picture(
     phase = game.phase if live else (record.phase if record is not None else str(request.phase))
     scene: _Scene | None = _live_scene(game, actor, request) if live else None
     viewer = scene.viewer if scene is not None else "public"
+    if fog_of_war.fogged(game):  # each power sees its own fog, an observer none of the board
+        viewer = f"fog:{fog_of_war.seer(actor) or 'observer'}"
     etag = _etag(game_id, phase, scene.version if scene is not None else f"P{phase}", viewer, request)
     content_type = FORMATS[request.fmt]
     fixed = not live and request.phase is not None  # an adjudicated phase named by the request
@@ -98,7 +102,7 @@ def map_picture(
     if body is None:
         if scene is None:
             scene = _history_scene(game, record or _phase_record(store, game, phase), request)
-        body = _draw(game, scene, request)
+        body = _draw(game, _fogged(game, actor, scene), request)
         _CACHE.put(etag, body)
     return MapPicture(etag, content_type, body, phase, viewer == "public", fixed)
 
@@ -135,6 +139,29 @@ def _history_scene(game: GameRecord, record: PhaseRecord, request: MapRequest) -
         results = engine.resolution_from_dict(record.resolution).results
         overlay = render.results_overlay(results, caption="Results")
     return _Scene(state, overlay, record.phase, f"P{record.phase}", "public")
+
+
+def _fogged(game: GameRecord, actor: Actor, scene: _Scene) -> _Scene:
+    """``scene`` as ``actor`` sees it in a fog game (functions/usecases/fog_of_war.py): the
+    position cut to what it sees, only the orders and results it sees, the rest drawn as fog."""
+    seen = fog_of_war.sight(game, actor, scene.state)
+    if seen is None:
+        return scene
+    board = game_map(game.variant)
+    power = fog_of_war.seer(actor)
+    overlay = scene.overlay
+    kept_orders = tuple(o for o in overlay.orders if o.power == power or _seen(game, o, seen))
+    # a result's strengths count supports from the fog: its explanation is not drawn
+    kept_results = tuple(replace(r, explanation=None) for r in overlay.results
+                         if r.order.power == power or _seen(game, r.order, seen))
+    overlay = render.Overlay(orders=kept_orders, results=kept_results, caption=overlay.caption)
+    return replace(scene, state=fog_of_war.seen_by(game, actor, scene.state), overlay=overlay,
+                   fog=frozenset(board.provinces) - seen)
+
+
+def _seen(game: GameRecord, order: engine.Order, seen: frozenset[str]) -> bool:
+    """Every province ``order`` names is seen (fog_of_war's rule: its text is what names)."""
+    return fog_of_war.names_in(game, engine.format_order(order)) <= seen
 
 
 def _own_orders(game: GameRecord, actor: Actor, state: engine.GameState) -> tuple[str, render.Overlay]:
@@ -197,7 +224,8 @@ def _etag(game_id: str, phase: str, version: str, viewer: str, request: MapReque
 
 def _draw(game: GameRecord, scene: _Scene, request: MapRequest) -> bytes:
     board = game_map(game.variant)
-    options = render.RenderOptions(width=request.width, palette=render.PALETTES[request.palette])
+    options = render.RenderOptions(width=request.width, palette=render.PALETTES[request.palette],
+                                   fog=scene.fog or frozenset())
     svg = render.render_svg(board, render.load_geometry(game.variant), scene.state, scene.overlay, options)
     return render.svg_to_png(svg) if request.fmt == "png" else svg.encode()
 

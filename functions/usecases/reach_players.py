@@ -76,7 +76,8 @@ class Reach(NamedTuple):
     link_key: str = ""  # signs the unsubscribe links
     operator_token: str | None = None
     press_delay: int = press_batches.DEFAULT_DELAY_SECONDS
-    map_png: Callable[[str, str], bytes | None] | None = None  # (game id, phase) -> resolution map
+    # (game id, phase, power) -> the resolution map as that power sees it (a fog game hides the rest)
+    map_png: Callable[[str, str, str], bytes | None] | None = None
 
 
 @dataclass
@@ -209,7 +210,7 @@ def _map(notice: Notice, reach: Reach) -> bytes | None:
     if notice.map_phase is None or reach.map_png is None:
         return None
     try:
-        return reach.map_png(notice.game_id, notice.map_phase)
+        return reach.map_png(notice.game_id, notice.map_phase, notice.power)
     except Exception:  # noqa: BLE001 - the mail goes without the picture (its link still works)
         _log.warning("resolution map not drawn for a mail", exc_info=True)
         return None

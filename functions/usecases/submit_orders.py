@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import engine
 from functions.errors import GameNotActive, GamePaused, StalePhase
 from functions.ports import Clock, DeadlineScheduler, GameRecord, GameStore
+from functions.usecases import fog_of_war
 from functions.usecases.common import (
     SCHEDULER,
     Actor,
@@ -117,7 +118,8 @@ def submit_orders(
             )
         seen_phase.append(game.phase)
         _check_phase(game, phase, client_timestamp)
-        state = state_of(game)
+        # a fog game checks orders against what the power sees: a refusal tells nothing of the fog
+        state = fog_of_war.seen_by(game, actor, state_of(game))
         the_map = game_map(game.variant)
         entry = read_orders(orders, power, state, the_map)
         previous = stored_orders(game.pending_orders.get(power, []), power, state, the_map)

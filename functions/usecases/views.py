@@ -12,6 +12,7 @@ from typing import Any
 
 import engine
 from functions.ports import GameRecord, GameStore
+from functions.usecases import fog_of_war
 from functions.usecases.ballots import votes_seen_by
 from functions.usecases.common import ANONYMOUS, Actor, game_map, load, state_of
 from functions.usecases.order_entry import owed
@@ -39,8 +40,10 @@ def _unit(unit: engine.Unit) -> dict[str, str]:
 
 def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> dict[str, Any]:
     """The seed §4 view of ``game`` as seen by ``actor``, redacted; ``unread``: the caller's
-    unread press (functions/usecases/press.py). In an anonymous game no seat detail shows."""
-    state = state_of(game)
+    unread press (functions/usecases/press.py). In an anonymous game no seat detail shows; in a
+    fog game the view is built from the position the caller sees (fog_of_war.seen_by)."""
+    full = state_of(game)
+    state = fog_of_war.seen_by(game, actor, full)
     the_map = game_map(game.variant)
     units = sorted(state.units, key=lambda u: (u.power, str(u.location)))
     by_power: dict[str, list[dict[str, str]]] = {p: [] for p in sorted(the_map.power_ids)}
@@ -103,6 +106,7 @@ def game_view(game: GameRecord, actor: Actor = ANONYMOUS, unread: int = 0) -> di
         "press": str(game.settings.get("press") or "full"),
         "anonymous": anonymous,
         "unread": unread,
+        "fog": fog_of_war.fog_block(game, actor, full),
     }
 
 
@@ -144,12 +148,14 @@ def orders_status(game: GameRecord) -> dict[str, Any]:
     }
 
 
-def last_resolution(store: GameStore, game_id: str) -> dict[str, Any]:
-    load(store, game_id)
+def last_resolution(store: GameStore, game_id: str, actor: Actor = ANONYMOUS) -> dict[str, Any]:
+    """The last adjudicated phase's results (in a fog game: what ``actor`` saw of it)."""
+    game = load(store, game_id)
     last = store.last_phase(game_id)
     if last is None:
         return {"results": []}
-    return {"phase": last.phase, "results": list(last.resolution.get("results", []))}
+    answer = {"phase": last.phase, "results": list(last.resolution.get("results", []))}
+    return fog_of_war.last_resolution(game, actor, answer, last.state_before)
 
 
 HISTORY_PAGE = 50  # phases per page by default (~7 KB each: a page stays far below 6 MB)
@@ -157,16 +163,18 @@ HISTORY_PAGE_MAX = 200
 
 
 def history_page(
-    store: GameStore, game_id: str, *, after: int = -1, limit: int = HISTORY_PAGE
+    store: GameStore, game_id: str, *, after: int = -1, limit: int = HISTORY_PAGE, actor: Actor = ANONYMOUS
 ) -> tuple[list[dict[str, Any]], int | None]:
     """(phases with ``n > after``, oldest first, at most ``limit``; the ``n`` to continue after,
     or None when this page reached the last phase). Issue 11: a 1,100-phase game's whole
-    history passed Lambda's 6 MB response limit."""
-    load(store, game_id)
+    history passed Lambda's 6 MB response limit. In a fog game each phase is what ``actor``
+    saw of it (fog_of_war.phase_entry)."""
+    game = load(store, game_id)
     found = store.phases(game_id, after=after, limit=limit + 1)
     page = found[:limit]
     more = len(found) > limit
-    return [_history_entry(p) for p in page], (page[-1].n if more and page else None)
+    entries = [fog_of_war.phase_entry(game, actor, _history_entry(p)) for p in page]
+    return entries, (page[-1].n if more and page else None)
 
 
 def _history_entry(p: Any) -> dict[str, Any]:
@@ -183,17 +191,23 @@ def _history_entry(p: Any) -> dict[str, Any]:
 
 
 def history(store: GameStore, game_id: str) -> list[dict[str, Any]]:
-    """Every adjudicated phase at once (for callers inside the service; the API pages)."""
+    """Every adjudicated phase at once, unredacted (for callers inside the service; the API
+    pages, through ``history_page``)."""
     load(store, game_id)
     return [_history_entry(p) for p in store.phases(game_id)]
 
 
-def events_after(store: GameStore, game_id: str, after: int, limit: int = 100) -> dict[str, Any]:
+def events_after(
+    store: GameStore, game_id: str, after: int, limit: int = 100, actor: Actor = ANONYMOUS
+) -> dict[str, Any]:
+    """The log after ``after`` (in a fog game: as ``actor`` sees it, fog_of_war.event_seen)."""
     game = load(store, game_id)
     found = store.events_after(game_id, after, limit)
     return {
         "events": [
-            {"seq": e.seq, "type": e.type, "phase": e.phase, "data": e.data, "at": e.at} for e in found
+            fog_of_war.event_seen(
+                game, actor, {"seq": e.seq, "type": e.type, "phase": e.phase, "data": e.data, "at": e.at})
+            for e in found
         ],
         "last_seq": game.event_seq,
     }

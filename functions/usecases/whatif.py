@@ -19,6 +19,8 @@ What it promises:
   holds), so every answer follows from what the caller sent and the public position.
 * The caller's own orders: those the body gives for the caller's power, else the caller's
   pending orders (``own_orders`` says which). A player is told of no other power's orders.
+* **In a fog game it reads nothing from the fog** (functions/usecases/fog_of_war.py): the
+  position adjudicated is the one the caller sees, so the answer shows nothing else.
 * ``phase``, when sent, must be the game's current phase (``STALE_PHASE`` otherwise), so a
   preview never silently answers for a phase that has moved on.
 """
@@ -31,7 +33,7 @@ from typing import Any
 import engine
 from functions.errors import StalePhase
 from functions.ports import GameStore
-from functions.usecases import sandbox
+from functions.usecases import fog_of_war, sandbox
 from functions.usecases.common import Actor, load_active, require_player, state_of
 
 
@@ -50,7 +52,8 @@ def what_if(
     game = load_active(store, game_id)
     if phase is not None and phase != game.phase:
         raise StalePhase(f"what-if for {phase}, but the game is at {game.phase}", phase=game.phase)
-    state = state_of(game)  # a game of another kind is WRONG_GAME_KIND
+    # a game of another kind is WRONG_GAME_KIND; a fog game is previewed on what the caller sees
+    state = fog_of_war.seen_by(game, actor, state_of(game))
     orders = {p.strip().upper(): list(texts) for p, texts in guesses.items()}
     own = "given" if power in orders else "pending"
     if own == "pending":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import engine
+from engine.fog import seen_position, visible_provinces
 from render import (
     COLORBLIND,
     RenderOptions,
@@ -50,6 +51,24 @@ def main() -> None:
         "classical-F1901M-orders-france.png",
         render_svg(board, geometry, movement.state, overlay, RenderOptions(WIDTH)),
     )
+    _write("classical-F1901M-fog-france.png", fog_picture("FRANCE"))
+
+
+def fog_picture(power: str) -> str:
+    """The showcase's Fall 1901 results as ``power`` sees them in a fog-of-war game
+    (docs/variants.md "Fog of war"): its results and those naming only seen provinces."""
+    board, geometry = engine.load_map("classical"), load_geometry("classical")
+    movement = showcase_year()[0]
+    seen = visible_provinces(movement.state, board, power)
+    results = tuple(r for r in movement.results if r.order.power == power or _named(r.order) <= seen)
+    overlay = results_overlay(results, caption=f"Results as {board.powers[power].name} sees them")
+    fog = frozenset(board.provinces) - seen
+    position = seen_position(movement.state, seen)
+    return render_svg(board, geometry, position, overlay, RenderOptions(WIDTH, fog=fog))
+
+
+def _named(order: engine.Order) -> set[str]:
+    return {w for w in engine.format_order(order).replace("/", " ").split() if len(w) == 3}
 
 
 def _write(name: str, svg: str) -> None:

@@ -60,9 +60,11 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("POST", "/games/{game_id}/extend"): ({"seconds": 60}, CONTROLLERS_ONLY),
     ("POST", "/games/{game_id}/wait"): ({"wait": True}, PLAYERS_ONLY),
     ("POST", "/games/{game_id}/telegram/link_code"): (None, PLAYERS_ONLY),
-    ("GET", "/games/{game_id}/last_resolution"): (None, EVERYONE),
-    ("GET", "/games/{game_id}/history"): (None, EVERYONE),
-    ("GET", "/games/{game_id}/events"): (None, EVERYONE),
+    # issue 35 item 3: a fog game shows each caller what its power saw, so the token is read as
+    # the view reads it (optional; one of another game is refused)
+    ("GET", "/games/{game_id}/last_resolution"): (None, VIEW),
+    ("GET", "/games/{game_id}/history"): (None, VIEW),
+    ("GET", "/games/{game_id}/events"): (None, VIEW),
     ("GET", "/variants"): (None, EVERYONE),
     ("GET", "/games/{game_id}/map"): (None, VIEW),
     ("GET", "/games/{game_id}/map/orders"): (None, VIEW),  # only the caller's own orders drawn

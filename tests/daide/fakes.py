@@ -31,6 +31,7 @@ class FakeConvoy:
     orders: dict[str, list[str]] = field(default_factory=dict)
     calls: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    fog: bool = False  # a fog-of-war game: its view carries a fog block (the bridge declines it)
 
     def join(self, game_id: str) -> dict[str, str]:
         with self.lock:
@@ -66,6 +67,7 @@ class FakeConvoy:
                 "ownership": {"PAR": "FRANCE", "MAR": "FRANCE", "BRE": "FRANCE", "MUN": "GERMANY"},
                 "open_seats": [p for p in CONVOY_POWERS if p not in self.players],
                 "deadline": None, "orders": {self._power(token): seen} if token else {},
+                "fog": {"visible": [], "centres": {}} if self.fog else None,
             }
 
     def add_orders(self, game_id: str, token: str, orders: list[str], phase: str) -> dict[str, Any]:

@@ -87,8 +87,8 @@ class Transcript:
 
 def _units(now: Message) -> frozenset[Node]:
     """A NOW's units without their retreat lists: (power type location). A dislodged unit
-    with nowhere to go (``MRT ()``) is left out: MILA disbands it at once, Convoy's engine
-    still asks for its (forced) disband in a retreat phase (issue 31, item 3, changes that)."""
+    with nowhere to go (``MRT ()``) is left out: it is disbanded at once, by MILA and (since
+    issue 31 item 3) by Convoy, so it is no unit of the next position on either side."""
     return frozenset(u[:3] for u in now[2:] if isinstance(u, tuple) and u[3:] != ("MRT", ()))
 
 

@@ -54,7 +54,6 @@ from engine.types import (
     Unit,
     UnitKind,
     Waive,
-    shared_unit,
     unit_order,
 )
 from tests.engine.strategies import orders, resolutions, states
@@ -155,13 +154,6 @@ def test_stored_units_are_in_unit_order(units: list[Unit]) -> None:
     stored = state_to_dict(GameState(1901, Season.SPRING, PhaseType.MOVEMENT, units=frozenset(distinct)))
     assert [Unit(A if d["kind"] == "A" else F, d["power"], location_from_str(d["location"]))
             for d in stored["units"]] == sorted(distinct)
-
-
-def test_shared_units_are_one_value() -> None:
-    """A unit made twice through ``shared_unit`` is one object, equal to the constructor's."""
-    first = shared_unit(F, "ENGLAND", L("NTH"))
-    assert shared_unit(F, "ENGLAND", L("NTH")) is first
-    assert first == Unit(F, "ENGLAND", L("NTH")) and first.row == ("F", "ENGLAND", "NTH")
 
 
 def test_resolution_shape() -> None:

@@ -104,9 +104,10 @@ def test_process_turn_answer_lost_after_the_commit_a_retry_with_phase_is_stale()
     assert [o.kind for o in store.outbox[game_id]].count("PHASE_PROCESSED") == 1
 
 
-def test_process_turn_answer_lost_a_retry_without_phase_is_not_deduplicated() -> None:
-    # The limit the issue asks to list: without "phase" (and without an Idempotency-Key) a
-    # retry cannot tell "my call was lost" from "close the next phase" and closes F1901M.
+def test_process_turn_answer_lost_a_retry_that_reads_the_phase_again_is_not_deduplicated() -> None:
+    # The limit docs/reliability.md lists: "phase" is required (issue 28 item 12), but a caller
+    # that re-reads it after a lost answer (and sends no Idempotency-Key) asks to close the next
+    # phase, and F1901M is closed: only resending the first body is safe.
     store, clock = FaultyStore(), FakeClock()
     game_id, _ = _game(store, clock)
     store.fail = "after"

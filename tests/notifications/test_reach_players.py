@@ -67,7 +67,7 @@ class World:
         base = Reach(store=self.store, press=self.press, prefs=self.prefs, log=self.log,
                      connections=self.connections, poster=self.poster, mail=self.mail, contacts=self.contacts,
                      push=self.push, queue=self.queue, delayed=self.delayed, public_url="https://convoy.test",
-                     link_key=KEY, map_png=lambda game, phase: b"\x89PNG-map")
+                     link_key=KEY, map_png=lambda game, phase, power: b"\x89PNG-map")
         return base._replace(**changes)
 
     def deliver(self, message: OutboxMessage, now: float = NOW, **changes: Any) -> Any:

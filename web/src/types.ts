@@ -25,7 +25,11 @@ export interface GameView {
   civil_disorder: string[]; votes: Record<string, Vote>; result: GameResult | null; demo: boolean;
   settings: Record<string, unknown>; owed: { builds: number; disbands: number };
   press: string; anonymous: boolean; unread: number;
+  /** A fog-of-war game until it ends: the provinces the caller sees (units, owners, dislodged
+   * units and standoffs are cut to them) and every power's centre count; null or absent otherwise. */
+  fog?: FogView | null;
 }
+export interface FogView { visible: string[]; centres: Record<string, number> }
 export interface Rejected { order: string; code: string; message: string; engine_code?: string | null }
 export interface SubmitAnswer { phase: string; accepted: string[]; rejected: Rejected[]; orders: string[] }
 export interface Reason { code: string; units: string[]; detail: string }

@@ -50,6 +50,7 @@ def _create_request(body: schemas.CreateGameRequest, allow_loopback: bool, creat
         allow_loopback_webhooks=allow_loopback,
         press=body.press,
         anonymous=body.anonymous,
+        fog=body.fog,
         lifecycle=LifecycleSettings(
             draw_votes=body.draw_votes, max_year=body.max_year, nmr_extensions=body.nmr_extensions,
             civil_disorder_after=body.civil_disorder_after, dummy_powers=tuple(body.dummy_powers or ()),

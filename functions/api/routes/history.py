@@ -7,7 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from functions.api.plumbing import answers, services
+from functions.api.plumbing import OPTIONAL_SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
 from functions.usecases import views
 from functions.usecases.common import load
@@ -15,16 +15,19 @@ from functions.usecases.history_cursor import decode_cursor, encode_cursor
 from functions.usecases.results import with_scores
 
 router = Router()
+request = RequestHelpers(router)
 
 
-@router.get("/games/<game_id>/last_resolution", tags=["turns"], responses=answers(),
+@router.get("/games/<game_id>/last_resolution", tags=["turns"], security=OPTIONAL_SECURITY,
+            responses=answers(),
             summary="The resolution of the last adjudicated phase ({results: []} before the first)")
 def get_last_resolution(game_id: str) -> schemas.Resolution:
-    _, store = services()
-    return schemas.Resolution.model_validate(views.last_resolution(store, game_id))
+    found, store = services()
+    actor = request.actor(store, game_id, found.settings.operator_token)  # a fog game shows what it saw
+    return schemas.Resolution.model_validate(views.last_resolution(store, game_id, actor))
 
 
-@router.get("/games/<game_id>/history", tags=["turns"], responses=answers(),
+@router.get("/games/<game_id>/history", tags=["turns"], security=OPTIONAL_SECURITY, responses=answers(),
             summary="Adjudicated phases, oldest first, a page at a time: state before, all orders, "
             "resolution; next_cursor continues")
 def get_history(
@@ -32,19 +35,22 @@ def get_history(
     limit: Annotated[int, Query(ge=1, le=views.HISTORY_PAGE_MAX)] = views.HISTORY_PAGE,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> schemas.History:
-    _, store = services()
-    phases, last = views.history_page(store, game_id, after=decode_cursor(game_id, cursor), limit=limit)
+    found, store = services()
+    actor = request.actor(store, game_id, found.settings.operator_token)
+    phases, last = views.history_page(store, game_id, after=decode_cursor(game_id, cursor), limit=limit,
+                                      actor=actor)
     result = with_scores(load(store, game_id).result)
     next_cursor = encode_cursor(game_id, last) if last is not None else None
     return schemas.History.model_validate({"phases": phases, "result": result, "next_cursor": next_cursor})
 
 
-@router.get("/games/<game_id>/events", tags=["games"], responses=answers(),
+@router.get("/games/<game_id>/events", tags=["games"], security=OPTIONAL_SECURITY, responses=answers(),
             summary="The event log after seq N (no gaps; ask again from last seq)")
 def get_events(
     game_id: str,
     after: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> schemas.Events:
-    _, store = services()
-    return schemas.Events.model_validate(views.events_after(store, game_id, after, limit))
+    found, store = services()
+    actor = request.actor(store, game_id, found.settings.operator_token)
+    return schemas.Events.model_validate(views.events_after(store, game_id, after, limit, actor))

@@ -10,6 +10,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
+from functions.usecases import fog_of_war
+from functions.usecases.common import load
 from functions.usecases.game_control import extend_deadline, pause_game, resume_game
 from functions.usecases.process_turn import process_turn
 from functions.usecases.votes import cast_vote
@@ -33,13 +35,16 @@ def post_process_turn(
 
     def apply() -> schemas.ProcessTurnResponse:
         actor = request.actor(store, game_id, found.settings.operator_token)
+        fog_game = fog_of_war.is_fog_game(load(store, game_id))
         done = process_turn(
             store, found.clock, game_id, actor, require_all=require_all, expected_phase=phase,
             scheduler=found.scheduler,
         )
+        resolution = {"phase": done.processed_phase, **done.resolution}
+        if fog_game and done.game_status == "ACTIVE":  # the caller's own results only (fog_of_war)
+            resolution = fog_of_war.own_resolution(resolution, fog_of_war.seer(actor))
         return schemas.ProcessTurnResponse.model_validate(
-            {"status": "ok", "phase": done.phase, "game_status": done.game_status,
-             "resolution": {"phase": done.processed_phase, **done.resolution}}
+            {"status": "ok", "phase": done.phase, "game_status": done.game_status, "resolution": resolution}
         )
 
     return request.intent("process_turn", game_id, {"require_all": require_all, "phase": phase}, apply)

@@ -33,6 +33,13 @@ export function boardRows(view: GameView, variant: Variant | null): Row[] {
   return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** What the fog hides, in words (a screen reader hears it before the rows; the map hatches it). */
+export function fogWords(visible: number): string {
+  return visible
+    ? `Fog of war: you see ${visible} provinces (your units' and centres' and their neighbours); the rest of the board is unknown until the game ends.`
+    : "Fog of war: only the players see the board, each its own part, until the game ends.";
+}
+
 /**
  * The board in words, province by province (issue 32): what a screen reader reads instead of
  * the picture, and what anyone can search. Units, supply centres (with their owner: the words
@@ -43,6 +50,7 @@ export function BoardText({ view, variant }: { view: GameView; variant: Variant 
   return (
     <details className="board-text">
       <summary>The board as text ({rows.length} provinces)</summary>
+      {view.fog && <p className="muted" data-testid="fog-note">{fogWords(view.fog.visible.length)}</p>}
       <table className="powers" data-testid="board-text">
         <caption className="sr-only">Units, supply centres and my orders by province</caption>
         <thead><tr><th scope="col">Province</th><th scope="col">Units</th><th scope="col">Supply centre</th><th scope="col">My order</th></tr></thead>

@@ -13,7 +13,7 @@ interface Form {
   variant: string; rules: "2023" | "2000"; timed: boolean; hours: Record<string, string>;
   useGrid: boolean; gridTime: string; gridZone: string; gridDays: Record<string, string>; gridGap: string;
   auto_process: boolean; reminder_minutes: string; private: boolean; join_password: string;
-  press: Press; anonymous: boolean; draw_votes: "secret" | "public"; max_year: string;
+  press: Press; anonymous: boolean; fog: boolean; draw_votes: "secret" | "public"; max_year: string;
   nmr_extensions: string; civil_disorder_after: string; dummy_powers: string[];
   demo: boolean; demo_power: string; notify: string; seat: string; name: string;
   game: "diplomacy" | "backgammon";
@@ -24,7 +24,7 @@ const START: Form = {
   useGrid: false, gridTime: "20:00", gridZone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
   gridDays: { MOVEMENT: "1", RETREAT: "1", ADJUSTMENT: "1" }, gridGap: "60",
   auto_process: true, reminder_minutes: "60", private: false, join_password: "", press: "full",
-  anonymous: false, draw_votes: "secret", max_year: "", nmr_extensions: "0", civil_disorder_after: "2",
+  anonymous: false, fog: false, draw_votes: "secret", max_year: "", nmr_extensions: "0", civil_disorder_after: "2",
   dummy_powers: [], demo: false, demo_power: "", notify: "", seat: "any", name: "", game: "diplomacy",
 };
 
@@ -41,6 +41,7 @@ export function requestBody(f: Form): Record<string, unknown> {
   const body: Record<string, unknown> = { variant: f.variant, rules: f.rules, auto_process: f.auto_process, press: f.press,
     anonymous: f.anonymous, draw_votes: f.draw_votes, nmr_extensions: Number(f.nmr_extensions),
     civil_disorder_after: Number(f.civil_disorder_after) };
+  if (f.fog) body.fog = true;
   if (f.timed && !f.useGrid) {
     body.phase_seconds = Object.fromEntries(PHASES.map((p) => [p, Math.max(1, Math.round(Number(f.hours[p]) * 3600))]));
   }
@@ -148,6 +149,7 @@ export function CreateGame() {
           <option value="full">full: public and private</option><option value="public_only">public only</option>
           <option value="rulebook">rulebook: movement phases only</option><option value="none">none (gunboat)</option></select></label>
         <label><input type="checkbox" checked={form.anonymous} onChange={(e) => set("anonymous", e.target.checked)} /> Anonymous</label>
+        <label><input type="checkbox" checked={form.fog} onChange={(e) => set("fog", e.target.checked)} name="fog" /> Fog of war (each power sees only near its own units and centres)</label>
         <label>Draw votes <select value={form.draw_votes} onChange={(e) => set("draw_votes", e.target.value as Form["draw_votes"])}>
           <option value="secret">secret</option><option value="public">public</option></select></label>
         <label><input type="checkbox" checked={form.private} onChange={(e) => set("private", e.target.checked)} /> Private (needs a password to join)</label>

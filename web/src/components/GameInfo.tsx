@@ -16,12 +16,22 @@ export function resultSentence(result: NonNullable<GameView["result"]>): string 
   }
 }
 
+/**
+ * Each power's centres: in a fog game the server's public counts (the owners shown are only
+ * those the caller sees), else counted from the owners.
+ */
+export function centreCounts(view: GameView): Map<string, number> {
+  if (view.fog) return new Map(Object.entries(view.fog.centres ?? {}));
+  const counts = new Map<string, number>();
+  Object.values(view.supply_centers ?? {}).forEach((p) => counts.set(p, (counts.get(p) ?? 0) + 1));
+  return counts;
+}
+
 /** The table: who plays what, supply centres, draw and concede votes, and the result. */
 export function GameInfo({ view, token, onChange }: { view: GameView; token: string | null; onChange: () => void }) {
   const [error, setError] = useState<ApiError | null>(null);
   const mine = view.power ? view.votes[view.power] : undefined;
-  const counts = new Map<string, number>();
-  Object.values(view.supply_centers ?? {}).forEach((p) => counts.set(p, (counts.get(p) ?? 0) + 1));
+  const counts = centreCounts(view);
 
   async function vote(kind: "draw" | "concede", value: boolean) {
     setError(null);
@@ -63,7 +73,7 @@ export function GameInfo({ view, token, onChange }: { view: GameView; token: str
         </fieldset>
       )}
       {error && <p className="error" role="alert">{explain(error.code, error.message)}</p>}
-      <p className="muted">Game {view.game_id} · {view.variant} · rules {view.rules} · press {view.press}{view.anonymous ? " · anonymous" : ""}{view.private ? " · private" : ""}</p>
+      <p className="muted">Game {view.game_id} · {view.variant} · rules {view.rules} · press {view.press}{view.anonymous ? " · anonymous" : ""}{view.fog ? " · fog of war" : ""}{view.private ? " · private" : ""}</p>
     </section>
   );
 }

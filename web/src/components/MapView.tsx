@@ -87,6 +87,10 @@ export function MapView(props: Props) {
   useFitToWindow(box, size?.natural ?? null, setViewport);
   const shown = useRef<Frame | null>(null); // the frame the view was last laid out in
   useEffect(() => {
+    // A frame a layout passes through for a moment (the page re-flowing around the board can
+    // squeeze it to a sliver) is not one to lay the view out in: clamped into it and back, the
+    // view the player framed would be lost. Wait for a frame the board can be seen in.
+    if (!usable(frame)) return;
     const old = shown.current;
     shown.current = frame;
     if (old && restore.current) restore.current = reframe(restore.current, old, frame);
@@ -309,6 +313,11 @@ function useGestures(view: View, frame: Frame, setView: (v: View | ((v: View) =>
       if (hit) act(hit);
     },
   };
+}
+
+/** Whether a board can be shown in ``f`` at all (not a sliver a re-flow passes through). */
+function usable(f: Frame): boolean {
+  return f.viewport.w >= HIT * 2 && f.viewport.h >= HIT * 2 && f.content.w > 0 && f.content.h > 0;
 }
 
 /**
