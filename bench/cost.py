@@ -2,9 +2,12 @@
 with a metering client, priced by a dated price table (issue 29 item 4).
 
 How it measures. The in-process local stack (moto, the API over HTTP, the pumps that stand for
-Scheduler, the table's stream and SQS) serves one timed game with one-day phases: ``--players``
-seats, ``--submissions`` order sets, ``--polls`` player views (``GET /games/{id}``, what a
-polling client reads), ``--messages`` press messages and as many inbox reads, ``--map-views``
+Scheduler, the table's stream and SQS, the WebSocket API) serves one timed game with one-day
+phases: ``--players`` seats, ``--submissions`` order sets, the players' reading as the client
+``--client`` says (``live``, the web client as it is: ``--visits`` page visits per player of
+``--visit-minutes``, each a view, ``GET /live``, a socket that subscribes, re-subscribes every
+5 minutes and receives the pushes of the visit's own actions, no polling; ``poll``, the issue's
+client: ``--polls`` player views), ``--messages`` press messages and as many inbox reads, ``--map-views``
 fetches of the last phase's picture (the link every notice carries), then the phase's reminder
 and its deadline fire as the deadline function runs them (the use cases, in process, at the
 reminder's and the deadline's time), and the pumps relay and deliver what the turn wrote.
