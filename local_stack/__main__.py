@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 from types import FrameType
 
-from local_stack import allocator
 from local_stack.durable import DurableState
 from local_stack.emulator import Emulator
 from local_stack.stack import LocalStack
@@ -67,20 +66,14 @@ class StopRequest:
         signal.signal(signal.SIGINT, self.on_signal)
 
     def wait(self) -> None:
-        """Return once a stop was requested; meanwhile give free memory back now and then
-        (local_stack/allocator.py: a long-running server's RSS follows its data)."""
-        trimmed = time.monotonic()
+        """Return once a stop was requested."""
         while not self.requested:
             time.sleep(STOP_POLL_SECONDS)
-            if time.monotonic() - trimmed >= allocator.TRIM_SECONDS:
-                allocator.trim()
-                trimmed = time.monotonic()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    allocator.bound()  # before the threads start: each would take an arena of its own
     stopping = StopRequest()
     stopping.install()
     durable = DurableState(args.data_dir, fresh=args.fresh)
