@@ -50,7 +50,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements-lambda.txt"
-PRODUCT = ("engine", "functions", "infra", "render", "backgammon")
+PRODUCT = ("engine", "functions", "infra", "render", "backgammon", "community")
 # package -> the data files it reads at run time (pyproject.toml's package-data says the same)
 PACKAGE_DATA: dict[str, tuple[str, ...]] = {
     "engine": ("maps/*.json",),

@@ -236,7 +236,9 @@ class Scenario:
             self.accounts_and_sandbox,
             self.live_updates,
             self.deadline_and_sweep,
+            self.a_game_ends,
             self.relay_and_notify,
+            self.community,
             self.mail_and_push,
             self.telegram,
         ):
@@ -449,6 +451,32 @@ class Scenario:
             {},
             lambda r: isinstance(r, dict) and self.games["played"] in r.get("outcomes", {}),
         )
+
+    def a_game_ends(self) -> None:
+        """Issue 34: the account plays FRANCE and the six others concede; the GAME_ENDED goes
+        the outbox's way, and the notifier (relay_and_notify) enters it into the records."""
+        created = self.api("a game to finish: create", "POST", "/games", {"scoring": "c_diplo"}, status=201)
+        game = created["game_id"]
+        self.games["finished"] = game
+        self.api("the account takes FRANCE", "POST", f"/games/{game}/join", {"power": "FRANCE"},
+                 self.id_token)
+        others = ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+        tokens = {power: self.api(f"a game to finish: join {power}", "POST", f"/games/{game}/join",
+                                  {"power": power})["token"] for power in others}
+        for power, token in tokens.items():  # votes open once every seat is taken
+            self.api(f"{power} concedes", "POST", f"/games/{game}/votes", {"concede": True}, token)
+
+    def community(self) -> None:
+        """Issue 34's reads once the notifier has recorded the finished game: the profile, the
+        leaderboard (the by_rating index), the archive, the game as MILA's saved game."""
+        me = self.api("who am I (for the profile)", "GET", "/me", token=self.id_token)
+        self.api("the account's profile", "GET", f"/players/{me['user_id']}")
+        self.api("the leaderboard", "GET", "/leaderboard?variant=classical")
+        archive = self.api("the archive", "GET", "/archive?variant=classical")
+        found = [g["game_id"] for g in archive.get("games", [])] if isinstance(archive, dict) else []
+        self.report.steps.append(Step("NotifierFunction", "the finished game entered the archive", {},
+                                      self.games["finished"] in found, f"archive: {found}"))
+        self.api("the game as MILA's saved game", "GET", f"/games/{self.games['finished']}/export/mila")
 
     def relay_and_notify(self) -> None:
         from infra.queue import drain_once

@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): a
         TelegramStore,
         TokenVerifier,
     )
+    from functions.ports.community import CommunityStore
     from functions.usecases.accounts import AccountDirectory
     from functions.usecases.reach_players import Reach
 
@@ -224,6 +225,12 @@ class Services:
     verifier: TokenVerifier | None = None
     # issue 33: notice preferences and push devices; None: reach_store()
     reach: ports.ReachStore | None = None
+    # issue 34: ratings, profiles, the archive, tournaments; None: community_store()
+    community: CommunityStore | None = None
+
+    @property
+    def community_store(self) -> CommunityStore:
+        return self.community if self.community is not None else community_store()
 
     @property
     def reach_store(self) -> ports.ReachStore:
@@ -342,6 +349,7 @@ class NotifierDependencies(NamedTuple):
     health: TargetHealth | None = None  # parking of targets that keep failing (issue 11)
     queue: MessageQueue | None = None  # deferred messages and parking notices go back here
     reach: Reach | None = None  # issue 33: live frames, mail and push to the players themselves
+    records: Callable[[str], bool] | None = None  # issue 34: a finished game into the players' records
 
 
 class DeadlineDependencies(NamedTuple):
@@ -393,7 +401,26 @@ def notifier_dependencies() -> NotifierDependencies:
         health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, ports.TargetStanding),
         queue=outbox_queue() if s.queue_url else None,
         reach=reach(),
+        records=record_finished,
     )
+
+
+# ---------------------------------------------------------------- the community (issue 34)
+
+
+@_once
+def community_store() -> CommunityStore:
+    """Ratings, profiles, the archive and tournaments in the game table."""
+    from infra.dynamodb.community_store import DynamoCommunityStore
+
+    return DynamoCommunityStore(settings().game_table)
+
+
+def record_finished(game_id: str) -> bool:
+    """The notifier's step for GAME_ENDED (functions/usecases/player_records.py)."""
+    from functions.usecases.player_records import record_finished_game
+
+    return record_finished_game(services().store, community_store(), game_id)
 
 
 # ---------------------------------------------------------------- reaching players (issue 33)

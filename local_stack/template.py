@@ -82,6 +82,25 @@ def table_request(logical_id: str, props: dict[str, Any], streams: bool = True) 
     return request
 
 
+def add_missing_indexes(dynamodb: Any, request: dict[str, Any]) -> list[str]:
+    """A table kept in a data directory from before the template grew an index (issue 34's
+    ``by_rating``) gets the index, as CloudFormation would add it; the names added."""
+    described = dynamodb.describe_table(TableName=request["TableName"])["Table"]
+    present = {i["IndexName"] for i in described.get("GlobalSecondaryIndexes") or ()}
+    added = []
+    for index in request.get("GlobalSecondaryIndexes") or ():
+        if index["IndexName"] in present:
+            continue
+        names = {k["AttributeName"] for k in index["KeySchema"]}
+        dynamodb.update_table(
+            TableName=request["TableName"],
+            AttributeDefinitions=[a for a in request["AttributeDefinitions"] if a["AttributeName"] in names],
+            GlobalSecondaryIndexUpdates=[{"Create": index}],
+        )
+        added.append(index["IndexName"])
+    return added
+
+
 def create_resources(
     dynamodb: Any, sqs: Any, template: dict[str, Any] | None = None, streams: bool = True
 ) -> dict[str, str]:
@@ -96,7 +115,9 @@ def create_resources(
     existing = set(dynamodb.list_tables().get("TableNames", []))
     for logical_id, props in resources_of(template, "AWS::DynamoDB::Table").items():
         request = table_request(logical_id, props, streams)
-        if request["TableName"] not in existing:
+        if request["TableName"] in existing:
+            add_missing_indexes(dynamodb, request)
+        else:
             dynamodb.create_table(**request)
             ttl = props.get("TimeToLiveSpecification")
             if ttl and ttl.get("Enabled"):

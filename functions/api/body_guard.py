@@ -4,9 +4,10 @@ The API answers JSON only, and only small JSON: the largest legitimate body (64 
 of at most 120 characters, or a game's settings) is a few kilobytes. So, in this order:
 
 - more than ``MAX_BODY_BYTES`` (64 KiB): 413 ``PAYLOAD_TOO_LARGE`` — nothing of it is
-  read or echoed (API Gateway itself would take 10 MB). ``POST /games/import`` is the one
-  route whose body is a whole game (every phase's state and orders: a long game is a few
-  MB), so it may send up to ``MAX_IMPORT_BYTES`` (4 MiB, under Lambda's 6 MB request limit);
+  read or echoed (API Gateway itself would take 10 MB). ``POST /games/import`` (and its two
+  siblings for other programs' files, ``/games/import/mila`` and ``/games/import/cicero``,
+  issue 34) are the routes whose body is a whole game (every phase's state and orders: a long
+  game is a few MB), so they may send up to ``MAX_IMPORT_BYTES`` (4 MiB, under Lambda's 6 MB request limit);
 - not UTF-8 (also one ``\\xff`` inside an order), or base64 that is not base64:
   400 ``INVALID_ENCODING``;
 - a ``Content-Type`` other than ``application/json`` (or ``*/*+json``) on a non-empty
@@ -35,6 +36,7 @@ from typing import Any
 MAX_BODY_BYTES = 64 * 1024
 MAX_IMPORT_BYTES = 4 * 1024 * 1024
 IMPORT_PATH = "/games/import"
+IMPORT_PATHS = frozenset({IMPORT_PATH, "/games/import/mila", "/games/import/cicero"})  # issue 34
 # RFC 8058: a mail client's one-click unsubscribe POSTs ``List-Unsubscribe=One-Click`` as a form
 # (issue 33). The route reads only its query's signed token, so such a body is dropped unread
 # (at most MAX_BODY_BYTES of it), never parsed.
@@ -94,7 +96,7 @@ def nesting_depth(text: str) -> int:
 
 def _limit(event: dict[str, Any]) -> int:
     path = event.get("rawPath") or ((event.get("requestContext") or {}).get("http") or {}).get("path")
-    return MAX_IMPORT_BYTES if str(path or "").rstrip("/") == IMPORT_PATH else MAX_BODY_BYTES
+    return MAX_IMPORT_BYTES if str(path or "").rstrip("/") in IMPORT_PATHS else MAX_BODY_BYTES
 
 
 def refuse(event: dict[str, Any]) -> dict[str, Any] | None:

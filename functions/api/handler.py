@@ -47,6 +47,7 @@ from functions.api import body_guard
 from functions.api.plumbing import ERROR_BODY, JSON, json_response
 from functions.api.routes import (
     accounts,
+    community,
     games,
     history,
     maps,
@@ -56,6 +57,7 @@ from functions.api.routes import (
     reach,
     sandbox,
     seats,
+    tournaments,
     turns,
 )
 from functions.api.routes.games import VIEW_MODELS
@@ -66,7 +68,8 @@ from functions.schemas import api as schemas
 
 logger = get_logger()
 app = APIGatewayHttpResolver(enable_validation=True)
-for _module in (games, seats, orders, turns, history, notifications, press, maps, sandbox, accounts, reach):
+for _module in (games, seats, orders, turns, history, notifications, press, maps, sandbox, accounts, reach,
+                community, tournaments):
     app.include_router(_module.router)
 
 TITLE = "Convoy"

@@ -37,7 +37,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from functions.observability import get_logger, get_tracer
-from functions.ports import MessageQueue, OutboxMessage
+from functions.ports import GAME_ENDED, MessageQueue, OutboxMessage
 from functions.usecases.delivery_budget import Budget
 from functions.usecases.notifications import deliver_batch
 from functions.usecases.reach_players import Reached, reach_players
@@ -112,6 +112,9 @@ class _Batch:
         for (record_id, message), report in zip(messages.items(), reports, strict=True):
             self.notices += report.notices
             reached = self.reach(message)
+            if not self.record(message):
+                self.outcomes[record_id] = "failed"
+                continue
             if report.failed:
                 logger.warning("notification failed", extra={"dedupe_key": message.dedupe_key,
                                                             "failures": dict(report.failed)})
@@ -138,6 +141,19 @@ class _Batch:
             logger.warning("reaching players failed", extra={"dedupe_key": message.dedupe_key,
                                                              "failures": reached.failed})
         return reached
+
+    def record(self, message: OutboxMessage) -> bool:
+        """A GAME_ENDED enters the players' records (issue 34: ratings, profiles, the archive;
+        ``deps.records``, idempotent per game); False if that failed: SQS redelivers it."""
+        records = getattr(self.deps, "records", None)
+        if records is None or message.kind != GAME_ENDED:
+            return True
+        try:
+            records(message.game_id)
+        except Exception:
+            logger.exception("recording the finished game failed", extra={"game_id": message.game_id})
+            return False
+        return True
 
     def handle(self, record: SQSRecord) -> str:
         """One record's outcome: "delivered" or "deferred", or raise `NotDelivered`."""

@@ -48,6 +48,9 @@ class DeadlineAt(_Request):
     min_gap_minutes: int = Field(default=60, ge=0, le=1440)
 
 
+ScoringName = Literal["draw_size", "sum_of_squares", "c_diplo", "c_diplo_73", "tribute", "open_tribute"]
+
+
 class CreateGameRequest(_Request):
     game: str = Field(
         default="diplomacy", pattern=r"^[a-z]{1,20}$", examples=["diplomacy", "backgammon"],
@@ -95,6 +98,13 @@ class CreateGameRequest(_Request):
     demo: bool = Field(default=False, description="One seat for the creator; every other power a dummy AI.")
     demo_power: str | None = Field(default=None, max_length=40, description="demo: the creator's power.")
     deadline_at: DeadlineAt | None = None
+    # issue 34 (functions/usecases/community_settings.py)
+    scoring: ScoringName | None = Field(default=None, description="The scoring system the game is "
+                                        "played for; its points are in the result's scores.")
+    min_reliability: int | None = Field(default=None, ge=0, le=100, description="Join only with this share "
+                                        "(whole percent) of phases ordered on time in rated games.")
+    min_rating: int | None = Field(default=None, ge=-100, le=100, description="Join only with this rating "
+                                   "(OpenSkill ordinal) in the game's variant; a newcomer has 0.")
 
 
 class WebhookSecret(BaseModel):

@@ -45,7 +45,10 @@ class GameResult(BaseModel):
     centers: dict[str, int] = Field(description="Final supply-centre counts, every power.")
     final_phase: str | None = Field(description="The last phase actually played.")
     ended_at: str
-    scores: dict[str, dict[str, float]] = Field(description="sum_of_squares and draw_size: power -> points.")
+    scores: dict[str, dict[str, float]] = Field(
+        description="sum_of_squares and draw_size, and the game's own scoring system: power -> points.")
+    scoring: str | None = Field(default=None,
+                                description="The scoring system the game was played for (issue 34).")
 
 
 class Event(BaseModel):

@@ -52,6 +52,8 @@ class CreateGame:
     lifecycle: LifecycleSettings = LifecycleSettings()  # votes, NMR, dummies, demo, deadline_at
     creator_user_id: str | None = None  # a signed-in creator (issue 15): the rights follow the account
     name: str | None = None  # shown in lists (/me/games); default "<variant> <game id>"
+    # issue 34: scoring system, minimum reliability / rating (functions/usecases/community_settings.py)
+    community: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ def create_game(store: GameStore, clock: Clock, request: CreateGame) -> Created:
         settings["join_password"] = hash_password(request.join_password)
     more, demo_power = settings_for(request.lifecycle, the_map)
     settings.update(more)
+    settings.update(request.community)
     game = GameRecord(
         game_id=secrets.token_hex(6),
         variant=request.variant,

@@ -10,7 +10,7 @@ OUTBOX item, issue 29).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -44,6 +44,7 @@ from functions.usecases.join_limits import check_join_allowed, record_failed_joi
 from functions.usecases.kind_registry import kind_of
 from functions.usecases.reminders import reminder_for
 from functions.usecases.roster import dummy_powers, open_seats
+from functions.usecases.seat_holders import remember_holder
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,20 @@ def join_game(
     owner: User | None = None,
     attempts: AttemptCounter | None = None,
     parties: Sequence[str] = (),
+    admit: Callable[[GameRecord], None] | None = None,
 ) -> Joined:
     """``owner``: the signed-in account taking the seat (issue 15): the seat is bound to it,
     and an account that already holds a seat in this game is refused (``ALREADY_SEATED``).
     ``attempts`` and ``parties`` (``join_limits.counted_parties``: the source address and the
-    account) limit wrong passwords per game and party (join_limits.py)."""
+    account) limit wrong passwords per game and party (join_limits.py). ``admit`` refuses a
+    player the game does not admit, before anything is written (issue 34: join_rules.py)."""
     token = new_token()
     rng = secrets.SystemRandom()
 
     def attempt() -> Joined:
         game = load_active(store, game_id)
+        if admit is not None:
+            admit(game)
         stored_password = game.settings.get("join_password")
         if stored_password:
             _check_password(game_id, stored_password, password, attempts, parties, clock)
@@ -97,6 +102,8 @@ def join_game(
         version = game.version
         game.players[chosen] = {"token_hash": hash_token(token), "joined_at": iso(now), **bound}
         events, outbox = take_over(game, chosen, now)
+        if bound:  # issue 34: the players' records map this tenure to the account
+            remember_holder(game, events[0].seq, str(bound["user_id"]))
         started = start_if_full(game, kind, now, events, outbox)
         store.save(game, expected_version=version, events=events, outbox=outbox)
         if started:

@@ -87,6 +87,8 @@ def end_game(game: GameRecord, kind: str, winners: list[str], state: engine.Game
              final_phase: str | None, now: datetime) -> Changes:
     """Mark ``game`` COMPLETED with its result (working copy) and write GAME_ENDED."""
     result = make_result(kind, winners, state, game_map(game.variant), final_phase, iso(now))
+    if game.settings.get("scoring"):  # issue 34: the system the game was played for
+        result["scoring"] = str(game.settings["scoring"])
     game.status = "COMPLETED"
     game.result = result
     game.deadline = None

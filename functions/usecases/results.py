@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import engine
+from engine.scoring import score
 
 KINDS = ("solo", "draw", "concession", "year_limit", "abandoned")
 SOLE_WINNER = ("solo", "concession")
@@ -82,7 +83,11 @@ def with_scores(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The result as the API shows it: the stored record plus its ``scores``."""
     if result is None:
         return None
-    return {**result, "scores": scores(result)}
+    found = scores(result)
+    chosen = result.get("scoring")  # issue 34: the game's own system, beside the two shown always
+    if chosen and chosen not in found:
+        found[str(chosen)] = score(str(chosen), result)
+    return {**result, "scores": found}
 
 
 def describe(result: Mapping[str, Any]) -> str:

@@ -117,7 +117,8 @@ def _winner(game: GameRecord, state: engine.GameState) -> str | None:
     return getattr(state, "winner", None)
 
 
-LIFECYCLE_SETTINGS = ("draw_votes", "max_year", "nmr_extensions", "civil_disorder_after", "deadline_at")
+LIFECYCLE_SETTINGS = ("draw_votes", "max_year", "nmr_extensions", "civil_disorder_after", "deadline_at",
+                      "scoring", "min_reliability", "min_rating")  # the last three: issue 34
 
 
 def lifecycle_view(game: GameRecord, power: str | None) -> dict[str, Any]:

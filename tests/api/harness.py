@@ -17,6 +17,7 @@ from functions import wiring
 from functions.wiring import load_settings
 from local_stack.http_adapter import LocalContext, to_event
 from tests.accounts.fakes import FakeUserPool, MemoryAccountStore
+from tests.community.fakes import MemoryCommunityStore
 from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 from tests.notifications.reach_fakes import MemoryReachStore
 
@@ -82,7 +83,8 @@ def in_process_api() -> Iterator[InProcessApi]:
     settings = settings._replace(operator_token=OPERATOR_TOKEN)
     wiring.override(wiring.Services(settings=settings, store=api.store, clock=api.clock, idempotency=None,
                                     press=InMemoryPressStore(), accounts=api.accounts, identity=api.pool,
-                                    verifier=api.pool.verifier(), reach=MemoryReachStore()))
+                                    verifier=api.pool.verifier(), reach=MemoryReachStore(),
+                                    community=MemoryCommunityStore()))
     try:
         yield api
     finally:

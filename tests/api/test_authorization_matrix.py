@@ -18,11 +18,14 @@ they expect what ``the_power``, ``another_power`` and ``creator`` get, and an ob
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engine
+from community.mila import to_mila
 from functions.api.handler import openapi_document
 from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi
 from tests.notifications.fakes import MemoryTelegramStore
@@ -32,6 +35,9 @@ IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played
     "current": {"phase": "S1901M", "status": "ACTIVE",
                 "state": engine.state_to_dict(engine.initial_state(engine.load_map("classical")))},
 }
+MILA = to_mila(IMPORTABLE)
+CICERO = json.loads((Path(__file__).parents[1] / "community" / "data" / "cicero_layout_game.json")
+                    .read_text())
 CALLERS = ("anonymous", "other_game", "another_power", "the_power", "creator", "operator")
 SIGNED_IN = ("signed_in_own", "signed_in_other", "signed_in_creator", "signed_in_observer")
 ALL_CALLERS = CALLERS + SIGNED_IN
@@ -122,6 +128,20 @@ MATRIX: dict[tuple[str, str], tuple[Any, tuple[int, ...]]] = {
     ("DELETE", "/me/push_devices/{device_id}"): (None, NOT_SIGNED_IN + (200,) * 4),
     ("GET", "/mail/unsubscribe"): (None, (422,) * 10),
     ("POST", "/mail/unsubscribe"): (None, (422,) * 10),
+    # issue 34: a finished game's record is public; nobody here has one yet (PLAYER_NOT_FOUND)
+    ("GET", "/players/{user_id}"): (None, (404,) * 10),
+    ("GET", "/leaderboard"): (None, EVERYONE),
+    ("GET", "/archive"): (None, (422,) * 10),  # a search names a variant or a player
+    ("GET", "/games/{game_id}/export/mila"): (None, EVERYONE),
+    # files of other programs are imports: signed-in accounts and the operator, as /games/import
+    ("POST", "/games/import/mila"): (MILA, (401, 401, 401, 401, 401, 201) + (201,) * 4),
+    ("POST", "/games/import/cicero"): (CICERO, (401, 401, 401, 401, 401, 201) + (201,) * 4),
+    # a tournament is directed by an account; entrants must be accounts (these seven are not)
+    ("POST", "/tournaments"): ({"name": "Cup", "rounds": 1, "players": [f"u{n}" for n in range(7)]},
+                               NOT_SIGNED_IN + (422,) * 4),
+    ("GET", "/tournaments/{tournament_id}"): (None, (404,) * 10),
+    ("POST", "/tournaments/{tournament_id}/rounds"): (None, (401, 401, 401, 401, 401, 404) + (404,) * 4),
+    ("GET", "/tournaments/{tournament_id}/standings"): (None, (404,) * 10),
 }
 
 
@@ -191,7 +211,8 @@ def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
     _, _, other_tokens = api.new_game()
     game_id, creator, tokens, jwts = _game_with_accounts(api)
     token = _token(caller, creator, tokens, other_tokens["FRANCE"], jwts)
-    path = template.format(game_id=game_id, power="FRANCE", channel="ALL", index=0, device_id="d1")
+    path = template.format(game_id=game_id, power="FRANCE", channel="ALL", index=0, device_id="d1",
+                           user_id="nobody", tournament_id="nope")
     answer = api.call(method, path, _filled(body, game_id=game_id, seat=tokens["ITALY"]), token=token)
     want = _expected(route, caller)
     assert answer.status == want, (method, template, caller, answer.raw[:300])

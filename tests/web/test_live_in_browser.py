@@ -21,9 +21,10 @@ from tests.web.helpers import nav, shot
 from tests.web.test_browser_play import DUMMIES, _create_game, _sign_up
 
 pytestmark = pytest.mark.system
-# Polling is off, so whatever shows came by the socket. It shows in about 0.2-0.3 s (docs/
-# notifications.md); the bound leaves room for a loaded test machine (a timed assertion at the
-# measured figure would fail on load, not on a fault), and still fails if nothing pushes it.
+# Polling is off, so whatever shows came by the socket. Issue 33 asks for "within 1 s": it shows
+# in about 0.2-0.3 s (printed below; docs/web.md). The bound is looser on purpose: a timed
+# assertion at the goal would fail on a loaded test machine, not on a fault (the team's rule:
+# figures are printed, not asserted), and 3 s still fails if nothing pushes it.
 WITHIN = 3.0  # seconds
 
 
@@ -43,7 +44,7 @@ def _within(page: Any, what: Any, started: float) -> float:
     return time.monotonic() - started
 
 
-def test_the_other_player_sees_press_and_a_submission_within_a_second_without_polling(
+def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_polling(
     browser: Any, web_stack: LocalStack, shots: Path
 ) -> None:
     # Given France and Germany signed in, the game open on both pages, each page's poll off
@@ -71,7 +72,7 @@ def test_the_other_player_sees_press_and_a_submission_within_a_second_without_po
     france.get_by_test_id("messages").get_by_text("Live from Paris.").wait_for()  # accepted
     sent = time.monotonic()
 
-    # Then Germany sees the unread badge, and the message in the conversation, within a second
+    # Then Germany sees the unread badge, and the message in the conversation, pushed
     badge = _within(germany, germany.get_by_test_id("tab-press").locator(".badge.unread"), sent)
     shot(germany, shots, "03-germany-unread-live")
     assert badge <= WITHIN, f"press showed after {badge:.2f} s"
@@ -87,7 +88,7 @@ def test_the_other_player_sees_press_and_a_submission_within_a_second_without_po
     assert answer.value.status == 200
     submitted = time.monotonic()
 
-    # Then Germany's table shows France's orders in within a second
+    # Then Germany's table shows France's orders in, pushed
     france_row = germany.locator("table.powers tr", has_text="France")
     seen = _within(germany, france_row.get_by_text("✓ in"), submitted)
     shot(germany, shots, "04-germany-sees-submission-live")

@@ -8,6 +8,7 @@ import { useEffect, useState } from "react";
 import { SettingsPage } from "./components/SettingsPage";
 import { GamePage } from "./components/GamePage";
 import { BackgammonPage } from "./components/BackgammonPage";
+import { ArchivePage, LeaderboardPage, PlayerPage, ReplayPage, TournamentPage } from "./components/Community";
 
 /**
  * The page frame: a header with the main places, then the screen the hash names. On a small
@@ -36,6 +37,9 @@ export function App() {
         <nav id="main-nav" aria-label="Main" className={menu ? "open" : ""}>
           <a href={href("/")}>Lobby</a>
           <a href={href("/new")}>New game</a>
+          <a href={href("/archive")}>Archive</a>
+          <a href={href("/leaderboard")}>Leaderboard</a>
+          {who && <a href={href(`/players/${who.user.user_id}`)}>My record</a>}
           <a href={href("/seat")}>Seat token</a>
           <a href={href("/settings")}>Settings</a>
           {who ? (
@@ -54,6 +58,11 @@ export function App() {
         {route.name === "settings" && <SettingsPage />}
         {route.name === "game" && <GamePage key={route.gameId} gameId={route.gameId} />}
         {route.name === "backgammon" && <BackgammonPage key={route.gameId} gameId={route.gameId} />}
+        {route.name === "archive" && <ArchivePage />}
+        {route.name === "leaderboard" && <LeaderboardPage />}
+        {route.name === "replay" && <ReplayPage key={route.gameId} gameId={route.gameId} />}
+        {route.name === "player" && <PlayerPage key={route.playerId} playerId={route.playerId} />}
+        {route.name === "tournament" && <TournamentPage key={route.tournamentId} tournamentId={route.tournamentId} />}
       </main>
     </div>
   );

@@ -12,7 +12,12 @@ export type Route =
   | { name: "signup" }
   | { name: "settings" }
   | { name: "game"; gameId: string }
-  | { name: "backgammon"; gameId: string };
+  | { name: "backgammon"; gameId: string }
+  | { name: "archive" }
+  | { name: "leaderboard" }
+  | { name: "replay"; gameId: string }
+  | { name: "player"; playerId: string }
+  | { name: "tournament"; tournamentId: string };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, "") || "/";
@@ -20,9 +25,16 @@ export function parseRoute(hash: string): Route {
   if (game) return { name: "game", gameId: game[1] };
   const board = /^\/backgammon\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (board) return { name: "backgammon", gameId: board[1] };
+  const replay = /^\/replay\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (replay) return { name: "replay", gameId: replay[1] };
+  const player = /^\/players\/([A-Za-z0-9_.-]+)\/?$/.exec(path);
+  if (player) return { name: "player", playerId: player[1] };
+  const event = /^\/tournaments\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (event) return { name: "tournament", tournamentId: event[1] };
   const named: Record<string, Route> = {
     "/new": { name: "new" }, "/seat": { name: "seat" }, "/signin": { name: "signin" },
     "/signup": { name: "signup" }, "/settings": { name: "settings" },
+    "/archive": { name: "archive" }, "/leaderboard": { name: "leaderboard" },
   };
   return named[path] ?? { name: "lobby" };
 }

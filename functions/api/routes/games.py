@@ -18,6 +18,7 @@ from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, 
 from functions.schemas import api as schemas
 from functions.usecases import lobby, views
 from functions.usecases.common import iso, load_with_press
+from functions.usecases.community_settings import community_settings
 from functions.usecases.create_game import CreateGame
 from functions.usecases.export import export_game
 from functions.usecases.game_import import import_game, take_import_slot
@@ -62,6 +63,7 @@ def _create_request(body: schemas.CreateGameRequest, allow_loopback: bool, creat
         move_by_turn_rolls=bool(body.backgammon and body.backgammon.move_by_turn_rolls),
         creator_user_id=creator,
         name=body.name,
+        community=community_settings(body.scoring, body.min_reliability, body.min_rating),  # issue 34
     )
 
 

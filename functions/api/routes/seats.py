@@ -14,6 +14,7 @@ from functions.schemas import api as schemas
 from functions.usecases.common import iso
 from functions.usecases.join import join_game
 from functions.usecases.join_limits import counted_parties
+from functions.usecases.join_rules import admission
 from functions.usecases.seats import leave_game, open_seat, set_dummy_powers
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> Response[schemas.JoinR
             body.password.get_secret_value() if body.password is not None else None,
             scheduler=found.scheduler, owner=user, attempts=found.attempts,
             parties=counted_parties(request.source_ip(), user.user_id if user else None),
+            admit=admission(found.community_store, user.user_id if user else None),  # issue 34
         )
         return schemas.JoinResponse(power=joined.power, token=joined.token)
 

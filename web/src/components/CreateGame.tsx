@@ -9,7 +9,7 @@ import { ErrorNote } from "./ErrorNote";
 type Press = "full" | "public_only" | "none" | "rulebook";
 const PHASES = ["MOVEMENT", "RETREAT", "ADJUSTMENT"] as const;
 
-interface Form {
+export interface Form {
   variant: string; rules: "2023" | "2000"; timed: boolean; hours: Record<string, string>;
   useGrid: boolean; gridTime: string; gridZone: string; gridDays: Record<string, string>; gridGap: string;
   auto_process: boolean; reminder_minutes: string; private: boolean; join_password: string;
@@ -17,15 +17,23 @@ interface Form {
   nmr_extensions: string; civil_disorder_after: string; dummy_powers: string[];
   demo: boolean; demo_power: string; notify: string; seat: string; name: string;
   game: "diplomacy" | "backgammon";
+  scoring: string; min_reliability: string; min_rating: string;
 }
 
-const START: Form = {
+export const START: Form = {
   variant: "classical", rules: "2023", timed: false, hours: { MOVEMENT: "24", RETREAT: "12", ADJUSTMENT: "12" },
   useGrid: false, gridTime: "20:00", gridZone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
   gridDays: { MOVEMENT: "1", RETREAT: "1", ADJUSTMENT: "1" }, gridGap: "60",
   auto_process: true, reminder_minutes: "60", private: false, join_password: "", press: "full",
   anonymous: false, fog: false, draw_votes: "secret", max_year: "", nmr_extensions: "0", civil_disorder_after: "2",
   dummy_powers: [], demo: false, demo_power: "", notify: "", seat: "any", name: "", game: "diplomacy",
+  scoring: "", min_reliability: "", min_rating: "",
+};
+
+/** The scoring systems a game may be played for (engine/scoring.py; docs/community.md). */
+export const SCORING: Record<string, string> = {
+  draw_size: "Draw size", sum_of_squares: "Sum of squares", c_diplo: "C-Diplo (solo 100)",
+  c_diplo_73: "C-Diplo (solo 73)", tribute: "Tribute", open_tribute: "OpenTribute",
 };
 
 /** POST /games for a backgammon game: a name and privacy; the Diplomacy settings do not apply. */
@@ -52,6 +60,9 @@ export function requestBody(f: Form): Record<string, unknown> {
   if (f.timed) body.reminder_seconds = Math.round(Number(f.reminder_minutes) * 60);
   if (f.private) { body.private = true; if (f.join_password) body.join_password = f.join_password; }
   if (f.max_year) body.max_year = Number(f.max_year);
+  if (f.scoring) body.scoring = f.scoring;
+  if (f.min_reliability) body.min_reliability = Number(f.min_reliability);
+  if (f.min_rating) body.min_rating = Number(f.min_rating);
   if (f.name.trim()) body.name = f.name.trim();
   if (f.dummy_powers.length && !f.demo) body.dummy_powers = f.dummy_powers;
   if (f.demo) { body.demo = true; if (f.demo_power) body.demo_power = f.demo_power; }
@@ -124,6 +135,12 @@ export function CreateGame() {
             onChange={(e) => set("dummy_powers", e.target.checked ? [...form.dummy_powers, p] : form.dummy_powers.filter((x) => x !== p))} /> {powerName(p)}</label>)}
         </div>}
         <label>Last year (empty: play to the end) <input inputMode="numeric" value={form.max_year} onChange={(e) => set("max_year", e.target.value)} placeholder="e.g. 1910" /></label>
+        <label>Scoring <select value={form.scoring} onChange={(e) => set("scoring", e.target.value)} name="scoring">
+          <option value="">none chosen</option>
+          {Object.entries(SCORING).map(([k, w]) => <option key={k} value={k}>{w}</option>)}
+        </select></label>
+        <label>Players must have ordered on time (%, empty: anyone) <input inputMode="numeric" value={form.min_reliability} onChange={(e) => set("min_reliability", e.target.value)} name="min_reliability" placeholder="e.g. 80" /></label>
+        <label>Players' minimum rating (empty: anyone) <input inputMode="numeric" value={form.min_rating} onChange={(e) => set("min_rating", e.target.value)} name="min_rating" placeholder="e.g. 5" /></label>
       </fieldset>
       <fieldset>
         <legend>Deadlines</legend>
