@@ -7,8 +7,9 @@ views, orders status, Winter builds, three process_turn calls):
   applied to every call on the game table, from the requests and answers);
 Then, for process_turn in a timed game, over ``TURNS`` mid-game movement phases (seven
 powers ordering at random, the operator processing; issue 29): its latency, the time spent in
-DynamoDB and Scheduler calls, and per turn the reads, transactions, ListSchedules, other
-Scheduler calls and write units, counted by botocore's events on the stack's own clients;
+DynamoDB and Scheduler calls and inside the emulator's dispatch (any thread's: the pumps' too),
+and per turn the reads, transactions, ListSchedules, other Scheduler calls and write units,
+counted by botocore's events on the stack's own clients;
 - the META item size after 1, 10 and 50 adjudicated phases (must not grow);
 - press (bench/press_bench.py): sends, reads, channel lists and read marks every phase, and
   the cost of reading 50 new messages from a game with 5,000 messages vs one with 50;
@@ -50,6 +51,36 @@ OPERATOR_TOKEN = "operator-token-of-the-api-benchmark-0123456789"
 TURNS = 20  # mid-game movement phases measured
 FIRST_MEASURED_YEAR = 1903
 DAY = 86400
+
+
+class EmulatorClock:
+    """Time spent inside the emulator's dispatch (moto's backends and its answer, under the
+    emulator's lock), all threads: the part of a turn that is the emulator's, not ours."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def install(self) -> None:
+        from local_stack.emulator import Emulator
+
+        original, clock = Emulator._atomic, self
+
+        def timed_atomic(emulator: Any, app: Any) -> Any:
+            inner = original(emulator, app)
+
+            def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return inner(environ, start_response)
+                finally:
+                    clock.seconds += time.perf_counter() - started
+
+            return dispatch
+
+        Emulator._atomic = timed_atomic  # type: ignore[method-assign,assignment]
+
+
+EMULATOR = EmulatorClock()
 
 
 class Recorder:
@@ -129,11 +160,13 @@ def turn_costs(base: str, counted: Meter, turns: int = TURNS, seed: int = 29) ->
             if mine["legal_orders"]:
                 call("POST", f"/games/{gid}/orders", tokens[power],
                      {"orders": random_orders(mine["legal_orders"], rng), "phase": view["phase"]})
-        before, started = counted.snapshot(), time.perf_counter()
+        before, started, inside = counted.snapshot(), time.perf_counter(), EMULATOR.seconds
         call("POST", f"/games/{gid}/process_turn", OPERATOR_TOKEN, {"phase": view["phase"]})
         elapsed = time.perf_counter() - started
         if view["phase_type"] == "MOVEMENT" and view["year"] >= FIRST_MEASURED_YEAR:
-            measured.append((elapsed, counted.snapshot() - before))
+            reading = counted.snapshot() - before
+            reading.seconds["emulator"] = EMULATOR.seconds - inside
+            measured.append((elapsed, reading))
     return measured
 
 
@@ -142,6 +175,8 @@ def print_turns(measured: list[tuple[float, Reading]]) -> None:
         ("process_turn (ms)", [t * 1000 for t, _ in measured]),
         ("  in DynamoDB calls (ms)", [r.seconds.get("dynamodb", 0.0) * 1000 for _, r in measured]),
         ("  in Scheduler calls (ms)", [r.seconds.get("scheduler", 0.0) * 1000 for _, r in measured]),
+        ("  inside the emulator, all threads (ms)",
+         [r.seconds.get("emulator", 0.0) * 1000 for _, r in measured]),
         ("reads of the game (GetItem, Query, BatchGetItem)",
          [float(r.count("dynamodb", "GetItem", "Query", "BatchGetItem")) for _, r in measured]),
         ("transactions (TransactWriteItems)",
@@ -216,6 +251,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     os.environ["CONVOY_OPERATOR_TOKEN"] = OPERATOR_TOKEN
+    EMULATOR.install()
     stack = LocalStack(port=0).start()
     try:
         from composition import wiring

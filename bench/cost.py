@@ -2,9 +2,12 @@
 with a metering client, priced by a dated price table (issue 29 item 4).
 
 How it measures. The in-process local stack (moto, the API over HTTP, the pumps that stand for
-Scheduler, the table's stream and SQS) serves one timed game with one-day phases: ``--players``
-seats, ``--submissions`` order sets, ``--polls`` player views (``GET /games/{id}``, what a
-polling client reads), ``--messages`` press messages and as many inbox reads, ``--map-views``
+Scheduler, the table's stream and SQS, the WebSocket API) serves one timed game with one-day
+phases: ``--players`` seats, ``--submissions`` order sets, the players' reading as the client
+``--client`` says (``live``, the web client as it is: ``--visits`` page visits per player of
+``--visit-minutes``, each a view, ``GET /live``, a socket that subscribes, re-subscribes every
+5 minutes and receives the pushes of the visit's own actions, no polling; ``poll``, the issue's
+client: ``--polls`` player views), ``--messages`` press messages and as many inbox reads, ``--map-views``
 fetches of the last phase's picture (the link every notice carries), then the phase's reminder
 and its deadline fire as the deadline function runs them (the use cases, in process, at the
 reminder's and the deadline's time), and the pumps relay and deliver what the turn wrote.
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import random
 import subprocess
@@ -64,6 +68,8 @@ PRICES: dict[str, tuple[float, str]] = {
     "dynamodb_write_unit": (0.625 / 1e6, "DynamoDB on-demand write request unit"),
     "dynamodb_read_unit": (0.125 / 1e6, "DynamoDB on-demand read request unit"),
     "dynamodb_gb_month": (0.25, "DynamoDB storage, per GB-month"),
+    "websocket_message": (1.00 / 1e6, "API Gateway WebSocket message, per 32 KB (first 1 billion)"),
+    "websocket_minute": (0.25 / 1e6, "API Gateway WebSocket connection minute"),
     "scheduler_invocation": (1.00 / 1e6, "EventBridge Scheduler invocation (its API calls cost nothing)"),
     "sqs_request": (0.40 / 1e6, "SQS standard request (a batch of up to 10 is one)"),
     "xray_trace": (5.00 / 1e6, "X-Ray trace recorded"),
@@ -72,6 +78,8 @@ PRICES: dict[str, tuple[float, str]] = {
 LOG_BYTES_PER_INVOCATION = 400  # Lambda's START, END and REPORT lines and our INFO line or two
 RELAY_SECONDS = 0.05  # a relay or notifier batch's own time, assumed (not measured here)
 TRACED_FIXED_RATE = 0.05  # Lambda's fixed sampling rule: 1 invocation a second, then 5 % of the rest
+KEEPALIVE_MINUTES = 5  # web/src/live.ts KEEPALIVE_MS: a page re-subscribes every 5 minutes
+SOCKET_MESSAGE_BYTES = 32 * 1024  # API Gateway WebSocket messages are billed per 32 KB
 
 
 # --- the measured game ---------------------------------------------------------------------------
@@ -92,13 +100,19 @@ class Usage:
     # DynamoDB units by what spent them: each kind of request, "firings", and the pumps ("relay")
     reads_by: Counter[str] = field(default_factory=Counter)
     writes_by: Counter[str] = field(default_factory=Counter)
+    # the live socket (issue 33): billed messages both ways (32 KB units), connection minutes,
+    # and the live function's invocations ($connect, each subscribe, $disconnect)
+    socket_messages: float = 0.0
+    socket_minutes: float = 0.0
+    socket_invocations: float = 0.0
 
     def scaled(self, by: float) -> Usage:
         return Usage(Counter({k: v * by for k, v in self.requests.items()}), int(self.bytes_out * by),
                      self.api_seconds * by, self.function_seconds * by, int(self.firings * by),
                      Counter({k: v * by for k, v in self.calls.items()}), self.read_units * by,
                      self.write_units * by, Counter({k: v * by for k, v in self.reads_by.items()}),
-                     Counter({k: v * by for k, v in self.writes_by.items()}))
+                     Counter({k: v * by for k, v in self.writes_by.items()}),
+                     self.socket_messages * by, self.socket_minutes * by, self.socket_invocations * by)
 
     def add(self, other: Usage) -> None:
         self.requests.update(other.requests)
@@ -111,6 +125,9 @@ class Usage:
         self.firings += other.firings
         self.read_units += other.read_units
         self.write_units += other.write_units
+        self.socket_messages += other.socket_messages
+        self.socket_minutes += other.socket_minutes
+        self.socket_invocations += other.socket_invocations
 
 
 class Client:
@@ -120,6 +137,7 @@ class Client:
         import requests
 
         self.base, self.usage, self.own = base, usage, own
+        self.meter: Any = None  # every thread's meter (the live client waits for the pumps on it)
         self.session = requests.Session()
 
     def __call__(self, kind: str, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
@@ -237,7 +255,9 @@ def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Us
     for _ in range(args.phases):
         usage = Usage()
         before = meter.snapshot()
-        _phase(Client(base, usage, own), game_id, tokens, rng, args, usage)
+        client = Client(base, usage, own)
+        client.meter = meter
+        _phase(client, game_id, tokens, rng, args, usage)
         _settle(meter)
         _take(meter, before, usage)
         phases.append(usage)
@@ -249,12 +269,32 @@ def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Us
 
 def _phase(call: Client, game_id: str, tokens: dict[str, str], rng: random.Random, args: argparse.Namespace,
            usage: Usage) -> None:
-    """One phase: every player views the game (the first of the polls), then order sets and the
-    rest of the polls in a random order, press, map views, the reminder and the deadline."""
+    """One phase of the client ``args.client`` says, then map views, the reminder and the deadline."""
     seats = list(tokens)
-    views = {p: call("poll", "GET", f"/games/{game_id}", tokens[p]) for p in seats}
+    views = {p: call("poll" if args.client == "poll" else "page view", "GET", f"/games/{game_id}", tokens[p])
+             for p in seats}
     phase = views[seats[0]]["phase"]
     deadline = datetime.fromisoformat(str(views[seats[0]]["deadline"]).replace("Z", "+00:00"))
+    if args.client == "poll":
+        _polling_phase(call, game_id, tokens, views, phase, rng, args)
+    else:
+        _live_phase(call, game_id, tokens, views, phase, rng, args, usage)
+    last = _last(call, game_id)
+    for n in range(args.map_views if last else 0):
+        picture = f"/games/{game_id}/map/resolution?phase={last}&format=png"
+        call("map", "GET", picture, tokens[seats[n % len(seats)]])
+    before = call.own.snapshot()
+    _fire(game_id, phase, deadline, usage)
+    spent = call.own.snapshot() - before
+    usage.reads_by["deadline and reminder"] += spent.reads
+    usage.writes_by["deadline and reminder"] += spent.writes
+
+
+def _polling_phase(call: Client, game_id: str, tokens: dict[str, str], views: dict[str, Any], phase: str,
+                   rng: random.Random, args: argparse.Namespace) -> None:
+    """The issue's polling client: every player views the game (the first of the polls), then
+    order sets and the rest of the polls in a random order, press and its inbox reads."""
+    seats = list(tokens)
     steps = ["poll"] * max(0, args.polls - len(seats)) + ["submit"] * args.submissions
     rng.shuffle(steps)
     for n, step in enumerate(steps):
@@ -265,19 +305,101 @@ def _phase(call: Client, game_id: str, tokens: dict[str, str], rng: random.Rando
             call("submission", "POST", f"/games/{game_id}/orders", tokens[power],
                  {"orders": _legal(views[power], rng), "phase": phase})
     for n in range(args.messages):
-        sender, to = seats[n % len(seats)], seats[(n + 1) % len(seats)]
-        call("message", "POST", f"/games/{game_id}/messages", tokens[sender],
-             {"to": [to], "text": "An offer."})
-        call("inbox", "GET", f"/games/{game_id}/messages?limit=50", tokens[to])
-    last = _last(call, game_id)
-    for n in range(args.map_views if last else 0):
-        picture = f"/games/{game_id}/map/resolution?phase={last}&format=png"
-        call("map", "GET", picture, tokens[seats[n % len(seats)]])
-    before = call.own.snapshot()
-    _fire(game_id, phase, deadline, usage)
-    spent = call.own.snapshot() - before
-    usage.reads_by["deadline and reminder"] += spent.reads
-    usage.writes_by["deadline and reminder"] += spent.writes
+        _message(call, game_id, tokens, n)
+
+
+def _message(call: Client, game_id: str, tokens: dict[str, str], n: int) -> None:
+    seats = list(tokens)
+    sender, to = seats[n % len(seats)], seats[(n + 1) % len(seats)]
+    call("message", "POST", f"/games/{game_id}/messages", tokens[sender], {"to": [to], "text": "An offer."})
+    call("inbox", "GET", f"/games/{game_id}/messages?limit=50", tokens[to])
+
+
+def _live_phase(call: Client, game_id: str, tokens: dict[str, str], views: dict[str, Any], phase: str,
+                rng: random.Random, args: argparse.Namespace, usage: Usage) -> None:
+    """The web client as it behaves now (web/src/components/GamePage.tsx, live.ts): a page visit
+    loads the view (the first visit's load is the one ``_phase`` made), asks ``GET /live`` for
+    the socket, opens it and subscribes (the answer is the view), re-subscribes every
+    ``KEEPALIVE_MINUTES`` and polls nothing while the socket is up. A visit's actions (order
+    sets, press and its inbox read) are made with the socket open, so their frames are counted;
+    visits follow each other (players rarely overlap in a day), and the deadline fires with no
+    page open."""
+    seats = list(tokens)
+    actions: list[tuple[str, int]] = [("submit", n) for n in range(args.submissions)]
+    actions += [("message", n) for n in range(args.messages)]
+    rng.shuffle(actions)
+    visits = [(p, v) for v in range(args.visits) for p in seats]
+    todo: dict[tuple[str, int], list[tuple[str, int]]] = {visit: [] for visit in visits}
+    for n, action in enumerate(actions):
+        todo[visits[n % len(visits)]].append(action)
+    for power, visit in visits:
+        if visit > 0:
+            call("page view", "GET", f"/games/{game_id}", tokens[power])
+        url = call("live url", "GET", f"/games/{game_id}/live")["url"]
+        with LiveVisit(url, tokens[power], game_id, usage, call) as socket:
+            for _ in range(keepalives(args.visit_minutes)):
+                socket.subscribe()
+            for kind, n in todo[(power, visit)]:
+                if kind == "message":
+                    _message(call, game_id, tokens, n)
+                elif views[power]["legal_orders"]:
+                    call("submission", "POST", f"/games/{game_id}/orders", tokens[power],
+                         {"orders": _legal(views[power], rng), "phase": phase})
+            _settle(call.meter)
+        usage.socket_minutes += args.visit_minutes
+
+
+def keepalives(minutes: float) -> int:
+    """Re-subscribes in a visit of ``minutes`` (a timer from the socket's opening, every
+    KEEPALIVE_MINUTES, stopped by the close: a 10-minute visit sends one)."""
+    return max(0, math.ceil(minutes / KEEPALIVE_MINUTES) - 1)
+
+
+class LiveVisit:
+    """One page's socket: connect with the seat's token, subscribe; every frame received until
+    the close is counted (API Gateway bills a message per started 32 KB, both ways)."""
+
+    def __init__(self, url: str, token: str, game_id: str, usage: Usage, call: Client) -> None:
+        from websockets.sync.client import connect
+
+        started = time.perf_counter()
+        self.usage, self.game_id, self.call = usage, game_id, call
+        self.socket = connect(url, subprotocols=["convoy", token], legacy=True)  # type: ignore[call-overload]
+        usage.socket_invocations += 1  # $connect
+        usage.requests["live socket"] += 1  # the upgrade request through CloudFront
+        usage.api_seconds += time.perf_counter() - started
+        self.subscribe()
+
+    def subscribe(self) -> None:
+        """A subscribe (the page's first, or its keepalive) and its answer, the game's view."""
+        started = time.perf_counter()
+        self._sent(json.dumps({"action": "subscribe", "game_id": self.game_id}))
+        self.usage.socket_invocations += 1
+        while json.loads(self._received(self.socket.recv(timeout=30))).get("type") != "subscribed":
+            pass
+        self.usage.api_seconds += time.perf_counter() - started
+
+    def _sent(self, text: str) -> None:
+        self.socket.send(text)
+        self.usage.socket_messages += math.ceil(len(text.encode()) / SOCKET_MESSAGE_BYTES)
+
+    def _received(self, frame: str | bytes) -> str | bytes:
+        size = len(frame.encode() if isinstance(frame, str) else frame)
+        self.usage.socket_messages += max(1, math.ceil(size / SOCKET_MESSAGE_BYTES))
+        self.usage.bytes_out += size
+        return frame
+
+    def __enter__(self) -> LiveVisit:
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        while True:  # the frames the visit's own actions caused (the pumps have settled)
+            try:
+                self._received(self.socket.recv(timeout=0.5))
+            except TimeoutError:
+                break
+        self.socket.close()
+        self.usage.socket_invocations += 1  # $disconnect
 
 
 def _last(call: Client, game_id: str) -> str | None:
@@ -325,10 +447,12 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool)
     maps = month.requests["map"]
     from_cache = maps * args.cache_hit if map_cached else 0.0
     edge_requests = sum(month.requests.values()) + sum(once.requests.values())
-    api_requests = edge_requests - from_cache
+    sockets = month.requests["live socket"]  # upgrades: through CloudFront to the WebSocket API
+    api_requests = edge_requests - from_cache - sockets
     async_invocations = (month.calls["sqs:SendMessageBatch"] + month.calls["sqs:DeleteMessageBatch"]
                          + once.calls["sqs:SendMessageBatch"] + once.calls["sqs:DeleteMessageBatch"])
-    invocations = api_requests + month.firings + async_invocations + SWEEPS_PER_MONTH
+    invocations = (api_requests + month.firings + async_invocations + SWEEPS_PER_MONTH
+                   + month.socket_invocations)
     api_time = (month.api_seconds + once.api_seconds) * (api_requests / max(edge_requests, 1))
     gb_seconds = LAMBDA_GB * (api_time + month.function_seconds + async_invocations * RELAY_SECONDS)
     sqs = sum(n for k, n in (month.calls + once.calls).items() if k.startswith("sqs:"))
@@ -340,6 +464,8 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool)
         "CloudFront requests": edge_requests * price["cloudfront_request"],
         "CloudFront data out": (month.bytes_out + once.bytes_out) / 1e9 * price["cloudfront_gb"],
         "API Gateway (HTTP API)": api_requests * price["http_api_request"],
+        "API Gateway (WebSocket)": (month.socket_messages * price["websocket_message"]
+                                    + month.socket_minutes * price["websocket_minute"]),
         "Lambda requests": invocations * price["lambda_request"],
         "Lambda duration": gb_seconds * price["lambda_gb_second"],
         "Lambda SnapStart cache": (FUNCTIONS * LAMBDA_GB * SECONDS_PER_MONTH
@@ -365,6 +491,8 @@ def report(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: boo
             "scheduler_calls": scheduler_calls, "firings": phase.firings,
             "sqs_calls": {k: v for k, v in phase.calls.items() if k.startswith("sqs:")},
         },
+        "socket": {"messages": round(phase.socket_messages, 1), "minutes": phase.socket_minutes,
+                   "invocations": phase.socket_invocations},
         "per_game_setup": {"requests": dict(setup.requests), "write_units": round(setup.write_units, 1),
                            "read_units": round(setup.read_units, 1)},
         "map_cached": map_cached,
@@ -389,12 +517,12 @@ def print_usage(found: dict[str, Any]) -> None:
 def print_report(found: dict[str, Any], args: argparse.Namespace, title: str) -> None:
     per = found["per_phase"]
     print(f"{title}: {args.games} games, {args.players} players, a phase every {args.phase_hours} h, "
-          f"{args.submissions} order sets, {args.polls} polls, {args.messages} messages and "
+          f"{args.submissions} order sets, {_client(args)}, {args.messages} messages and "
           f"{args.map_views} map views per phase, map cache hit rate {args.cache_hit:.0%} "
           f"({'allowed' if found['map_cached'] else 'not allowed'} by the template)")
     print(f"  per phase: {sum(per['requests'].values()):.0f} requests, {per['read_units']} read units, "
           f"{per['write_units']} write units, scheduler calls {per['scheduler_calls']}, "
-          f"{per['bytes_out'] / 1024:.0f} KB out")
+          f"{per['bytes_out'] / 1024:.0f} KB out; socket: {found['socket']}")
     print()
     print_usage(found)
     print()
@@ -405,9 +533,16 @@ def print_report(found: dict[str, Any], args: argparse.Namespace, title: str) ->
     print(f"| {'total':<46} | {found['total']:>9.2f} |")
 
 
+def _client(args: argparse.Namespace) -> str:
+    if args.client == "poll":
+        return f"a polling client: {args.polls} polls"
+    return (f"the live client: {args.visits} page visits per player of {args.visit_minutes:g} min, "
+            f"socket open, a re-subscribe every {KEEPALIVE_MINUTES} min, no polls")
+
+
 def print_comparison(before: dict[str, Any], after: dict[str, Any], args: argparse.Namespace) -> None:
     print(f"Monthly bill for {args.games} games ({args.players} players, a phase every {args.phase_hours} h, "
-          f"{args.submissions} order sets and {args.polls} polls per phase, map cache hit "
+          f"{args.submissions} order sets and {_client(args)} per phase, map cache hit "
           f"{args.cache_hit:.0%}); list prices of {PRICES_DATE}, Cognito left out")
     print()
     print(f"| {'line':<30} | {'before (USD)':>12} | {'after (USD)':>12} |")
@@ -431,7 +566,14 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=7, choices=range(2, 8))
     parser.add_argument("--phase-hours", type=float, default=24.0)
     parser.add_argument("--submissions", type=int, default=21, help="order sets per phase")
-    parser.add_argument("--polls", type=int, default=140, help="player views (GET /games/{id}) per phase")
+    parser.add_argument("--client", choices=("live", "poll"), default="live",
+                        help="live: the web client as it is (a socket, no polling while it is up); "
+                             "poll: the issue's client, --polls views per phase")
+    parser.add_argument("--polls", type=int, default=140,
+                        help="player views (GET /games/{id}) per phase (poll)")
+    parser.add_argument("--visits", type=int, default=3, help="page visits per player per phase (live)")
+    parser.add_argument("--visit-minutes", type=float, default=10.0,
+                        help="a visit's length, socket open (live)")
     parser.add_argument("--messages", type=int, default=7, help="press messages (and inbox reads) per phase")
     parser.add_argument("--map-views", type=int, default=7, help="fetches of the last phase's picture")
     parser.add_argument("--cache-hit", type=float, default=0.8, help="CloudFront hit rate where allowed")

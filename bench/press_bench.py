@@ -98,7 +98,7 @@ def _filled_game(total: int, new_for_england: int = 50) -> tuple[str, str, int]:
     from composition import wiring
     from functions.usecases.games import CreateGame, create_game
     from functions.usecases.players import Actor
-    from functions.usecases.press import send_message
+    from functions.usecases.press.press import send_message
     from functions.usecases.seats import join_game
 
     services = wiring.services()

@@ -64,7 +64,7 @@ if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): a
         TargetHealth,
         TelegramStore,
     )
-    from functions.usecases.accounts import AccountDirectory
+    from functions.usecases.accounts.accounts import AccountDirectory
     from functions.usecases.reach import Reach
 
 T = TypeVar("T")
@@ -400,7 +400,7 @@ def telegram_store() -> TelegramStore:
 @_once
 def telegram_dependencies() -> TelegramDependencies:
     from functions.adapters import StoreGameActions
-    from functions.usecases.accounts import AccountDirectory
+    from functions.usecases.accounts.accounts import AccountDirectory
     from infra import aws_clients
     from infra.notification_store import DynamoReplyOutbox
 

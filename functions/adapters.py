@@ -203,7 +203,7 @@ class StoreGameActions:
         self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
     ) -> tuple[str, int]:
         from functions.errors import Forbidden
-        from functions.usecases.press import send_message
+        from functions.usecases.press.press import send_message
 
         if self._press is None:
             raise Forbidden("press is not available through this bot")

@@ -7,6 +7,15 @@ requests (two API workers, or the API and a pump) could both pass a version chec
 moto is not thread-safe here, so one lock is held around each request's dispatch into
 moto's backends; HTTP parsing, the API handlers and everything else run concurrently.
 The same lock makes a journal entry's order the order in which requests took effect.
+
+The HTTP server is waitress (as for the API), not moto's werkzeug server: werkzeug closes the
+connection after every answer ("Connection: close"), so every AWS call of the functions and
+the pumps opened a TCP connection and started a thread, tens of thousands an hour under load:
+a connection setup on every call of a turn, and a thread (with its own malloc arena) per call
+in a process meant to run for days (issue 28 item 14, issue 29). waitress keeps boto3's
+connections alive and serves them from a fixed pool of threads. It drops request headers
+whose names contain "_"; no AWS API the stack emulates uses one (moto's werkzeug handler kept
+them for S3 metadata, which Convoy does not use).
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from local_stack.backends import REGION, dynamodb_backend
 if TYPE_CHECKING:
     from local_stack.durable import DurableState
 
+SERVER_THREADS = 8  # requests wait for the one lock anyway; threads for the waits around it
 LOCAL_ENV = {
     "AWS_ACCESS_KEY_ID": "local",
     "AWS_SECRET_ACCESS_KEY": "local",
@@ -56,6 +66,7 @@ class Emulator:
     mailbox_dir: Path | None = None
     resources: dict[str, str] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    _stopping: threading.Event = field(default_factory=threading.Event)
     _server: Any = None
     _thread: threading.Thread | None = None
 
@@ -72,21 +83,22 @@ class Emulator:
         return f"http://{self.host}:{self.port}"
 
     def start(self) -> Emulator:
-        from moto.moto_server.threaded_moto_server import MotoRequestHandler
         from moto.server import DomainDispatcherApplication, create_backend_app
-        from werkzeug.serving import make_server
+        from waitress.server import create_server
 
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "Task queue depth": a busy moment
         moto_patches.apply()
         user_pool.install_confirmation_codes(self.mailbox)
         mail.install(self.mailbox)  # what SES sends lands in the mailbox too (issue 33)
         app = DomainDispatcherApplication(create_backend_app)
         if self.durable is not None:
             self.durable.load(app)
-        self.port = self.port or free_port(self.host)
-        self._server = make_server(self.host, self.port, self._atomic(app), True,
-                                   request_handler=MotoRequestHandler)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
+        self._server = create_server(self._atomic(app), host=self.host, port=self.port,
+                                     threads=SERVER_THREADS, ident="convoy-emulator", expose_tracebacks=False)
+        self.port = int(self._server.effective_port)
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="moto", daemon=True)
         self._thread.start()
         os.environ.update(LOCAL_ENV)
         os.environ["AWS_ENDPOINT_URL"] = self.endpoint
@@ -130,10 +142,19 @@ class Emulator:
             if moto_patches.trim_stream(dynamodb_backend(), table, upto_sequence) and self.durable:
                 self.durable.record_trim(table, upto_sequence)
 
+    def _serve(self) -> None:
+        server = self._server
+        while not self._stopping.is_set():
+            server.asyncore.loop(timeout=0.2, map=server._map, use_poll=True, count=1)
+
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            self._stopping.set()
+            if self._thread is not None:
+                self._thread.join(timeout=5)
+            self._server.task_dispatcher.shutdown(cancel_pending=False, timeout=5)
+            for channel in list(self._server._map.values()):
+                channel.close()
             self._server = None
         if self.durable is not None:
             self.durable.close(self.lock)

@@ -31,12 +31,23 @@ over long sessions (issue 9, docs/performance.md):
 6. The Scheduler backend has no notion of time: finding due schedules meant reading all
    of them. Its create/update/delete now also keep a due-time heap per group
    (``local_stack.schedule_clock``), so the deadline pump costs O(schedules due).
+7. ``DynamoResult`` answers (GetItem, Query, the writes...) go through moto's generic,
+   model-driven serializer, which looks every attribute value's members up in the
+   service model one by one: about 90 % of the emulator's time for a game's Query, and
+   most of a ``process_turn``'s (issue 29, docs/performance.md). The answers of the item
+   operations are plain JSON already (``dynamo_to_dict``: dicts, lists, strings, numbers,
+   booleans, and bytes for binary values), so they are written with ``json.dumps``,
+   binaries base64-encoded, absent (None) members and keys the answer's shape does not
+   name left out, as the serializer does; a test compares both on every attribute type.
+   Errors, timestamps and every other operation keep moto's serializer.
 """
 
 from __future__ import annotations
 
+import base64
 import bisect
 import copy
+import json
 from collections import OrderedDict
 from decimal import Decimal
 from typing import Any
@@ -48,6 +59,10 @@ _applied = False
 original_table_query: Any = None  # moto's own Table.query, kept for the equivalence test
 _BISECTABLE = {None, "EQ", "LT", "LE", "GT", "GE", "BETWEEN", "BEGINS_WITH"}
 _SYMBOLS = {"=": "EQ", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
+# the DynamoDB operations whose answers are items, keys, counts and capacity only (patch 7)
+FAST_RESULTS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem", "PutItem", "UpdateItem", "DeleteItem",
+                          "BatchWriteItem", "TransactWriteItems", "TransactGetItems"})
+original_execute_result: Any = None  # moto's own DynamoResult.execute_result (the equivalence test)
 
 
 def apply() -> None:
@@ -103,7 +118,47 @@ def apply() -> None:
     from local_stack import schedule_clock
 
     schedule_clock.install()
+    _install_fast_results()
     _applied = True
+
+
+def _install_fast_results() -> None:
+    """Patch 7: item operations' answers written by ``json.dumps`` (the module text says why)."""
+    global original_execute_result
+    from moto.dynamodb.responses import DynamoResult
+
+    original = DynamoResult.execute_result
+
+    def execute_result(self: Any, context: Any) -> Any:
+        if context.operation_model.name not in FAST_RESULTS or isinstance(self.result, Exception):
+            return original(self, context)
+        members = context.operation_model.output_shape.members  # the serializer writes these only
+        try:
+            body = json.dumps({k: _wire(v) for k, v in self.result.items() if k in members and v is not None})
+        except _NotPlain:
+            return original(self, context)
+        version = context.service_model.metadata.get("jsonVersion", "1.0")
+        return 200, {"Content-Type": f"application/x-amz-json-{version}"}, body
+
+    original_execute_result = original
+    DynamoResult.execute_result = execute_result
+
+
+class _NotPlain(Exception):
+    """A value the fast path does not write (a timestamp, say): moto's serializer does."""
+
+
+def _wire(value: Any) -> Any:
+    """``value`` as DynamoDB's JSON protocol writes it: bytes in base64, None members left out."""
+    if isinstance(value, dict):
+        return {k: _wire(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_wire(v) for v in value]
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    raise _NotPlain(type(value).__name__)
 
 
 class RecentSet:

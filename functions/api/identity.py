@@ -21,7 +21,7 @@ from functions.ports import GameRecord, IdentityRejected
 from functions.usecases.players import Actor, hash_token, identify
 
 if TYPE_CHECKING:
-    from functions.usecases.accounts import User
+    from functions.usecases.accounts.accounts import User
 
 
 def looks_like_jwt(token: str | None) -> bool:
@@ -32,7 +32,7 @@ def user_for(token: str | None) -> User | None:
     """The signed-in user of a JWT bearer (401 ``TOKEN_*`` if it does not verify); None otherwise."""
     if not looks_like_jwt(token):
         return None
-    from functions.usecases.accounts import user_of
+    from functions.usecases.accounts.accounts import user_of
 
     services = api_services.current()
     return user_of(services.token_verifier, services.account_store, services.clock, str(token))
@@ -63,7 +63,7 @@ def caller_key(token: str | None) -> str | None:
     try:
         claims = api_services.current().token_verifier.verify(token)
     except IdentityRejected as error:
-        from functions.usecases.accounts import rejected
+        from functions.usecases.accounts.accounts import rejected
 
         raise rejected(error) from None
     return f"user:{claims['sub']}"
@@ -72,7 +72,7 @@ def caller_key(token: str | None) -> str | None:
 def actor_for(game: GameRecord, token: str | None, operator_token: str | None) -> Actor:
     user = user_for(token)
     if user is not None:
-        from functions.usecases.accounts import actor_of
+        from functions.usecases.accounts.accounts import actor_of
 
         return actor_of(game, user)
     return identify(game, token, operator_token)

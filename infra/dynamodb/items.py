@@ -26,6 +26,7 @@ ledgers (``META#PRESS#<power>``) are small plain items (infra/dynamodb/keys.py s
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import zlib
 from collections.abc import Iterable
@@ -33,6 +34,7 @@ from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
+import engine
 from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord, PowerPress, PowerTurn
 from infra.dynamodb import keys
 
@@ -138,9 +140,12 @@ def game_item(game: GameRecord) -> Item:
     ``is_private``, ``lobby`` and, while a deadline runs, ``due_bucket``/``due_at``) and the
     packed ``body``. The powers' decisions are not in it: they are their own items."""
     attrs = {name: getattr(game, name) for name in META_PLAIN}
+    body = {name: getattr(game, name) for name in META_BODY}
+    if game.started_at is None and game.state == _start_state(game.variant):
+        del body["state"]  # a game still forming stands at its variant's start: read back from there
     attrs.update(pk=keys.game_pk(game.game_id), sk=keys.META, kind=keys.GAME_KIND,
                  seated=sorted(game.players), is_private=bool(game.settings.get("private")),
-                 lobby=_lobby(game), body={name: getattr(game, name) for name in META_BODY})
+                 lobby=_lobby(game), body=body)
     if game.status == "ACTIVE" and not game.paused and game.deadline:
         attrs.update(due_bucket=keys.due_bucket(game.game_id), due_at=game.deadline)
     if game.started_at is None and game.expires_at is not None:  # the table's TTL: a game that never starts
@@ -165,7 +170,28 @@ def game_from_item(item: Item) -> GameRecord:
     attrs = from_item({k: v for k, v in item.items() if k != "body"}, GAME_PACKED)
     if "body" in item:
         attrs.update(unpack(item["body"]))
+        if "state" not in attrs:  # a forming game's META leaves its start out (``game_item``)
+            attrs["state"] = json.loads(_start_text(str(attrs["variant"])) or "null")
     return GameRecord(**{k: v for k, v in attrs.items() if k in _RECORD_FIELDS})
+
+
+def _start_state(variant: str) -> dict[str, Any] | None:
+    """The variant's starting position as a stored state; None for a variant the engine does
+    not know (another kind of game, say: its META always keeps its state)."""
+    text = _start_text(variant)
+    return None if text is None else dict(json.loads(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _start_text(variant: str) -> str | None:
+    """Why leave it out: a game's META is written by every join, and the position is 400 of
+    its ~1,000 bytes while the game forms, the difference between one write unit and two
+    (issue 29: a join in at most 6 units). The start of a variant never changes for a game:
+    a map's start is part of its definition (a new start is a new variant name)."""
+    try:
+        return json.dumps(engine.state_to_dict(engine.initial_state(engine.load_map(variant))))
+    except (KeyError, FileNotFoundError, ValueError, engine.MapDataError):
+        return None
 
 
 def turn_item(game_id: str, turn: PowerTurn) -> Item:

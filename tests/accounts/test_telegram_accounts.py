@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from composition import wiring
 from functions.adapters import StoreGameActions
-from functions.usecases.accounts import AccountDirectory
+from functions.usecases.accounts.accounts import AccountDirectory
 from functions.usecases.reach import handle_update
 from testkit.api_harness import InProcessApi
 from tests.notifications.fakes import MemoryReplyOutbox

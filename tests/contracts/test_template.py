@@ -83,7 +83,8 @@ def test_relay_stream_mapping_filters_outbox_inserts_and_reports_failures() -> N
     assert expired == {"dynamodb": {"Keys": {"sk": {"S": ["META"]}}}, "eventName": ["REMOVE"]}  # issue 28
     # a submission's own event carries its live update (issue 33) without an OUTBOX write (issue 29)
     assert submitted == {"dynamodb": {"Keys": {"sk": {"S": [{"prefix": "EVENT#"}]}},
-                                      "NewImage": {"type": {"S": ["ORDERS_SUBMITTED", "ORDERS_RETRACTED"]}}},
+                                      "NewImage": {"type": {"S": ["ORDERS_SUBMITTED", "ORDERS_RETRACTED",
+                                                                   "PLAYER_JOINED"]}}},
                          "eventName": ["INSERT"]}
 
 

@@ -9,7 +9,7 @@ import pytest
 from community.ratings import MU, SIGMA
 from functions.errors import ValidationFailed
 from functions.ports.community import PlayerStats, StoredRating
-from functions.usecases.accounts import User
+from functions.usecases.accounts.accounts import User
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import community_settings
 from functions.usecases.players.identity import Actor

@@ -11,7 +11,7 @@ import pytest
 
 from community.ratings import MU, SIGMA
 from functions.ports.community import ArchiveQuery, RatingMoved, StoredRating
-from functions.usecases.accounts import User
+from functions.usecases.accounts.accounts import User
 from functions.usecases.community.player_records import build_write, record_finished_game
 from functions.usecases.game import LifecycleSettings
 from functions.usecases.games import CreateGame, create_game
@@ -182,7 +182,7 @@ def test_a_seat_given_up_counts_for_the_account_that_left_it(
 ) -> None:
     """Reliability from the events, the holder from seat_holders (functions/usecases/players/seat_holders.py):
     Ada misses Spring 1901 and leaves; Cyd takes FRANCE over; Bob wins by concession."""
-    from functions.usecases.seats import leave_game
+    from functions.usecases.seats.seats import leave_game
 
     clock, community = FakeClock(), _community(aws)
     created = create_game(dynamo_store, clock, CreateGame())

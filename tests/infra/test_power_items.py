@@ -15,7 +15,7 @@ from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 from functions.usecases.game import LifecycleSettings
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import SCHEDULER, Actor
-from functions.usecases.press import send_message, with_unread
+from functions.usecases.press.press import send_message, with_unread
 from functions.usecases.seats import cast_vote, join_game
 from functions.usecases.turns import process_turn, set_wait_flag, submit_orders
 from infra.dynamodb import items, keys
@@ -205,7 +205,7 @@ def test_a_meta_write_moves_a_stored_games_decisions_to_the_powers_items(
     game_id = _legacy_game(store, client, clock)
     calls = Calls(client)
     # When a META write happens (France leaves its seat open)
-    from functions.usecases.seats import leave_game
+    from functions.usecases.seats.seats import leave_game
 
     leave_game(store, clock, game_id, Actor("player", "FRANCE"))
     # Then Italy's decisions went to its own item in the same transaction, France's are gone
@@ -236,3 +236,53 @@ def test_meta_writes_without_events_leave_outbox_alone(store: HookedStore) -> No
     notice = OutboxRecord(game.outbox_seq, "X", game_id, f"{game_id}:x", {})
     saved = store.save(game, expected_version=game.version, outbox=[notice])
     assert saved.version == game.version + 1 and store.load(game_id).outbox_seq == game.outbox_seq
+
+
+def test_a_join_writes_meta_and_its_event_in_six_units_or_fewer(store: HookedStore, client: Any) -> None:
+    """Issue 29's goal, a join in at most 6 write units (the mean of a game's seven joins, the
+    last of which starts it): a join writes META and its PLAYER_JOINED event, which is also its
+    notice (no OUTBOX item); a forming game's META leaves out the variant's start (under 1 KB)."""
+    from bench.capacity import estimated_write_units
+
+    clock = FakeClock()
+    game_id = create_game(store, clock, CreateGame()).game_id
+    calls = Calls(client)
+    for power in POWERS:
+        join_game(store, clock, game_id, power)
+    joins = [params for name, params in calls.seen if name in ("PutItem", "TransactWriteItems")]
+    assert len(joins) == 7
+    units = [estimated_write_units(name, params) for name, params in calls.seen
+             if name in ("PutItem", "TransactWriteItems")]
+    assert units[:6] == [4.0] * 6  # META (one unit while forming) and the event, in a transaction
+    assert sum(units) / len(units) <= 6
+    # the one OUTBOX item is the start's PHASE_STARTED
+    assert [k for k in calls.written_keys() if k.startswith(keys.OUTBOX_PREFIX)] == [keys.outbox_sk(1)]
+
+
+def test_a_forming_games_meta_leaves_its_start_out_and_reads_it_back(store: HookedStore, client: Any) -> None:
+    clock = FakeClock()
+    game_id = create_game(store, clock, CreateGame()).game_id
+    join_game(store, clock, game_id, "FRANCE")
+    raw = client.get_item(TableName=store.table_name, Key={"pk": {"S": keys.game_pk(game_id)},
+                                                           "sk": {"S": keys.META}})["Item"]
+    assert "state" not in items.unpack(raw["body"])  # the variant's start, not stored
+    forming = store.load(game_id)
+    assert forming.state == items._start_state("classical") and forming.phase == "S1901M"
+    for power in [p for p in POWERS if p != "FRANCE"]:
+        join_game(store, clock, game_id, power)
+    raw = client.get_item(TableName=store.table_name, Key={"pk": {"S": keys.game_pk(game_id)},
+                                                           "sk": {"S": keys.META}})["Item"]
+    assert "state" in items.unpack(raw["body"])  # a started game stores its position
+    process_turn(store, clock, game_id, SCHEDULER, expected_phase="S1901M")
+    assert store.load(game_id).phase == "F1901M"
+
+
+def test_a_forming_game_away_from_its_start_keeps_its_state(store: HookedStore) -> None:
+    """Only the variant's exact start is left out: any other position (an import, say) is stored."""
+    clock = FakeClock()
+    game_id = create_game(store, clock, CreateGame()).game_id
+    game = store.load(game_id)
+    moved = dict(game.state, year=1905)
+    game.state = moved
+    store.save(game, expected_version=game.version)
+    assert store.load(game_id).state == moved

@@ -17,7 +17,7 @@ import pytest
 from functions.errors import BadUnsubscribeLink, PushEndpointNotAllowed
 from functions.ports.notifications import OutboxMessage
 from functions.ports.reach import PushDevice
-from functions.usecases.accounts import User
+from functions.usecases.accounts.accounts import User
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds import view_for
 from functions.usecases.notifications import notice_preferences

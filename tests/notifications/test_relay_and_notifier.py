@@ -240,3 +240,23 @@ def test_a_refused_acknowledgement_is_a_queue_error_not_a_client_error(
     notifier = notifier_for(deliverer, MemoryDeliveryLog())
     with pytest.raises(QueueError):
         drain_once(RefusingAcks(sqs, set()), main, notifier)
+
+
+def test_a_join_event_is_its_own_notice_once(sqs: Any, queues: tuple[str, str]) -> None:
+    """Issue 29: a join writes its PLAYER_JOINED event and no OUTBOX item; the relay sends the
+    event as the notice every target gets ("ITALY has joined"), once, also when redelivered."""
+    main, dlq = queues
+    joined = outbox_record(12, kind="PLAYER_JOINED")
+    image = {"pk": "GAME#g1", "sk": "EVENT#0000000012", "seq": 12, "type": "PLAYER_JOINED",
+             "phase": "S1901M", "data": {"power": "ITALY"}, "at": "2026-12-02T10:00:00Z"}
+    joined["dynamodb"]["Keys"]["sk"] = {"S": image["sk"]}
+    joined["dynamodb"]["NewImage"] = {k: _serializer.serialize(v) for k, v in image.items()}
+    relay = make_relay(lambda: SqsMessageQueue(lambda: sqs, main))
+    deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
+    notifier = notifier_for(deliverer, log)
+    for _ in range(2):  # the stream delivers the record twice
+        assert relay({"Records": [joined]}, None) == {"batchItemFailures": []}
+        drain(sqs, main, notifier)
+    assert sorted(target for _, target, _ in deliverer.sent) == ["telegram:42", "webhook:https://hooks.example/x"]
+    assert all("ITALY has joined" in text for _, _, text in deliverer.sent)
+    assert queue_depth(sqs, main) == 0 and queue_depth(sqs, dlq) == 0

@@ -118,7 +118,7 @@ def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:
 
 
 def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
-    from functions.usecases.notifications import message_from_outbox_item
+    from functions.usecases.notifications.notifications import message_from_outbox_item
     from infra.dynamodb.stream_images import STREAM_IMAGES
     from infra.notification_store import DynamoReplyOutbox
 

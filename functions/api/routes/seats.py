@@ -16,7 +16,7 @@ from functions.usecases.players import admission, counted_parties
 from functions.usecases.seats import join_game, leave_game, open_seat, set_dummy_powers
 
 if TYPE_CHECKING:
-    from functions.usecases.seats import SeatChanged
+    from functions.usecases.seats.seats import SeatChanged
 
 router = Router()
 request = RequestHelpers(router)

@@ -34,10 +34,11 @@ def post_process_turn(
 
     def apply() -> schemas.ProcessTurnResponse:
         actor = request.actor(store, game_id, found.settings.operator_token)
-        fog_game = is_fog_game(load(store, game_id))
+        current = load(store, game_id)  # the actor's read, served again: one read a turn (issue 29)
+        fog_game = is_fog_game(current)
         done = process_turn(
             store, found.clock, game_id, actor, require_all=require_all, expected_phase=phase,
-            scheduler=found.scheduler,
+            scheduler=found.scheduler, game=current,
         )
         resolution = {"phase": done.processed_phase, **done.resolution}
         if fog_game and done.game_status == "ACTIVE":  # the caller's own results only (fog_of_war)

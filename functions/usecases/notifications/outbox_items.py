@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from functions.ports import PLAYER_JOINED
 from functions.ports.notifications import MessageQueue, OutboxMessage, target_from_dict
 
 OUTBOX_SK_PREFIX = "OUTBOX#"
@@ -16,18 +17,27 @@ EVENT_SK_PREFIX = "EVENT#"
 # (``message_from_event_item``): a submission writes its power's item and its event and nothing
 # else (issue 29: an order is one small write), so no OUTBOX item is written for them.
 LIVE_ONLY = frozenset({"ORDERS_SUBMITTED", "ORDERS_RETRACTED"})
+# Notices that are their game's EVENT item, picked from the stream the same way, delivered like
+# any notice: a join writes its event and no OUTBOX item (issue 29: a join in at most 6 write
+# units on average; the event already says who joined, a second item said it again).
+EVENT_NOTICES = frozenset({PLAYER_JOINED})
 
 
 def message_from_event_item(item: Mapping[str, Any]) -> OutboxMessage | None:
     """A submission's EVENT item (plain attribute values) as a live-only queue message: who and
-    which phase, never an order (the event holds none); None for any other item."""
+    which phase, never an order (the event holds none); a join's (``EVENT_NOTICES``) as its
+    notice; None for any other item."""
     pk, sk = str(item.get("pk", "")), str(item.get("sk", ""))
     kind = str(item.get("type", ""))
-    if not sk.startswith(EVENT_SK_PREFIX) or kind not in LIVE_ONLY or not pk.startswith("GAME#"):
+    relayed = kind in LIVE_ONLY or kind in EVENT_NOTICES
+    if not sk.startswith(EVENT_SK_PREFIX) or not relayed or not pk.startswith("GAME#"):
         return None
     game_id = pk.removeprefix("GAME#")
     found = item.get("data")
     data: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    if kind in EVENT_NOTICES:  # the same notice an OUTBOX item carried; one key per event
+        return OutboxMessage(dedupe_key=f"{game_id}:{kind.lower()}:{item.get('seq', sk)}", kind=kind,
+                             game_id=game_id, payload={"power": str(data.get("power", ""))})
     return OutboxMessage(
         dedupe_key=f"{game_id}:{kind.lower()}:{item.get('seq', sk)}",
         kind=kind,

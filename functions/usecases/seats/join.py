@@ -2,7 +2,9 @@
 
 Only the SHA-256 of the token is stored. When the last power is seated the game
 starts: the first deadline (if the game has phase lengths) runs from then, and its
-schedule is created after the commit. Every join writes a PLAYER_JOINED notice.
+schedule is created after the commit. Every join writes a PLAYER_JOINED event, which is
+also its notice (the relay sends it from the stream: notifications.EVENT_NOTICES; no
+OUTBOX item, issue 29).
 """
 
 from __future__ import annotations
@@ -145,10 +147,8 @@ def take_over(game: GameRecord, power: str, now: datetime) -> tuple[list[EventRe
     """PLAYER_JOINED, and PLAYER_REPLACED when the seat was left, opened or in civil disorder
     (issue 12): the seat's NMR counts start afresh; the old token is gone with the old entry."""
     previous = game.seats.pop(power, None)
-    data = {"power": power}
-    key = f"joined:{power}" if previous is None else f"joined:{power}:{game.event_seq + 1}"
-    events = [add_event(game, "PLAYER_JOINED", data, now)]
-    outbox = [add_outbox(game, PLAYER_JOINED, data, key)]
+    events = [add_event(game, PLAYER_JOINED, {"power": power}, now)]  # also the notice (EVENT_NOTICES)
+    outbox: list[OutboxRecord] = []
     if previous is not None and previous.get("status"):
         taken = {"power": power, "was": str(previous.get("status"))}
         events.append(add_event(game, "PLAYER_REPLACED", taken, now))
