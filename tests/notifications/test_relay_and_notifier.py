@@ -251,7 +251,7 @@ def test_a_join_event_is_its_own_notice_once(sqs: Any, queues: tuple[str, str]) 
              "phase": "S1901M", "data": {"power": "ITALY"}, "at": "2026-12-02T10:00:00Z"}
     joined["dynamodb"]["Keys"]["sk"] = {"S": image["sk"]}
     joined["dynamodb"]["NewImage"] = {k: _serializer.serialize(v) for k, v in image.items()}
-    relay = make_relay(lambda: SqsMessageQueue(lambda: sqs, main))
+    relay = sqs_relay(sqs, main)
     deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
     notifier = notifier_for(deliverer, log)
     for _ in range(2):  # the stream delivers the record twice
