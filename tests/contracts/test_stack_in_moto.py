@@ -406,7 +406,8 @@ def test_the_tables_have_their_indexes_and_the_stream(deployed: dict[str, Any]) 
     game = deployed["tables"][deployed["resources"]["GameTable"]]
     indexes = {i["IndexName"]: [k["AttributeName"] for k in i["KeySchema"]]
                for i in game["GlobalSecondaryIndexes"]}
-    assert indexes == {"by_kind": ["kind", "created_at"], "by_due": ["due_bucket", "due_at"]}
+    assert indexes == {"by_kind": ["kind", "created_at"], "by_due": ["due_bucket", "due_at"],
+                       "by_rating": ["board", "ordinal"]}  # the leaderboard (issue 34)
     assert game["StreamSpecification"] == {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"}
     assert game["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
     idempotency = deployed["tables"][deployed["resources"]["IdempotencyTable"]]

@@ -188,7 +188,12 @@ def test_a_seat_whose_passcode_was_never_sent_goes_back_to_convoy(convoy: FakeCo
         assert bot.answer("NME ('bot') ('1')")[0] == "YES"
         taken = set(convoy.players)
         _gone(bot, running)
-        # Then its seat is given back (POST /leave): nobody could ever come back to it
+        # Then its seat is given back (POST /leave): nobody could ever come back to it. The
+        # bridge lets go of the seat first and calls Convoy after, so wait for the call.
+        for _ in range(500):
+            if ("leave", "G") in convoy.calls:
+                break
+            time.sleep(0.01)
         assert ("leave", "G") in convoy.calls and set(convoy.players) == taken - {"ENGLAND"}
         assert running.bridge.seats.all == []
     finally:

@@ -52,7 +52,9 @@ def _everything(api: Api, gets: list[str], game_id: str, token: str | None, jwt:
 
 # routes whose query a GET must carry: the mail unsubscribe page (issue 33) needs a link's token;
 # one that is not ours answers its 400 page, which is what anyone without a mail of theirs sees
-REQUIRED_QUERY = {"/mail/unsubscribe": "?t=someone.reminder.not-a-signature"}
+# the archive (issue 34) is searched by variant or by player: a search of this game's variant
+REQUIRED_QUERY = {"/mail/unsubscribe": "?t=someone.reminder.not-a-signature",
+                  "/archive": "?variant=classical"}
 
 
 def test_no_response_leaks_pending_orders(stack: LocalStack) -> None:
