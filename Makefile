@@ -54,7 +54,7 @@ artifacts: $(STAMP)
 # set (this machine's default), so without this every process of `make run` (each API
 # worker) and `make test` (each test worker) would compile every module it imports anew; a
 # cold start then reads bytecode, as bench/cold_start.py measures it. Quick when nothing changed.
-PACKAGES := engine functions infra local_stack render backgammon daide_bridge bench deploy
+PACKAGES := engine functions composition infra local_stack render backgammon daide_bridge bench deploy testkit
 bytecode: $(STAMP)
 	$(BIN)/python -m compileall -q $(PACKAGES) > /dev/null
 

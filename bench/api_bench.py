@@ -42,7 +42,7 @@ import requests  # noqa: E402
 from bench import cold_start, press_bench  # noqa: E402
 from bench.capacity import CapacityMeter, Meter, Reading, item_size, meter_all  # noqa: E402
 from local_stack.stack import LocalStack  # noqa: E402
-from tests.functions.openings import FALL_1901, SPRING_1901  # noqa: E402
+from testkit.openings import FALL_1901, SPRING_1901  # noqa: E402
 
 WINTER_1901 = {"FRANCE": ["BUILD A PAR"], "GERMANY": ["BUILD A BER"], "RUSSIA": ["BUILD A MOS"],
                "AUSTRIA": ["BUILD A VIE"], "ITALY": ["BUILD A ROM"], "ENGLAND": ["BUILD F LON"]}
@@ -77,7 +77,7 @@ class EmulatorClock:
 
             return dispatch
 
-        Emulator._atomic = timed_atomic  # type: ignore[method-assign]
+        Emulator._atomic = timed_atomic  # type: ignore[method-assign,assignment]
 
 
 EMULATOR = EmulatorClock()
@@ -173,9 +173,10 @@ def turn_costs(base: str, counted: Meter, turns: int = TURNS, seed: int = 29) ->
 def print_turns(measured: list[tuple[float, Reading]]) -> None:
     rows: list[tuple[str, list[float]]] = [
         ("process_turn (ms)", [t * 1000 for t, _ in measured]),
-        ("  in DynamoDB calls (ms)", [r.seconds["dynamodb"] * 1000 for _, r in measured]),
-        ("  in Scheduler calls (ms)", [r.seconds["scheduler"] * 1000 for _, r in measured]),
-        ("  inside the emulator, all threads (ms)", [r.seconds["emulator"] * 1000 for _, r in measured]),
+        ("  in DynamoDB calls (ms)", [r.seconds.get("dynamodb", 0.0) * 1000 for _, r in measured]),
+        ("  in Scheduler calls (ms)", [r.seconds.get("scheduler", 0.0) * 1000 for _, r in measured]),
+        ("  inside the emulator, all threads (ms)",
+         [r.seconds.get("emulator", 0.0) * 1000 for _, r in measured]),
         ("reads of the game (GetItem, Query, BatchGetItem)",
          [float(r.count("dynamodb", "GetItem", "Query", "BatchGetItem")) for _, r in measured]),
         ("transactions (TransactWriteItems)",
@@ -200,12 +201,11 @@ def print_turns(measured: list[tuple[float, Reading]]) -> None:
 def meta_sizes() -> dict[int, int]:
     """Play 50 phases through the use cases on the emulator's table (the operator processing:
     nobody is seated out for missing orders); META's size in bytes."""
-    from functions import wiring
-    from functions.usecases.common import Actor
-    from functions.usecases.create_game import CreateGame, create_game
-    from functions.usecases.join import join_game
-    from functions.usecases.process_turn import process_turn
-    from functions.usecases.submit_orders import submit_orders
+    from composition import wiring
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.players import Actor
+    from functions.usecases.seats import join_game
+    from functions.usecases.turns import process_turn, submit_orders
     from infra.dynamodb import items
 
     services = wiring.services()
@@ -254,7 +254,7 @@ def main() -> None:
     EMULATOR.install()
     stack = LocalStack(port=0).start()
     try:
-        from functions import wiring
+        from composition import wiring
 
         # the request's own calls: not the pumps' (stream relay, notifier, sweeper) beside it
         counted = meter_all(wiring.settings().game_table, ignore=("convoy-pumps", "convoy-timers"))

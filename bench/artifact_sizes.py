@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import sys
 import zipfile
 from pathlib import Path
@@ -50,7 +49,7 @@ def main() -> None:
             f"| {logical_id:<22} | {count:>6} | {unzipped / 1e6:>11.1f} | {zipped / 1e6:>9.1f} | "
             f"{', '.join(r.split('==')[0] for r in requirements)} |"
         )
-    os.sys.stdout.flush()
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -159,14 +159,14 @@ class Meter:
         self._lock = threading.Lock()
         self._started = threading.local()
         self.calls: Counter[tuple[str, str]] = Counter()
-        self.seconds: Counter[str] = Counter()  # time spent in each service's calls
+        self.seconds: dict[str, float] = {}  # time spent in each service's calls
         self.units = CapacityMeter()
         self.messages = 0  # SQS messages sent (a batch counts each)
 
     def snapshot(self) -> Reading:
         with self._lock:
             reads, writes = self.units.split()
-            return Reading(Counter(self.calls), Counter(self.seconds), reads, writes, self.messages)
+            return Reading(Counter(self.calls), dict(self.seconds), reads, writes, self.messages)
 
     def attach(self, client: Any, table: str | None = None) -> None:
         """Count ``client``'s calls; with ``table``, price its DynamoDB calls on that table."""
@@ -189,7 +189,8 @@ class Meter:
                 return
             with self._lock:
                 now = time.perf_counter()
-                self.seconds[service] += now - getattr(self._started, "at", now)
+                spent = now - getattr(self._started, "at", now)
+                self.seconds[service] = self.seconds.get(service, 0.0) + spent
 
         client.meta.events.register("provide-client-params", seen)  # this client's calls only
         client.meta.events.register("before-call", begin)
@@ -205,13 +206,14 @@ class Reading(NamedTuple):
     """What a ``Meter`` had counted at one moment; ``after - before`` is what happened between."""
 
     calls: Counter[tuple[str, str]]
-    seconds: Counter[str]
+    seconds: dict[str, float]
     reads: float
     writes: float
     messages: int
 
-    def __sub__(self, earlier: Reading) -> Reading:  # type: ignore[override]
-        return Reading(self.calls - earlier.calls, self.seconds - earlier.seconds,
+    def __sub__(self, earlier: Reading) -> Reading:
+        seconds = {k: v - earlier.seconds.get(k, 0.0) for k, v in self.seconds.items()}
+        return Reading(self.calls - earlier.calls, {k: v for k, v in seconds.items() if v > 0},
                        self.reads - earlier.reads, self.writes - earlier.writes,
                        self.messages - earlier.messages)
 

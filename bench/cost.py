@@ -227,7 +227,7 @@ def measure(args: argparse.Namespace) -> tuple[Usage, Usage]:
 
     stack = LocalStack(port=0, pump_interval=0.25).start()
     try:
-        from functions import wiring
+        from composition import wiring
 
         capacity = _load_meter()
         table = wiring.settings().game_table
@@ -364,7 +364,7 @@ class LiveVisit:
 
         started = time.perf_counter()
         self.usage, self.game_id, self.call = usage, game_id, call
-        self.socket = connect(url, subprotocols=["convoy", token], legacy=True)  # type: ignore[list-item]
+        self.socket = connect(url, subprotocols=["convoy", token], legacy=True)  # type: ignore[call-overload]
         usage.socket_invocations += 1  # $connect
         usage.requests["live socket"] += 1  # the upgrade request through CloudFront
         usage.api_seconds += time.perf_counter() - started
@@ -411,10 +411,9 @@ def _last(call: Client, game_id: str) -> str | None:
 def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
     """The phase's reminder and deadline schedules fire: the deadline function's own use cases,
     in process, at the reminder's time and just after the deadline."""
-    from functions import wiring
+    from composition import wiring
     from functions.adapters import StoreDeadlineGames
-    from functions.usecases.deadlines import fire_deadline
-    from functions.usecases.reminders import send_reminder
+    from functions.usecases.turns import fire_deadline, send_reminder
 
     services = wiring.services()
     scheduler = wiring.deadline_scheduler()

@@ -50,10 +50,10 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from bench.peers import Peer, mila_peer, pydip_peer  # noqa: E402
-from bench.random_play import PlayedPhase, play_game  # noqa: E402
-from engine import MapData, Order, OrderResult, PhaseType, Resolution, ResultCode  # noqa: E402
+import engine
+from bench.peers import Peer, mila_peer, pydip_peer
+from bench.random_play import PlayedPhase, play_game
+from engine import MapData, Order, OrderResult, PhaseType, Resolution, ResultCode
 
 MAX_PHASES_PER_GAME = 80  # 40 years at most: long enough for mid- and end-game boards
 WARMUP_PHASES = 200

@@ -32,8 +32,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from bench.engine_bench import collect_positions  # noqa: E402
+import engine
+from bench.engine_bench import collect_positions
 
 STEPS = ("load state", "parse", "validate", "adjudicate", "store result")
 
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 def pydip_count(phases: int, seed: int) -> int | None:
     """pydip's instructions per movement phase on the same positions, or None."""
     try:
-        import pydip  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: F401
+        import pydip  # noqa: F401
     except ImportError:
         return None
     runs = []

@@ -57,9 +57,9 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from bench.random_play import PlayedPhase, play_game  # noqa: E402
-from engine import Convoy, Decision, GameStatus, Move, PhaseType, ResultCode, Role, SupportMove  # noqa: E402
+import engine
+from bench.random_play import PlayedPhase, play_game
+from engine import Convoy, Decision, GameStatus, Move, PhaseType, ResultCode, Role, SupportMove
 
 Position = frozenset[tuple[str, str]]  # (power, "A PAR" | "*A PAR")
 
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", type=int, default=60, help="phases per game at most")
     args = parser.parse_args(argv)
     try:
-        import diplomacy  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        import diplomacy
     except ImportError:
         print("MILA's diplomacy is not installed: pip install -e '.[bench]'")
         return 1

@@ -43,12 +43,12 @@ class Peer:
 
 def pydip_peer(game_map: MapData) -> Peer | None:
     try:
-        from pydip.map.predefined import vanilla_dip  # type: ignore[import-not-found,import-untyped,unused-ignore]
-        from pydip.player.command import command as commands  # type: ignore[import-not-found,import-untyped,unused-ignore]
-        from pydip.player.player import Player  # type: ignore[import-not-found,import-untyped,unused-ignore]
-        from pydip.player.unit import UnitTypes  # type: ignore[import-not-found,import-untyped,unused-ignore]
-        from pydip.turn.resolve import resolve_turn  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except Exception:  # noqa: BLE001 - any import failure means "not available"
+        from pydip.map.predefined import vanilla_dip
+        from pydip.player.command import command as commands
+        from pydip.player.player import Player
+        from pydip.player.unit import UnitTypes
+        from pydip.turn.resolve import resolve_turn
+    except Exception:
         return None
     pmap = vanilla_dip.generate_map()
     names = _pydip_names(game_map, set(pmap.name_map))
@@ -158,8 +158,8 @@ def _pydip_command(commands: Any, verb: str, player: Any, unit: Any, rest: list[
 
 def mila_peer(game_map: MapData) -> Peer | None:
     try:
-        import diplomacy  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except Exception:  # noqa: BLE001
+        import diplomacy
+    except Exception:
         return None
     game = diplomacy.Game(map_name="standard")  # one Game, reused for every phase
 

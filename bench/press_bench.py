@@ -58,7 +58,7 @@ def _older_press(gid: str, count: int, clock: SteppingClock) -> int:
     so later sends through the use case continue each power's inbox. Returns England's
     inbox position after them (its cursor).
     """
-    from functions import wiring
+    from composition import wiring
     from functions.ports import MessageRecord
     from infra.dynamodb import items, keys
     from infra.dynamodb.press_store import INBOX, MSG, POWER, inbox_sk, msg_sk
@@ -95,11 +95,11 @@ def _older_press(gid: str, count: int, clock: SteppingClock) -> int:
 def _filled_game(total: int, new_for_england: int = 50) -> tuple[str, str, int]:
     """A game with ``total`` messages whose last ``new_for_england`` are England's unread ones,
     sent through the press use case. Returns the game id, England's token and its cursor."""
-    from functions import wiring
-    from functions.usecases.common import Actor
-    from functions.usecases.create_game import CreateGame, create_game
-    from functions.usecases.join import join_game
-    from functions.usecases.press import send_message
+    from composition import wiring
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.players import Actor
+    from functions.usecases.press.press import send_message
+    from functions.usecases.seats import join_game
 
     services = wiring.services()
     store, press, clock = services.store, services.press_store, SteppingClock()
@@ -164,7 +164,7 @@ def main() -> None:
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     stack = LocalStack(port=0).start()
     try:
-        from functions import wiring
+        from composition import wiring
         from infra import aws_clients
 
         units = meter(aws_clients.dynamodb(), wiring.settings().game_table)

@@ -184,7 +184,7 @@ def retreat_orders(menus: dict[str, list[Order]], rng: random.Random, style: Sty
 
 def adjustment_orders(
     state: GameState,
-    map: MapData,  # noqa: A002
+    map: MapData,
     menus: dict[str, list[Order]],
     rng: random.Random,
     style: Style = DEFAULT_STYLE,
@@ -218,14 +218,14 @@ def adjustment_orders(
     return out
 
 
-def legal_menus(state: GameState, map: MapData) -> dict[str, list[Order]]:  # noqa: A002
+def legal_menus(state: GameState, map: MapData) -> dict[str, list[Order]]:
     """``engine.legal_menus`` of every power the phase waits for."""
     return engine.legal_menus(state, map, engine.powers_with_orders_to_give(state, map))
 
 
 def choose_orders(
     state: GameState,
-    map: MapData,  # noqa: A002
+    map: MapData,
     rng: random.Random,
     style: Style = DEFAULT_STYLE,
     menus: dict[str, list[Order]] | None = None,
@@ -242,7 +242,7 @@ def choose_orders(
 
 
 def play_game(
-    map: MapData,  # noqa: A002
+    map: MapData,
     seed: int,
     *,
     rules: str = "2023",

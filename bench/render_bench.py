@@ -27,9 +27,9 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-import render  # noqa: E402
-from render.showcase import showcase_year  # noqa: E402
+import engine
+import render
+from render.showcase import showcase_year
 
 WIDTH = 1200
 
@@ -119,10 +119,10 @@ def _scene_row(
 
 
 def _cached(repeat: int) -> None:
-    from functions.usecases.common import ANONYMOUS
-    from functions.usecases.create_game import CreateGame, create_game
-    from functions.usecases.map_view import MapRequest, map_picture
-    from tests.functions.fakes import FakeClock, InMemoryGameStore
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.players import ANONYMOUS
+    from functions.usecases.turns import MapRequest, map_picture
+    from testkit.fakes import FakeClock, InMemoryGameStore
 
     store, clock = InMemoryGameStore(), FakeClock()
     game_id = create_game(store, clock, CreateGame(variant="classical")).game_id

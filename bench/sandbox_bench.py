@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from tests.api.harness import in_process_api  # noqa: E402
-from tests.api.sandbox_datc import api_rules, run_case_over_api  # noqa: E402
-from tests.engine.test_datc import EXTRA, MAIN  # noqa: E402
-from tests.functions.openings import SPRING_1901  # noqa: E402
+from testkit.api_harness import in_process_api  # noqa: E402
+from testkit.datc import EXTRA, MAIN  # noqa: E402
+from testkit.openings import SPRING_1901  # noqa: E402
+from testkit.sandbox_datc import api_rules, run_case_over_api  # noqa: E402
 
 
 def _timed(run: Callable[[], Any], n: int) -> list[float]:

@@ -13,7 +13,7 @@ extension field, ``"convoy"``: ``{"version": 1, "variant", "rulebook", "status",
 ``centers``, ``final_phase``, ``ended_at``) or null while the game goes on. MILA's reader
 ignores fields it does not know, so the document still loads there.
 
-- ``to_mila(document)``: from a ``convoy-export/1`` document (functions/usecases/export.py).
+- ``to_mila(document)``: from a ``convoy-export/1`` document (functions/usecases/turns/export.py).
   ``classical`` is MILA's ``standard`` map; other variants are refused
   (``UnsupportedVariant``). Messages are empty: the export holds no press. Builds are
   written MILA's way (``A PAR B``); results use MILA's words (``bounce``, ``cut``, ``void``,
@@ -277,8 +277,8 @@ def _differences(state: engine.GameState, recorded: Mapping[str, Any]) -> str:
 
 def resolution_record(resolution: engine.Resolution, nmr: Sequence[str]) -> dict[str, Any]:
     """A resolution as Convoy's export document carries it: each result with its power and
-    order text (as functions/usecases/process_turn.py's ``resolution_view``) but no
-    explanation (an export leaves them out: functions/usecases/export.py says why), the
+    order text (as functions/usecases/turns/process_turn.py's ``resolution_view``) but no
+    explanation (an export leaves them out: functions/usecases/turns/export.py says why), the
     engine's notes, and the NMR powers."""
     data = engine.resolution_to_dict(resolution)
     results = []

@@ -15,7 +15,7 @@ functions/usecases): nothing here adds a field to them.
 
 A phase a seated power owed is counted once: *on time* (orders by the first deadline),
 *late* (given after an ``NMR_EXTENSION``) or *missed* (in ``nmr``). A creator cannot process
-a phase early while a seated power still owes orders (functions/usecases/fairness.py), so
+a phase early while a seated power still owes orders (functions/usecases/turns/fairness.py), so
 ``nmr`` means the deadline passed.
 
 Events name powers, not accounts: the tenure's ``joined_seq`` is what the caller maps to

@@ -35,18 +35,16 @@ class Kind(IntEnum):
 
 
 class ErrorCode(IntEnum):
+    """The codes a server sends; those a client sends about a server (0x07, 0x0A-0x0C) are not ours."""
+
     IM_TIMER_POPPED = 0x01
     IM_NOT_FIRST = 0x02
     IM_WRONG_ENDIAN = 0x03
     IM_WRONG_MAGIC = 0x04
     VERSION_INCOMPATIBLE = 0x05
     MORE_THAN_ONE_IM = 0x06
-    IM_FROM_SERVER = 0x07
     UNKNOWN_MESSAGE = 0x08
     MESSAGE_TOO_SHORT = 0x09
-    DM_BEFORE_RM = 0x0A
-    RM_NOT_FIRST = 0x0B
-    MORE_THAN_ONE_RM = 0x0C
     RM_FROM_CLIENT = 0x0D
     INVALID_TOKEN = 0x0E
 

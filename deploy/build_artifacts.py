@@ -9,8 +9,8 @@ machine to pick wheels. This script instead
 
 - walks the handler's imports from the source (``ast``, deferred and ``TYPE_CHECKING`` imports
   included, as tests/contracts/test_boundaries.py reads them), so an artifact holds exactly the
-  modules of ``engine``/``functions``/``infra``/``render``/``backgammon`` it can reach, plus the
-  package data those packages read (maps, geometry, the font);
+  modules of ``composition``/``engine``/``functions``/``infra``/``render``/``backgammon`` it can
+  reach, plus the package data those packages read (maps, geometry, the font);
 - maps the third-party modules those import to the runtime dependencies of pyproject.toml (a
   module imported by the product that is not a declared runtime dependency fails the build);
 - installs them with pip for the *target* platform (``--platform manylinux_*_aarch64
@@ -50,7 +50,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements-lambda.txt"
-PRODUCT = ("engine", "functions", "infra", "render", "backgammon", "community")
+PRODUCT = ("engine", "functions", "infra", "render", "backgammon", "community", "composition")
 # package -> the data files it reads at run time (pyproject.toml's package-data says the same)
 PACKAGE_DATA: dict[str, tuple[str, ...]] = {
     "engine": ("maps/*.json",),
@@ -65,13 +65,13 @@ IMPLIED: dict[str, str] = {"zoneinfo": "tzdata"}
 # template.yaml's functions: logical id -> Handler, as the template says it (tests/deploy/
 # test_artifacts.py checks this table against the template); FUNCTIONS: the handler's module
 HANDLERS: dict[str, str] = {
-    "ApiFunction": "functions.api.handler.lambda_handler",
-    "DeadlineFunction": "functions.deadline.handler.handler",
-    "DeadlineSweepFunction": "functions.deadline.handler.sweep_handler",
-    "RelayFunction": "functions.relay.handler.handler",
-    "NotifierFunction": "functions.notifier.handler.handler",
-    "TelegramFunction": "functions.telegram.handler.handler",
-    "LiveFunction": "functions.live.handler.handler",
+    "ApiFunction": "composition.api.lambda_handler",
+    "DeadlineFunction": "composition.deadline.handler",
+    "DeadlineSweepFunction": "composition.deadline.sweep_handler",
+    "RelayFunction": "composition.relay.handler",
+    "NotifierFunction": "composition.notifier.handler",
+    "TelegramFunction": "composition.telegram.handler",
+    "LiveFunction": "composition.live.handler",
 }
 FUNCTIONS: dict[str, str] = {
     logical_id: handler.rpartition(".")[0] for logical_id, handler in HANDLERS.items()

@@ -10,7 +10,7 @@ The rule (docs/variants.md "Fog of war"), pure and the only place it is written:
 * an order or a result is seen only when every province it names is seen (a support of a
   unit in the fog would show that unit) - except the power's own orders, which it wrote;
 * an observer (no power) sees nothing; once the game has ended everything is public (the
-  callers decide when that is: functions/usecases/fog_of_war.py).
+  callers decide when that is: functions/usecases/players/fog_of_war.py).
 
 Each power's number of centres stays public: builds and disbands, the victory condition and
 the draw all turn on it, and every fog server shows it (vDiplomacy's "Fog of war" shows the

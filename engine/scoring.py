@@ -5,7 +5,7 @@ beside ``conclusion.py``, as pure arithmetic over a game's outcome: no I/O, stdl
 A game's settings name one system (``SCORING_SYSTEMS``); tournaments add the same points
 up over rounds.
 
-The outcome is Convoy's result record (functions/usecases/results.py, docs/rules.md "How a
+The outcome is Convoy's result record (functions/usecases/game/results.py, docs/rules.md "How a
 game ends"): ``kind`` is ``solo``, ``concession``, ``draw``, ``year_limit`` or
 ``abandoned``; ``winners`` the soloist or the draw's members (every survivor: draws
 include all survivors); ``centers`` every power of the map with its final centre count.

@@ -2,7 +2,7 @@
 
 Why here and not in ``infra/``: these call use cases (``process_turn``, ``submit_orders``,
 the views), and ``infra`` may import only the ports (functions/ports.py). They sit above
-the use cases and below the composition root (functions/wiring.py), which builds them.
+the use cases and below the composition root (composition/wiring.py), which builds them.
 So deadlines, the notifier and the Telegram bot share one process_turn, one order
 submission and one view of orders status with the REST API.
 """
@@ -18,28 +18,36 @@ from functions.errors import GameNotActive, GameNotFound, GamePaused, StalePhase
 from functions.ports import (
     CHAT_PHOTO,
     Clock,
-    DeadlineInfo,
     DeadlineScheduler,
+    GameStore,
+    ItemNotFound,
+    PowerChats,
+    PressStore,
+)
+from functions.ports.notifications import (
+    DeadlineInfo,
     DeliveryTarget,
     DiscordTarget,
     Firing,
-    GameStore,
-    ItemNotFound,
     OutboxMessage,
-    PowerChats,
-    PressStore,
     Seat,
     SubmitOutcome,
     TelegramTarget,
     WebhookTarget,
     target_from_dict,
 )
-from functions.usecases.common import SCHEDULER, Actor, iso, load, parse_iso
+from functions.usecases.game import iso, load, parse_iso
 from functions.usecases.notifications import webhook_document
-from functions.usecases.process_turn import LostRace, NotDue, process_turn
-from functions.usecases.reminders import send_reminder
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import last_resolution, orders_status
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.turns import (
+    LostRace,
+    NotDue,
+    last_resolution,
+    orders_status,
+    process_turn,
+    send_reminder,
+    submit_orders,
+)
 
 
 class HttpSender(Protocol):
@@ -195,7 +203,7 @@ class StoreGameActions:
         self, seat: Seat, to: str | Sequence[str], text: str, dedupe_key: str
     ) -> tuple[str, int]:
         from functions.errors import Forbidden
-        from functions.usecases.press import send_message
+        from functions.usecases.press.press import send_message
 
         if self._press is None:
             raise Forbidden("press is not available through this bot")

@@ -23,81 +23,142 @@ class DomainError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
-def _error(name: str, code: str, status: int, doc: str) -> type[DomainError]:
-    return type(name, (DomainError,), {"code": code, "status": status, "__doc__": doc})
+class GameNotFound(DomainError):
+    """No game with this id."""
+    code, status = "GAME_NOT_FOUND", 404
 
+class GameNotActive(DomainError):
+    """The game is over."""
+    code, status = "GAME_NOT_ACTIVE", 409
 
-GameNotFound = _error("GameNotFound", "GAME_NOT_FOUND", 404, "No game with this id.")
-GameNotActive = _error("GameNotActive", "GAME_NOT_ACTIVE", 409, "The game is over.")
-StalePhase = _error("StalePhase", "STALE_PHASE", 409, "The request names a phase that is no longer current.")
-NotAPlayer = _error("NotAPlayer", "NOT_A_PLAYER", 401, "No valid player token.")
-Forbidden = _error("Forbidden", "FORBIDDEN", 403, "The caller may not do this.")
-PowerTaken = _error("PowerTaken", "POWER_TAKEN", 409, "Someone already plays this power.")
-GameFull = _error("GameFull", "GAME_FULL", 409, "Every power is taken.")
-BadPassword = _error("BadPassword", "BAD_PASSWORD", 403, "Wrong or missing join password.")
-UnknownPower = _error("UnknownPower", "UNKNOWN_POWER", 400, "No such power in this variant.")
-UnknownVariant = _error("UnknownVariant", "UNKNOWN_VARIANT", 400, "No such variant or rulebook.")
-OrdersMissing = _error("OrdersMissing", "ORDERS_MISSING", 409, "require_all: some powers owe orders.")
-ValidationFailed = _error("ValidationFailed", "VALIDATION_ERROR", 422, "The request is malformed.")
-GamePaused = _error(
-    "GamePaused", "GAME_PAUSED", 409, "The game is paused: deadlines and auto-processing wait for resume."
-)
-GameNotFull = _error(
-    "GameNotFull", "GAME_NOT_FULL", 409, "The creator may not process a turn before every power has a player."
-)
-DeadlineNotReached = _error(
-    "DeadlineNotReached", "DEADLINE_NOT_REACHED", 409,
-    "The creator may not process before the deadline unless every power has submitted.",
-)
-NoDeadline = _error("NoDeadline", "NO_DEADLINE", 409, "The phase has no running deadline to extend.")
-Conflict = _error("Conflict", "CONFLICT", 409, "Too many concurrent writers; retry.")
-StoredOrderUnreadable = _error(
-    "StoredOrderUnreadable", "STORED_ORDER_UNREADABLE", 500,
-    "An accepted order no longer parses; the turn is not processed rather than lose it.",
-)
-IdempotencyKeyReused = _error(
-    "IdempotencyKeyReused", "IDEMPOTENCY_KEY_REUSED", 422, "The key was used with another body."
-)
-IdempotentReplaySecret = _error(
-    "IdempotentReplaySecret", "IDEMPOTENT_REPLAY_SECRET", 409,
-    "The first answer to this Idempotency-Key carried a secret, which is never sent twice.",
-)
-TooManyTargets = _error(
-    "TooManyTargets", "TOO_MANY_TARGETS", 422, "A game has at most 5 notify targets (issue 11)."
-)
-TooManyTargetsPerHost = _error(
-    "TooManyTargetsPerHost", "TOO_MANY_TARGETS_PER_HOST", 422,
-    "At most 2 of a game's notify targets may name one host (issue 11).",
-)
-HostTargetLimit = _error(
-    "HostTargetLimit", "HOST_TARGET_LIMIT", 429,
-    "This webhook host is named by as many new games today as allowed; wait for Retry-After seconds.",
-)
-NotifyTargetNotFound = _error(
-    "NotifyTargetNotFound", "NOTIFY_TARGET_NOT_FOUND", 404, "The game has no webhook target at that index."
-)
-TooManyJoinAttempts = _error(
-    "TooManyJoinAttempts", "TOO_MANY_JOIN_ATTEMPTS", 429,
-    "Too many wrong passwords for this game from this caller; wait for Retry-After seconds.",
-)
-BadCursor = _error("BadCursor", "BAD_CURSOR", 400, "The cursor was not given by this game's history.")
-BadImport = _error("BadImport", "BAD_IMPORT", 422, "The export document is malformed or does not replay.")
-TooManyImports = _error(
-    "TooManyImports", "TOO_MANY_IMPORTS", 429, "This account imported as many games this hour as allowed."
-)
-FogOfWar = _error(
-    "FogOfWar", "FOG_OF_WAR", 409, "A fog-of-war game's whole record is public once the game has ended."
-)
-PhaseNotFound = _error(
-    "PhaseNotFound", "PHASE_NOT_FOUND", 404, "No adjudicated phase of that name in this game."
-)
+class StalePhase(DomainError):
+    """The request names a phase that is no longer current."""
+    code, status = "STALE_PHASE", 409
 
-# --- game kinds (functions/usecases/game_kinds.py; backgammon: docs/backgammon.md) -----------
-UnknownGame = _error("UnknownGame", "UNKNOWN_GAME", 400, "No such game kind (diplomacy, backgammon).")
-WrongGameKind = _error("WrongGameKind", "WRONG_GAME_KIND", 409, "This call is for another kind of game.")
-GameNotStarted = _error("GameNotStarted", "GAME_NOT_STARTED", 409, "Waiting for every seat to be taken.")
-NotYourTurn = _error("NotYourTurn", "NOT_YOUR_TURN", 409, "The other side is to play.")
+class NotAPlayer(DomainError):
+    """No valid player token."""
+    code, status = "NOT_A_PLAYER", 401
 
+class Forbidden(DomainError):
+    """The caller may not do this."""
+    code, status = "FORBIDDEN", 403
+
+class PowerTaken(DomainError):
+    """Someone already plays this power."""
+    code, status = "POWER_TAKEN", 409
+
+class GameFull(DomainError):
+    """Every power is taken."""
+    code, status = "GAME_FULL", 409
+
+class BadPassword(DomainError):
+    """Wrong or missing join password."""
+    code, status = "BAD_PASSWORD", 403
+
+class UnknownPower(DomainError):
+    """No such power in this variant."""
+    code, status = "UNKNOWN_POWER", 400
+
+class UnknownVariant(DomainError):
+    """No such variant or rulebook."""
+    code, status = "UNKNOWN_VARIANT", 400
+
+class OrdersMissing(DomainError):
+    """require_all: some powers owe orders."""
+    code, status = "ORDERS_MISSING", 409
+
+class ValidationFailed(DomainError):
+    """The request is malformed."""
+    code, status = "VALIDATION_ERROR", 422
+
+class GamePaused(DomainError):
+    """The game is paused: deadlines and auto-processing wait for resume."""
+    code, status = "GAME_PAUSED", 409
+
+class GameNotFull(DomainError):
+    """The creator may not process a turn before every power has a player."""
+    code, status = "GAME_NOT_FULL", 409
+
+class DeadlineNotReached(DomainError):
+    """The creator may not process before the deadline unless every power has submitted."""
+    code, status = "DEADLINE_NOT_REACHED", 409
+
+class NoDeadline(DomainError):
+    """The phase has no running deadline to extend."""
+    code, status = "NO_DEADLINE", 409
+
+class Conflict(DomainError):
+    """Too many concurrent writers; retry."""
+    code, status = "CONFLICT", 409
+
+class StoredOrderUnreadable(DomainError):
+    """An accepted order no longer parses; the turn is not processed rather than lose it."""
+    code, status = "STORED_ORDER_UNREADABLE", 500
+
+class IdempotencyKeyReused(DomainError):
+    """The key was used with another body."""
+    code, status = "IDEMPOTENCY_KEY_REUSED", 422
+
+class IdempotentReplaySecret(DomainError):
+    """The first answer to this Idempotency-Key carried a secret, which is never sent twice."""
+    code, status = "IDEMPOTENT_REPLAY_SECRET", 409
+
+class TooManyTargets(DomainError):
+    """A game has at most 5 notify targets (issue 11)."""
+    code, status = "TOO_MANY_TARGETS", 422
+
+class TooManyTargetsPerHost(DomainError):
+    """At most 2 of a game's notify targets may name one host (issue 11)."""
+    code, status = "TOO_MANY_TARGETS_PER_HOST", 422
+
+class HostTargetLimit(DomainError):
+    """This webhook host is named by as many new games today as allowed; wait for Retry-After seconds."""
+    code, status = "HOST_TARGET_LIMIT", 429
+
+class NotifyTargetNotFound(DomainError):
+    """The game has no webhook target at that index."""
+    code, status = "NOTIFY_TARGET_NOT_FOUND", 404
+
+class TooManyJoinAttempts(DomainError):
+    """Too many wrong passwords for this game from this caller; wait for Retry-After seconds."""
+    code, status = "TOO_MANY_JOIN_ATTEMPTS", 429
+
+class BadCursor(DomainError):
+    """The cursor was not given by this game's history."""
+    code, status = "BAD_CURSOR", 400
+
+class BadImport(DomainError):
+    """The export document is malformed or does not replay."""
+    code, status = "BAD_IMPORT", 422
+
+class TooManyImports(DomainError):
+    """This account imported as many games this hour as allowed."""
+    code, status = "TOO_MANY_IMPORTS", 429
+
+class FogOfWar(DomainError):
+    """A fog-of-war game's whole record is public once the game has ended."""
+    code, status = "FOG_OF_WAR", 409
+
+class PhaseNotFound(DomainError):
+    """No adjudicated phase of that name in this game."""
+    code, status = "PHASE_NOT_FOUND", 404
+
+# --- game kinds (functions/usecases/games/game_kinds.py; backgammon: docs/backgammon.md) -----------
+class UnknownGame(DomainError):
+    """No such game kind (diplomacy, backgammon)."""
+    code, status = "UNKNOWN_GAME", 400
+
+class WrongGameKind(DomainError):
+    """This call is for another kind of game."""
+    code, status = "WRONG_GAME_KIND", 409
+
+class GameNotStarted(DomainError):
+    """Waiting for every seat to be taken."""
+    code, status = "GAME_NOT_STARTED", 409
+
+class NotYourTurn(DomainError):
+    """The other side is to play."""
+    code, status = "NOT_YOUR_TURN", 409
 
 class InvalidMove(DomainError):
     """A backgammon input the rules refuse: ``code`` is the seed's InvalidMoveCode name."""
@@ -108,52 +169,71 @@ class InvalidMove(DomainError):
         super().__init__(message, **extra)
         self.code = code
 
-# --- press (issue 13; functions/usecases/press.py, docs/api.md "Press") ---
+# --- press (issue 13; functions/usecases/press/press.py, docs/api.md "Press") ---
 
-PressDisabled = _error("PressDisabled", "PRESS_DISABLED", 409, "This game has no press (press: none).")
-PrivatePressDisabled = _error(
-    "PrivatePressDisabled", "PRIVATE_PRESS_DISABLED", 409, "This game allows public press only."
-)
-PressClosed = _error(
-    "PressClosed", "PRESS_CLOSED", 409, "press: rulebook - press is open during movement phases only."
-)
-PowerCannotTalk = _error(
-    "PowerCannotTalk", "POWER_NOT_ACTIVE", 403, "Only seated, active powers may send press."
-)
-RateLimited = _error("RateLimited", "RATE_LIMITED", 429, "Too many messages; wait for Retry-After seconds.")
-TooManyChannels = _error(
-    "TooManyChannels", "TOO_MANY_CHANNELS", 409, "This power has opened as many channels as a game allows."
-)
-ChannelNotFound = _error("ChannelNotFound", "CHANNEL_NOT_FOUND", 404, "No such channel among the caller's.")
-BadRecipients = _error("BadRecipients", "BAD_RECIPIENTS", 422, "Recipients must be powers of this game.")
-MessageEmpty = _error("MessageEmpty", "MESSAGE_EMPTY", 422, "The text is empty once trimmed.")
-MessageTooLong = _error(
-    "MessageTooLong", "MESSAGE_TOO_LONG", 422, "The text is longer than 4,000 characters."
-)
-MessageNotPrintable = _error(
-    "MessageNotPrintable", "MESSAGE_NOT_PRINTABLE", 422, "The text holds control or unassigned characters."
-)
+class PressDisabled(DomainError):
+    """This game has no press (press: none)."""
+    code, status = "PRESS_DISABLED", 409
 
-# --- the stateless sandbox (issue 19; functions/usecases/sandbox.py, docs/api.md "Sandbox") ---
+class PrivatePressDisabled(DomainError):
+    """This game allows public press only."""
+    code, status = "PRIVATE_PRESS_DISABLED", 409
 
-BadPosition = _error(
-    "BadPosition", "BAD_POSITION", 422,
-    "The position is unreadable or impossible on the variant's map (state, compact or phase).",
-)
+class PressClosed(DomainError):
+    """press: rulebook - press is open during movement phases only."""
+    code, status = "PRESS_CLOSED", 409
 
-# --- accounts (issue 15; functions/usecases/accounts.py, docs/accounts.md) -------------------
+class PowerCannotTalk(DomainError):
+    """Only seated, active powers may send press."""
+    code, status = "POWER_NOT_ACTIVE", 403
 
-AlreadySeated = _error(
-    "AlreadySeated", "ALREADY_SEATED", 409, "This account already holds a seat in this game (one per game)."
-)
-SeatAlreadyBound = _error(
-    "SeatAlreadyBound", "SEAT_ALREADY_BOUND", 409, "This seat token is already bound to an account."
-)
-NotSignedIn = _error(
-    "NotSignedIn", "NOT_SIGNED_IN", 401,
-    "An Authorization: Bearer <ID token> of a signed-in user is required."
-)
+class RateLimited(DomainError):
+    """Too many messages; wait for Retry-After seconds."""
+    code, status = "RATE_LIMITED", 429
 
+class TooManyChannels(DomainError):
+    """This power has opened as many channels as a game allows."""
+    code, status = "TOO_MANY_CHANNELS", 409
+
+class ChannelNotFound(DomainError):
+    """No such channel among the caller's."""
+    code, status = "CHANNEL_NOT_FOUND", 404
+
+class BadRecipients(DomainError):
+    """Recipients must be powers of this game."""
+    code, status = "BAD_RECIPIENTS", 422
+
+class MessageEmpty(DomainError):
+    """The text is empty once trimmed."""
+    code, status = "MESSAGE_EMPTY", 422
+
+class MessageTooLong(DomainError):
+    """The text is longer than 4,000 characters."""
+    code, status = "MESSAGE_TOO_LONG", 422
+
+class MessageNotPrintable(DomainError):
+    """The text holds control or unassigned characters."""
+    code, status = "MESSAGE_NOT_PRINTABLE", 422
+
+# --- the stateless sandbox (issue 19; functions/usecases/sandbox/sandbox.py, docs/api.md "Sandbox") ---
+
+class BadPosition(DomainError):
+    """The position is unreadable or impossible on the variant's map (state, compact or phase)."""
+    code, status = "BAD_POSITION", 422
+
+# --- accounts (issue 15; functions/usecases/accounts/accounts.py, docs/accounts.md) -------------------
+
+class AlreadySeated(DomainError):
+    """This account already holds a seat in this game (one per game)."""
+    code, status = "ALREADY_SEATED", 409
+
+class SeatAlreadyBound(DomainError):
+    """This seat token is already bound to an account."""
+    code, status = "SEAT_ALREADY_BOUND", 409
+
+class NotSignedIn(DomainError):
+    """An Authorization: Bearer <ID token> of a signed-in user is required."""
+    code, status = "NOT_SIGNED_IN", 401
 
 class AuthRejected(DomainError):
     """A refusal of the user pool or of a token check: ``code`` from ``functions.ports.IdentityRejected``,
@@ -175,14 +255,16 @@ AUTH_STATUS: dict[str, int] = {
 }
 
 # --- reaching players (issue 33: docs/notifications.md, "Reaching players") ------------------
-BadUnsubscribeLink = _error(
-    "BadUnsubscribeLink", "BAD_UNSUBSCRIBE_LINK", 400,
-    "The unsubscribe link is malformed or its signature is wrong.",
-)
-PushEndpointNotAllowed = _error(
-    "PushEndpointNotAllowed", "PUSH_ENDPOINT_NOT_ALLOWED", 422,
-    "A push subscription must name a known push service over https.",
-)
-TooManyDevices = _error(
-    "TooManyDevices", "TOO_MANY_DEVICES", 409, "An account may register at most 10 push devices."
-)
+class BadUnsubscribeLink(DomainError):
+    """The unsubscribe link is malformed or its signature is wrong."""
+    code, status = "BAD_UNSUBSCRIBE_LINK", 400
+
+class PushEndpointNotAllowed(DomainError):
+    """A push subscription must name a known push service over https."""
+    code, status = "PUSH_ENDPOINT_NOT_ALLOWED", 422
+
+class TooManyDevices(DomainError):
+    """An account may register at most 10 push devices."""
+
+    code = "TOO_MANY_DEVICES"
+    status = 409

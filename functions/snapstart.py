@@ -48,7 +48,7 @@ def prime(*warm_ups: Hook, renew: tuple[Hook, ...] = ()) -> None:
         for warm_up in warm_ups:
             try:
                 warm_up()
-            except Exception as exc:  # noqa: BLE001 - priming is an optimisation
+            except Exception as exc:
                 _warn(warm_up, exc)
 
     def after() -> None:

@@ -4,7 +4,7 @@ One item per (scope, window) in the game table, ``ATTEMPTS#<scope>`` / ``WINDOW#
 ``tries`` is raised by one ``UpdateItem`` whose condition is ``tries < limit``, so two
 concurrent attempts can never both take the last try; the item expires (``expires_at``,
 the table's TTL) one window after its own ends. Used for failed joins of private games
-(functions/usecases/join_limits.py). ``ClientError`` leaves only as ``AttemptCounterError``.
+(functions/usecases/players/join_limits.py). ``ClientError`` leaves only as ``AttemptCounterError``.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from functions.ports import AuthTokens, IdentityRejected, SignedUp, StorageUnavailable
+from functions.ports import IdentityRejected, StorageUnavailable
+from functions.ports.accounts import AuthTokens, SignedUp
 from infra import aws_errors
 from infra.errors import is_retryable
 

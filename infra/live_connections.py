@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from functions.ports import Connection, ConnectionGone
+from functions.ports.reach import Connection, ConnectionGone
 from infra.dynamodb import items
 from infra.dynamodb.table import TableAdapter
 

@@ -21,7 +21,7 @@ Scheduler's own delete came after that update it would take the new schedule wit
 backstop sweeper then processes the phase (an early firing needs a deadline moved without its
 schedule, which `extend` and `resume` never do: they replace the schedule by name).
 
-What it does not do: decide *whether* a deadline applies (functions/usecases/deadlines.py)
+What it does not do: decide *whether* a deadline applies (functions/usecases/turns/deadlines.py)
 or call process_turn. Botocore `ClientError`s become the domain errors below.
 """
 

@@ -6,7 +6,7 @@ utility (``SSMProvider.get_parameters_by_name``: one ``GetParameters`` call for 
 names, every secret the function needs) over the process's boto3 SSM client
 (infra/aws_clients.py), on first use (the first request or batch, never at import), cached
 by the provider for ``CACHE_SECONDS`` and kept for the life of the container by the
-composition root (functions/wiring.py). The utility's cache is why it is used: values per
+composition root (composition/wiring.py). The utility's cache is why it is used: values per
 parameter name with a maximum age, dropped by ``clear_cache()``. A rotated parameter
 therefore reaches a container at its next cold start; docs/operations.md says how to
 force one.
@@ -110,7 +110,7 @@ def _reason(exc: Exception) -> str:
 
 
 def with_secrets(settings: S, env: Mapping[str, str] | None = None, fetch: Fetch = fetch_parameters) -> S:
-    """``settings`` (a NamedTuple with the fields above: functions/wiring.py ``Settings``)
+    """``settings`` (a NamedTuple with the fields above: functions/settings.py ``Settings``)
     with its secrets read from SSM."""
     e = os.environ if env is None else env
     names = parameter_names(e)

@@ -21,7 +21,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
 
-from functions.ports import MailMessage, MailRefused
+from functions.ports.reach import MailMessage, MailRefused
 
 PERMANENT = frozenset({"MessageRejected", "BadRequestException", "AccountSuspendedException",
                        "MailFromDomainNotVerifiedException", "NotFoundException"})
@@ -40,7 +40,8 @@ def mime(message: MailMessage, sender: str) -> bytes:
     mail.set_content(message.text)
     mail.add_alternative(message.html, subtype="html")
     if message.inline_png:
-        html_part = mail.get_payload()[1]
+        html_part = mail.get_body(preferencelist=("html",))  # the alternative just added
+        assert html_part is not None
         html_part.add_related(message.inline_png, maintype="image", subtype="png", cid="<map>",
                               filename="map.png", disposition="inline")
     return bytes(mail)

@@ -11,7 +11,7 @@ infra/secrets.py) is the raw P-256 private key, base64url (what ``vapid --gen`` 
 ``Vapid.from_string`` take); its public key, the browser's ``applicationServerKey``, is derived
 from it. ``WEB_PUSH_SUBJECT`` is the ``sub`` claim push services ask for (a mailto: address).
 Endpoints are checked before anything is sent by ``allowed`` (the composition root passes the
-push-service allowlist of functions/usecases/push_subscriptions.py), again here, so a device
+push-service allowlist of functions/usecases/reach/push_subscriptions.py), again here, so a device
 stored before a rule tightened is still refused.
 """
 
@@ -22,7 +22,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from functions.ports import PushDevice, PushGone
+from functions.ports.reach import PushDevice, PushGone
 
 
 class VapidPushSender:

@@ -20,7 +20,7 @@ during a secret rotation the header holds two comma-separated signatures (new, o
 Every request has a wall-clock deadline (the notifier's budget, functions/usecases/
 delivery_budget.py) besides the per-read socket timeout.
 
-Non-goals: deciding what to send or to whom (functions/usecases/notifications.py),
+Non-goals: deciding what to send or to whom (functions/usecases/notifications/notifications.py),
 and remembering what was sent (the delivery log).
 """
 

@@ -27,8 +27,8 @@ _route: Handler | None = None
 
 def routes() -> Handler:
     """API Gateway's routing of template.yaml: the Telegram webhook has its own function."""
-    from functions.api.handler import lambda_handler
-    from functions.telegram.handler import handler as telegram_handler
+    from composition.api import lambda_handler
+    from composition.telegram import handler as telegram_handler
 
     def route(event: dict[str, Any], context: Any) -> dict[str, Any]:
         method = event["requestContext"]["http"]["method"]

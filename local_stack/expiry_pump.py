@@ -3,7 +3,7 @@
 On AWS the tables' TTL (template.yaml ``TimeToLiveSpecification``) deletes an item some time
 after its epoch-seconds attribute has passed, typically within a day or two, and the
 deletion is a stream record like any other: the relay forgets a game whose META expired
-(functions/usecases/expiry.py, issue 28 item 13). Here, every ``EXPIRY_SECONDS`` (default an
+(functions/usecases/game/expiry.py, issue 28 item 13). Here, every ``EXPIRY_SECONDS`` (default an
 hour; ``CONVOY_EXPIRY_SECONDS``, 0 switches it off) this pump asks each table whose TTL is
 enabled for its expired items and deletes them through the API, so the data directory's
 journal and the table's stream see the deletions as they see every other write.

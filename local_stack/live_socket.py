@@ -177,7 +177,7 @@ class LiveSocket:
                 answer = self._invoke(message_event(connection_id, text, route, at, ip))
                 if answer.get("body"):
                     connection.send(str(answer["body"]))
-        except Exception as exc:  # noqa: BLE001 - the peer went away mid-frame: a disconnect
+        except Exception as exc:
             code, reason = 1006, type(exc).__name__
         finally:
             with self._lock:
@@ -202,7 +202,7 @@ class LiveSocket:
             return False
         try:
             connection.send(data.decode("utf-8"))
-        except Exception:  # noqa: BLE001 - closed while sending: gone
+        except Exception:
             return False
         return True
 

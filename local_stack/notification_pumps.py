@@ -169,11 +169,11 @@ def install() -> NotificationPumps:
     from local_stack import pumps as loop
 
     apply_local_defaults()
-    from functions import wiring
-    from functions.deadline.handler import handler as deadline_handler
-    from functions.deadline.handler import sweep_handler
-    from functions.notifier.handler import handler as notifier_handler
-    from functions.relay.handler import handler as relay_handler
+    from composition import wiring
+    from composition.deadline import handler as deadline_handler
+    from composition.deadline import sweep_handler
+    from composition.notifier import handler as notifier_handler
+    from composition.relay import handler as relay_handler
     from infra import aws_clients
     from local_stack import emulator
     from local_stack.backends import scheduler_backend

@@ -38,8 +38,8 @@ class LocalStack:
         emulators.set_current(self.emulator)
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "convoy")
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as template.yaml's Globals
-        from functions import wiring
-        from functions.live.handler import handler as live_handler
+        from composition import wiring
+        from composition.live import handler as live_handler
         from local_stack.notification_pumps import apply_local_defaults
 
         # before the API workers are spawned: they copy the environment then (the deadline

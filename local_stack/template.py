@@ -47,7 +47,7 @@ _TolerantLoader.add_multi_constructor("!", _construct_tag)
 
 def load_template(path: Path = TEMPLATE) -> dict[str, Any]:
     with path.open() as handle:
-        data: dict[str, Any] = yaml.load(handle, Loader=_TolerantLoader)  # noqa: S506 - safe subclass
+        data: dict[str, Any] = yaml.load(handle, Loader=_TolerantLoader)
     return data
 
 

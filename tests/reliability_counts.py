@@ -5,11 +5,11 @@ it). At the start of the session, before any test module is imported, it wraps t
 points every suite goes through, and at the end writes the counts as JSON (one file per
 xdist worker: ``<file>.<pid>``; ``python -m tests.reliability_counts <file>`` adds them up):
 
-- the API handler (``functions.api.handler.lambda_handler``): requests and 5xx answers, by
+- the API handler (``composition.api.lambda_handler``): requests and 5xx answers, by
   surface: ``import`` (``/games/import``), ``accounts`` (``/auth/*``, ``/me*``), ``REST`` (the
   rest); the in-process harness, the fuzz and the in-process local stacks all call it;
 - the Telegram webhook handlers (``functions.telegram.handler.make_handler``'s): updates and 5xx;
-- the notifier's deliveries (``functions.usecases.notifications.deliver_batch``): messages
+- the notifier's deliveries (``functions.usecases.notifications.notifications.deliver_batch``): messages
   and targets sent, failed, deferred (webhooks, Discord, Telegram sends);
 - the DAIDE bridge: messages answered (``Session.answer``) and its REST calls refused with a 5xx.
 
@@ -56,9 +56,10 @@ def _five_xx(surface: str, status: int) -> None:
 
 
 def install() -> None:
-    from functions.api import handler as api
+    from composition import api, wiring
+    from composition import telegram as telegram_entry
     from functions.telegram import handler as telegram
-    from functions.usecases import notifications
+    from functions.usecases.notifications import notifications
 
     original_api = api.lambda_handler
 
@@ -84,7 +85,7 @@ def install() -> None:
         return counted
 
     telegram.make_handler = counted_make
-    telegram.handler = counted_make(telegram._default_dependencies)
+    telegram_entry.handler = counted_make(wiring.telegram_dependencies)
     original_batch = notifications.deliver_batch
 
     def counted_batch(messages: Any, **kwargs: Any) -> Any:

@@ -218,15 +218,6 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return app.resolve(event, context)
 
 
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-from functions.api import priming  # noqa: E402
-
-snapstart.prime(wiring.prime_clients, snapstart.warm_engine, openapi_document,
-                priming.warm_requests(lambda_handler), renew=(wiring.renew_clients,))
-
 gc.freeze()  # everything above stays for the life of the process: no collection scans it again
 if _COLLECTOR_WAS_ON:
     gc.enable()

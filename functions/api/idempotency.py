@@ -76,7 +76,7 @@ def run_once(
         if existing.payload_hash != payload_hash:
             raise IdempotencyKeyReused("this Idempotency-Key was already used with a different body")
         if existing.status == COMPLETED and existing.outcome is not None:
-            return _replay(existing.outcome)
+            return _replay(dict(existing.outcome))
         raise Conflict("a request with this Idempotency-Key is still in progress; retry later")
     try:
         outcome = apply()

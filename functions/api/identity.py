@@ -3,10 +3,10 @@
 A bearer value that looks like a JWT (three base64url parts, the first a JSON header:
 ``eyJ...``) is an account's ID token and is verified in full (infra/jwt_verifier.py); any
 other value is a seat, creator or operator token, compared by hash as before
-(``functions.usecases.common.identify``). Seat tokens (43 URL-safe characters, no dot)
+(``functions.usecases.players.identity.identify``). Seat tokens (43 URL-safe characters, no dot)
 never look like a JWT, so they never reach the JWT library; nor does the operator token
 unless someone chose one shaped like a JWT (docs/accounts.md says not to). The account use
-cases (functions/usecases/accounts.py) are imported only for a JWT: a cold Lambda serving a
+cases (functions/usecases/accounts/accounts.py) are imported only for a JWT: a cold Lambda serving a
 seat token never loads them (issue 9).
 """
 
@@ -15,13 +15,13 @@ from __future__ import annotations
 import hmac
 from typing import TYPE_CHECKING
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.errors import NotSignedIn
 from functions.ports import GameRecord, IdentityRejected
-from functions.usecases.common import Actor, hash_token, identify
+from functions.usecases.players import Actor, hash_token, identify
 
 if TYPE_CHECKING:
-    from functions.usecases.accounts import User
+    from functions.usecases.accounts.accounts import User
 
 
 def looks_like_jwt(token: str | None) -> bool:
@@ -32,9 +32,9 @@ def user_for(token: str | None) -> User | None:
     """The signed-in user of a JWT bearer (401 ``TOKEN_*`` if it does not verify); None otherwise."""
     if not looks_like_jwt(token):
         return None
-    from functions.usecases.accounts import user_of
+    from functions.usecases.accounts.accounts import user_of
 
-    services = wiring.services()
+    services = api_services.current()
     return user_of(services.token_verifier, services.account_store, services.clock, str(token))
 
 
@@ -61,9 +61,9 @@ def caller_key(token: str | None) -> str | None:
     if not looks_like_jwt(token):
         return hash_token(token)
     try:
-        claims = wiring.services().token_verifier.verify(token)
+        claims = api_services.current().token_verifier.verify(token)
     except IdentityRejected as error:
-        from functions.usecases.accounts import rejected
+        from functions.usecases.accounts.accounts import rejected
 
         raise rejected(error) from None
     return f"user:{claims['sub']}"
@@ -72,7 +72,7 @@ def caller_key(token: str | None) -> str | None:
 def actor_for(game: GameRecord, token: str | None, operator_token: str | None) -> Actor:
     user = user_for(token)
     if user is not None:
-        from functions.usecases.accounts import actor_of
+        from functions.usecases.accounts.accounts import actor_of
 
         return actor_of(game, user)
     return identify(game, token, operator_token)

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from aws_lambda_powertools.event_handler import Response
 from pydantic import BaseModel
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.api.idempotency import run_once
 from functions.api.identity import actor_for, caller_key
 from functions.api.request_store import RequestStore
-from functions.usecases.common import Actor, load
+from functions.usecases.game import load
+from functions.usecases.players import Actor
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -47,9 +48,9 @@ def answers(errors: dict[int, OpenAPIResponse] = ERRORS, status: int = 200,
     return {status: {"description": description}, **errors}
 
 
-def services() -> tuple[wiring.Services, RequestStore]:
+def services() -> tuple[api_services.Services, RequestStore]:
     """The composition root's services, and the game store wrapped for one request."""
-    found = wiring.services()
+    found = api_services.current()
     return found, RequestStore(found.store)
 
 
@@ -90,7 +91,7 @@ class RequestHelpers:
         The answer's body is the JSON of what ``apply`` returned (or of the first call's
         answer, on a replay); Powertools validates it against the route's return annotation
         (``Response[Model]``) and serializes it by alias, like any other route's answer."""
-        found = wiring.services()
+        found = api_services.current()
         scope = {"route": route, "game_id": game_id, "caller": caller_key(self.bearer())}
 
         def once() -> dict[str, Any]:

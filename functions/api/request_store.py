@@ -66,6 +66,10 @@ class RequestStore:
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         return self._store.list_games(limit)
 
+    def delete_game(self, game_id: str) -> int:
+        self._cached.clear()
+        return self._store.delete_game(game_id)
+
     def due_games(self, now_iso: str, limit: int = 1000) -> list[tuple[str, str, str]]:
         return self._store.due_games(now_iso, limit)
 

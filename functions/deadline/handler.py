@@ -16,7 +16,7 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 
 from functions.observability import get_logger, get_metrics, get_tracer
-from functions.usecases.deadlines import SCHEDULE_GRACE, fire_deadline, fire_reminder, sweep
+from functions.usecases.turns import SCHEDULE_GRACE, fire_deadline, fire_reminder, sweep
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -69,26 +69,3 @@ def publish_overdue_games(count: int) -> None:
     included. template.yaml's OverdueGamesAlarm watches it (namespace Convoy, dimension
     service=convoy); the sweep handler's ``log_metrics`` writes it out (EMF, on stdout)."""
     metrics.add_metric(name="OverdueGames", unit=MetricUnit.Count, value=count)
-
-
-def _default_dependencies() -> Any:
-    from functions.wiring import deadline_dependencies  # deferred: no clients at import
-
-    return deadline_dependencies()
-
-
-handler, sweep_handler = make_handlers(_default_dependencies)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-
-def _prime_firing() -> None:
-    """A firing for a game that does not exist (STALE: one read, nothing written)."""
-    handler({"game_id": snapstart.PRIMING_GAME, "phase": "S1901M"}, snapstart.PrimingContext())
-
-
-snapstart.prime(wiring.prime_clients, wiring.deadline_dependencies, snapstart.warm_engine, _prime_firing,
-                renew=(wiring.renew_clients,))

@@ -1,7 +1,7 @@
 """Live updates Lambda: the WebSocket API's ``$connect``, ``$disconnect`` and ``subscribe`` routes.
 
 Wiring only: read API Gateway's WebSocket event (Powertools' parser models check its shape),
-call one use case of functions/usecases/live_updates.py, answer.
+call one use case of functions/usecases/reach/live_updates.py, answer.
 
 - ``$connect``: the bearer token is offered as a subprotocol beside ``convoy``
   (``Sec-WebSocket-Protocol: convoy, <token>``); the answer selects ``convoy``. An ID token
@@ -31,7 +31,12 @@ from aws_lambda_powertools.utilities.parser.models import (
 from functions.errors import DomainError
 from functions.observability import get_logger, get_tracer
 from functions.schemas.live import Subscribe
-from functions.usecases.live_updates import SUBPROTOCOL, open_connection, subscribe, token_from_protocols
+from functions.usecases.reach import (
+    SUBPROTOCOL,
+    open_connection,
+    subscribe,
+    token_from_protocols,
+)
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -104,19 +109,3 @@ def _subscribe(event: dict[str, Any], deps: Any, now: float) -> dict[str, Any]:
     answer = subscribe(deps.connections, deps.store, deps.press, event["requestContext"]["connectionId"],
                        body.game_id, now, deps.operator_token)
     return _answer(200, answer)
-
-
-def _default_dependencies() -> Any:
-    from functions.wiring import live_dependencies  # deferred: no clients at import
-
-    return live_dependencies()
-
-
-handler = make_handler(_default_dependencies)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-snapstart.prime(wiring.prime_clients, wiring.live_dependencies, renew=(wiring.renew_clients,))

@@ -2,8 +2,8 @@
 
 Wiring only: parse each record into an `OutboxMessage` and hand the batch to the
 `deliver_batch` use case within one wall-clock budget taken from the Lambda context
-(functions/usecases/delivery_budget.py, issue 11). The batch's sends run side by side
-(functions/usecases/delivery_lanes.py, issue 28 item 7): a slow or dead receiver holds up
+(functions/usecases/notifications/delivery_budget.py, issue 11). The batch's sends run side by side
+(functions/usecases/notifications/delivery_lanes.py, issue 28 item 7): a slow or dead receiver holds up
 only its own deliveries. What the batch answers, per record:
 
 - delivered (or nothing left to do): deleted;
@@ -37,10 +37,10 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from functions.observability import get_logger, get_tracer
-from functions.ports import GAME_ENDED, MessageQueue, OutboxMessage
-from functions.usecases.delivery_budget import Budget
-from functions.usecases.notifications import deliver_batch
-from functions.usecases.reach_players import Reached, reach_players
+from functions.ports import GAME_ENDED
+from functions.ports.notifications import MessageQueue, OutboxMessage
+from functions.usecases.notifications import Budget, deliver_batch
+from functions.usecases.reach import Reached, reach_players
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -197,19 +197,3 @@ def _send_back(queue: MessageQueue | None, deferred: Deferred, notices: Sequence
     if lost_notices:
         logger.warning("parking notices not queued", extra={"dedupe_keys": lost_notices})
     return [record_id for record_id, (m, _) in deferred.items() if m.dedupe_key in unsent]
-
-
-def _default_dependencies() -> Any:
-    from functions.wiring import notifier_dependencies  # deferred: no clients at import
-
-    return notifier_dependencies()
-
-
-handler = make_handler(_default_dependencies)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-snapstart.prime(wiring.prime_clients, wiring.notifier_dependencies, renew=(wiring.renew_clients,))

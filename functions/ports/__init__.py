@@ -1,42 +1,48 @@
 """The ports: the Protocols the use cases talk through, and every value they exchange.
 
-This is the lowest layer of Convoy's own code after ``engine``: it imports only the
-standard library. Use cases take these Protocols, never boto3; the adapters that
-implement them (``infra/``: DynamoDB, SQS, Scheduler, webhooks; ``functions/adapters.py``:
-adapters over use cases) import this module for the shapes they read and write, and
-``functions/wiring.py`` (the one composition root) builds them. Tests pass in-memory fakes.
+The lowest layer of Convoy's own code after ``engine``: standard library only. Use cases take
+these Protocols, never boto3; the adapters (``infra/``; ``functions/adapters.py``) implement
+them and ``composition/wiring.py`` builds them; tests pass in-memory fakes. The records and the
+storage errors live here, not in ``infra``: they are the port's vocabulary (``GameStore.load``
+returns a ``GameRecord`` or raises ``ItemNotFound``, whatever the store), and an adapter
+depends on the port it implements (docs/architecture.md, "Why the ports sit below infra").
 
-Import direction (tests/contracts/test_boundaries.py encodes it, without exceptions)::
-
-    local_stack, bench      compose everything; nothing of ours imports them
-    functions.wiring        builds adapters: infra + functions.adapters
-    functions.<fn>.handler  handlers: use cases, schemas, wiring
-    functions.adapters      ports implemented over the use cases
-    functions.usecases      the use cases: ports + engine + functions.errors
-    infra                   adapters over AWS: ports + engine, never another functions module
-    functions.ports         this module: stdlib only  <- the port layer
-    engine                  pure rules: stdlib only
-
-Why the records and the storage errors live here and not in ``infra``: they are the
-port's vocabulary (``GameStore.load`` returns a ``GameRecord`` or raises ``ItemNotFound``,
-whatever the store), and adapters depend on the port they implement, not the other way
-round. So ``infra`` may import ``functions.ports`` and nothing else of ``functions``.
-
-One set of ports in one package: the game's records, storage errors, the game, press,
-idempotency, scheduler and rate-counter ports here; the notification path's
-(``functions/ports/notifications.py``: ``OutboxMessage``, delivery targets, the notifier's,
-deadline function's and bot's ports) and accounts' (``functions/ports/accounts.py``) in
-submodules that this module exports lazily (``LAZY``, below): import every name from
-``functions.ports``.
+This module holds the game's records and store; the storage errors, press and what requests
+lean on (clock, idempotency, schedules, counters) are submodules whose names it exports too.
+The notification path's ports (``notifications``), accounts' and reaching players' are
+imported from their own submodules (issue 30 item 4: no lazy re-exports; a cold API serving a
+view imports none of them).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
+
+from functions.ports.identity_errors import IdentityRejected as IdentityRejected
+from functions.ports.press import ChannelRecord as ChannelRecord
+from functions.ports.press import InboxEntry as InboxEntry
+from functions.ports.press import MessageRecord as MessageRecord
+from functions.ports.press import PowerPress as PowerPress
+from functions.ports.press import PressNotice as PressNotice
+from functions.ports.press import PressStore as PressStore
+from functions.ports.services import COMPLETED as COMPLETED
+from functions.ports.services import IN_PROGRESS as IN_PROGRESS
+from functions.ports.services import AttemptCounter as AttemptCounter
+from functions.ports.services import Clock as Clock
+from functions.ports.services import DeadlineScheduler as DeadlineScheduler
+from functions.ports.services import IdempotencyRecord as IdempotencyRecord
+from functions.ports.services import IdempotencyStore as IdempotencyStore
+from functions.ports.services import PowerChats as PowerChats
+from functions.ports.services import RateCounter as RateCounter
+from functions.ports.services import SystemClock as SystemClock
+from functions.ports.storage_errors import AlreadyExists as AlreadyExists
+from functions.ports.storage_errors import ItemNotFound as ItemNotFound
+from functions.ports.storage_errors import StaleVersion as StaleVersion
+from functions.ports.storage_errors import StorageError as StorageError
+from functions.ports.storage_errors import StorageUnavailable as StorageUnavailable
 
 JSON = Any
 
@@ -72,7 +78,7 @@ class GameRecord:
     paused: bool = False  # the deadline clock is stopped (no schedule)
     paused_remaining: int | None = None  # whole seconds that were left when paused
     reminded_phase: str | None = None  # the last phase whose DEADLINE_APPROACHING was written
-    # lifecycle (functions/usecases/lifecycle.py): votes of this phase, per-seat NMR state,
+    # lifecycle (functions/usecases/turns/lifecycle.py): votes of this phase, per-seat NMR state,
     # when the game first had every seat filled, and how it ended
     votes: dict[str, dict[str, bool]] = field(default_factory=dict)  # power -> {"draw", "concede"}
     seats: dict[str, dict[str, JSON]] = field(default_factory=dict)  # power -> missed/extended/status
@@ -195,41 +201,6 @@ class OutboxRecord(NamedTuple):
     payload: dict[str, JSON]
 
 
-# ---------------------------------------------------------------- storage errors
-# Adapters translate their own failures (botocore ClientError: infra/errors.py) into these;
-# use cases and fakes raise and catch the same classes.
-
-
-class StorageError(Exception):
-    """A storage operation failed for a reason the caller cannot fix by retrying."""
-
-
-class StorageUnavailable(StorageError):
-    """The store could not be reached, timed out or throttled us: nothing was decided,
-    and the same request (same Idempotency-Key) may simply be sent again."""
-
-
-class StaleVersion(StorageError):
-    """Someone else wrote the game first: the version we read is no longer current."""
-
-    def __init__(self, game_id: str, expected_version: int) -> None:
-        super().__init__(f"game {game_id} is no longer at version {expected_version}")
-        self.game_id = game_id
-        self.expected_version = expected_version
-
-
-class ItemNotFound(StorageError):
-    """The game (or item) does not exist."""
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"game {game_id} not found")
-        self.game_id = game_id
-
-
-class AlreadyExists(StorageError):
-    """A create found an item already there (id collision)."""
-
-
 # ---------------------------------------------------------------- the game store
 
 
@@ -308,225 +279,6 @@ class GameStore(Protocol):
     def events_after(self, game_id: str, after: int, limit: int = 100) -> list[EventRecord]: ...
 
 
-# ---------------------------------------------------------------- press (issue 13)
-
-
-class MessageRecord(NamedTuple):
-    """One message of one channel; ``seq`` counts within the channel (1, 2, ...)."""
-
-    message_id: str
-    channel: str
-    seq: int
-    sender: str
-    members: tuple[str, ...]
-    text: str
-    sent_at: str
-    phase: str
-    client_timestamp: str | None = None
-
-
-class ChannelRecord(NamedTuple):
-    """A channel: its members, its last seq and a copy of its last message."""
-
-    channel: str
-    members: tuple[str, ...]
-    last_seq: int = 0
-    opened_by: str | None = None
-    opened_at: str | None = None
-    last: MessageRecord | None = None
-
-
-@dataclass
-class PowerPress:
-    """One power's press ledger in one game: its inbox counter, read marks, limits.
-
-    ``channels`` maps channel -> {"last": last seq seen there, "read": read up to};
-    unread of a channel is ``last - read``. ``version`` guards every write.
-    """
-
-    power: str
-    version: int = 0
-    inbox_seq: int = 0
-    channels: dict[str, dict[str, int]] = field(default_factory=dict)
-    opened: int = 0  # channels this power opened (the channel cap counts these)
-    rate_window: int = 0  # epoch second the current rate window began
-    rate_count: int = 0  # messages sent in that window
-
-    def unread(self, channel: str) -> int:
-        marks = self.channels.get(channel) or {}
-        return max(0, int(marks.get("last", 0)) - int(marks.get("read", 0)))
-
-    def unread_total(self) -> int:
-        return sum(self.unread(c) for c in self.channels)
-
-
-class InboxEntry(NamedTuple):
-    """A message as it sits in one member's inbox: ``n`` is that member's inbox position."""
-
-    n: int
-    message: MessageRecord
-
-
-class PressNotice(NamedTuple):
-    """A notification a message causes, written with the message (an OUTBOX item).
-
-    ``target`` set: only that chat gets it (a recipient's linked Telegram chat, with the
-    text); unset: the game's own targets get it (webhooks: never private text).
-    """
-
-    kind: str
-    dedupe_key: str
-    payload: dict[str, JSON]
-    target: dict[str, JSON] | None = None
-
-
-class PressStore(Protocol):
-    """Press under the game's partition (infra/dynamodb/press_store.py says how it is keyed)."""
-
-    def ledger(self, game_id: str, power: str) -> PowerPress:
-        """The power's ledger; a fresh one (version 0) before its first message."""
-        ...
-
-    def ledgers(self, game_id: str, powers: Sequence[str]) -> dict[str, PowerPress]: ...
-
-    def channel(self, game_id: str, channel: str) -> ChannelRecord | None: ...
-
-    def channels(self, game_id: str, names: Sequence[str]) -> list[ChannelRecord]: ...
-
-    def applied(self, game_id: str, dedupe_key: str) -> dict[str, Any] | None:
-        """The answer of a send already applied under ``dedupe_key``, if any."""
-        ...
-
-    def inbox(self, game_id: str, power: str, after: int, limit: int) -> list[InboxEntry]:
-        """The power's inbox after position ``after``, oldest first: one range read."""
-        ...
-
-    def channel_messages(self, game_id: str, channel: str, after: int, limit: int) -> list[MessageRecord]: ...
-
-    def commit_message(
-        self,
-        game_id: str,
-        *,
-        message: MessageRecord,
-        channel: ChannelRecord,
-        expected_last_seq: int,
-        ledgers: Sequence[tuple[PowerPress, int]],
-        notices: Sequence[PressNotice] = (),
-        dedupe_key: str | None = None,
-        result: dict[str, Any] | None = None,
-    ) -> None:
-        """Channel + message + members' inboxes and ledgers + notices, all or nothing;
-        ``StaleVersion`` when the channel's seq or any ledger's version moved."""
-        ...
-
-    def save_ledger(self, game_id: str, ledger: PowerPress, *, expected_version: int) -> PowerPress: ...
-
-
-class AttemptCounter(Protocol):
-    """Counts attempts per scope in fixed time windows, by conditional writes (issue 11:
-    failed joins of private games). Scopes are opaque strings the caller builds."""
-
-    def count(self, scope: str, *, now: float, window: int) -> int:
-        """Attempts recorded in the window that holds ``now``."""
-        ...
-
-    def add(self, scope: str, *, now: float, window: int, limit: int) -> bool:
-        """Record one attempt unless ``limit`` were already recorded; False if refused."""
-        ...
-
-
-class PowerChats(Protocol):
-    """Where a power's own notices go: the chats its player linked (Telegram ``/link``)."""
-
-    def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
-        """Chats linked since ``linked_since`` (epoch seconds: when the seat's player joined)."""
-        ...
-
-
-class Clock(Protocol):
-    def now(self) -> datetime: ...
-
-
-class SystemClock:
-    def now(self) -> datetime:
-        return datetime.now(UTC)
-
-
-# ---------------------------------------------------------------- idempotent intents
-
-IN_PROGRESS = "IN_PROGRESS"
-COMPLETED = "COMPLETED"
-
-
-class IdempotencyRecord(NamedTuple):
-    """What is remembered of one Idempotency-Key (scoped): its payload hash and, once done, the answer."""
-
-    status: str  # IN_PROGRESS or COMPLETED
-    payload_hash: str
-    outcome: Mapping[str, Any] | None = None  # {"status": int, "body": JSON} when COMPLETED
-
-
-class IdempotencyStore(Protocol):
-    """Conditional writes that let exactly one request per key apply its intent."""
-
-    def claim(
-        self, key: str, payload_hash: str, *, now: int, in_progress_until: int, expires_at: int
-    ) -> IdempotencyRecord | None:
-        """Write an IN_PROGRESS record unless a live one exists: None if this caller now holds
-        the key, else the record that is there (a record past ``expires_at``, or IN_PROGRESS
-        past ``in_progress_until``, counts as absent)."""
-        ...
-
-    def complete(self, key: str, outcome: Mapping[str, Any], *, expires_at: int) -> None:
-        """Remember the answer; later claims of ``key`` get it back."""
-        ...
-
-    def release(self, key: str) -> None:
-        """Forget the claim (the intent failed), so the same key may be sent again."""
-        ...
-
-
-class DeadlineScheduler(Protocol):
-    """One-time schedules that fire the deadline function with {game_id, phase}
-    (deadlines) or {game_id, phase, kind: "reminder"} (DEADLINE_APPROACHING)."""
-
-    def schedule_deadline(self, game_id: str, phase: str, at: datetime) -> str: ...
-
-    def delete_deadline(self, game_id: str, phase: str) -> None: ...
-
-    def schedule_reminder(self, game_id: str, phase: str, at: datetime) -> str: ...
-
-    def delete_reminder(self, game_id: str, phase: str) -> None: ...
-
-
-# --- per-caller request counters (issue 19: the sandbox's rate limit) ------------------------
-
-
-class RateCounter(Protocol):
-    """Fixed-window request counters, one per (caller key, window): the policy (limit, window
-    length, who the caller is) belongs to the use case; the store only counts, atomically."""
-
-    def take(self, key: str, window_start: int, limit: int, expires_at: int) -> bool:
-        """Count one request against ``key``'s window starting at ``window_start`` (epoch s)
-        unless it has reached ``limit`` already; True if counted. Two racing callers never
-        both take the last slot. ``expires_at``: when the counter may be forgotten."""
-        ...
-
-
-# ---------------------------------------------------------------- accounts (issue 15, docs/accounts.md)
-
-
-class IdentityRejected(Exception):
-    """The identity service or a token check said no: ``code`` is the stable API code
-    (``USER_EXISTS``, ``BAD_CREDENTIALS``, ``TOKEN_EXPIRED``, ...; functions/usecases/accounts.py
-    gives each its HTTP status)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 # ---------------------------------------------------------------- messages
 
 
@@ -538,94 +290,3 @@ GAME_ENDED = "GAME_ENDED"
 PLAYER_JOINED = "PLAYER_JOINED"
 CHAT_REPLY = "CHAT_REPLY"
 CHAT_PHOTO = "CHAT_PHOTO"  # a bot answer that is a picture: payload "map" names it, "text" is the caption
-
-
-# ---------------------------------------------------------------- the rest, on first use
-# The ports of the notification path (messages, delivery targets, the notifier's, the
-# deadline function's and the Telegram bot's) and of accounts live in submodules, read
-# the first time one of their names is asked for (PEP 562, as engine/__init__.py does): a
-# dataclass costs ~4 M instructions to define, and a cold API Lambda serving a player's
-# view needs none of these (issue 9 item 6). ``from functions.ports import Seat`` works
-# as before; ``LAZY`` lists every name so tests can check the table.
-
-LAZY: dict[str, tuple[str, ...]] = {
-    "functions.ports.notifications": (
-        "OutboxMessage", "WebhookTarget", "DiscordTarget", "TelegramTarget", "DeliveryTarget",
-        "target_to_dict", "target_from_dict", "Deliverer", "DeliveryLog", "TargetDirectory",
-        "TargetStanding", "TargetHealth", "MessageQueue", "DeadlineInfo", "DeadlineGames", "Firing", "Seat",
-        "SubmitOutcome", "TelegramStore", "GameActions", "ReplyOutbox",
-    ),
-    "functions.ports.accounts": (
-        "SignedUp", "AuthTokens", "IdentityProvider", "TokenVerifier", "Profile", "AccountStore",
-    ),
-    "functions.ports.reach": (
-        "Connection", "ConnectionStore", "ConnectionGone", "LivePoster", "MailMessage", "MailRefused",
-        "MailSender", "ContactDirectory", "PushDevice", "PushGone", "PushSender", "PressBatch",
-        "ReachStore", "DelayedQueue",
-    ),
-}
-_MODULE_OF = {name: module for module, names in LAZY.items() for name in names}
-
-if TYPE_CHECKING:
-    from functions.ports.accounts import (
-        AccountStore,  # noqa: F401 - re-exported (lazy, above)
-        AuthTokens,  # noqa: F401 - re-exported (lazy, above)
-        IdentityProvider,  # noqa: F401 - re-exported (lazy, above)
-        Profile,  # noqa: F401 - re-exported (lazy, above)
-        SignedUp,  # noqa: F401 - re-exported (lazy, above)
-        TokenVerifier,  # noqa: F401 - re-exported (lazy, above)
-    )
-    from functions.ports.notifications import (
-        DeadlineGames,  # noqa: F401 - re-exported (lazy, above)
-        DeadlineInfo,  # noqa: F401 - re-exported (lazy, above)
-        Deliverer,  # noqa: F401 - re-exported (lazy, above)
-        DeliveryLog,  # noqa: F401 - re-exported (lazy, above)
-        DeliveryTarget,  # noqa: F401 - re-exported (lazy, above)
-        DiscordTarget,  # noqa: F401 - re-exported (lazy, above)
-        Firing,  # noqa: F401 - re-exported (lazy, above)
-        GameActions,  # noqa: F401 - re-exported (lazy, above)
-        MessageQueue,  # noqa: F401 - re-exported (lazy, above)
-        OutboxMessage,  # noqa: F401 - re-exported (lazy, above)
-        ReplyOutbox,  # noqa: F401 - re-exported (lazy, above)
-        Seat,  # noqa: F401 - re-exported (lazy, above)
-        SubmitOutcome,  # noqa: F401 - re-exported (lazy, above)
-        TargetDirectory,  # noqa: F401 - re-exported (lazy, above)
-        TargetHealth,  # noqa: F401 - re-exported (lazy, above)
-        TargetStanding,  # noqa: F401 - re-exported (lazy, above)
-        TelegramStore,  # noqa: F401 - re-exported (lazy, above)
-        TelegramTarget,  # noqa: F401 - re-exported (lazy, above)
-        WebhookTarget,  # noqa: F401 - re-exported (lazy, above)
-        target_from_dict,  # noqa: F401 - re-exported (lazy, above)
-        target_to_dict,  # noqa: F401 - re-exported (lazy, above)
-    )
-    from functions.ports.reach import (
-        Connection,  # noqa: F401 - re-exported (lazy, above)
-        ConnectionGone,  # noqa: F401 - re-exported (lazy, above)
-        ConnectionStore,  # noqa: F401 - re-exported (lazy, above)
-        ContactDirectory,  # noqa: F401 - re-exported (lazy, above)
-        DelayedQueue,  # noqa: F401 - re-exported (lazy, above)
-        LivePoster,  # noqa: F401 - re-exported (lazy, above)
-        MailMessage,  # noqa: F401 - re-exported (lazy, above)
-        MailRefused,  # noqa: F401 - re-exported (lazy, above)
-        MailSender,  # noqa: F401 - re-exported (lazy, above)
-        PressBatch,  # noqa: F401 - re-exported (lazy, above)
-        PushDevice,  # noqa: F401 - re-exported (lazy, above)
-        PushGone,  # noqa: F401 - re-exported (lazy, above)
-        PushSender,  # noqa: F401 - re-exported (lazy, above)
-        ReachStore,  # noqa: F401 - re-exported (lazy, above)
-    )
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_MODULE_OF})

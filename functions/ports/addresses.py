@@ -1,5 +1,5 @@
 """Which IP addresses a player-supplied URL may reach: one rule for the creation check of a
-notify URL (functions/usecases/notify_targets.py) and for the guard of every send
+notify URL (functions/usecases/notifications/notify_targets.py) and for the guard of every send
 (infra/webhooks.py), so the two can never disagree.
 
 An address is public when it is globally routable unicast: not private, loopback,

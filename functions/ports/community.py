@@ -1,7 +1,7 @@
 """The community's port (issue 34): what is kept of finished games and of the players in them.
 
 Standard library only, like every port. The values are what the use cases
-(functions/usecases/player_records.py, archive.py, tournaments.py) read and write; the
+(functions/usecases/community/player_records.py, archive.py, tournaments.py) read and write; the
 adapter (infra/dynamodb/community_store.py) says how each is keyed in the game table.
 
 One write per finished game (``FinishedGameWrite``), all or nothing: the game's write-once
@@ -132,7 +132,7 @@ class CommunityStore(Protocol):
         """Newest first; ``query.variant`` or ``query.player`` is required."""
         ...
 
-    # tournaments (functions/usecases/tournaments.py): one item per event, versioned
+    # tournaments (functions/usecases/community/tournaments.py): one item per event, versioned
     def tournament(self, tournament_id: str) -> dict[str, Any] | None: ...
 
     def save_tournament(self, tournament: dict[str, Any], *, expected_version: int) -> None:

@@ -70,7 +70,7 @@ class OutboxMessage:
 class WebhookTarget:
     """A generic HTTPS webhook; bodies are signed with its own `secret` (docs/notifications.md).
 
-    After a rotation (functions/usecases/webhook_secrets.py) ``previous_secret`` signs too
+    After a rotation (functions/usecases/notifications/webhook_secrets.py) ``previous_secret`` signs too
     until ``previous_until`` (epoch seconds), so the receiver can switch without a gap."""
 
     url: str
@@ -202,6 +202,18 @@ class TargetHealth(Protocol):
 
     def succeeded(self, game_id: str, target_key: str) -> None:
         """A delivery went through: forget the failures and any parking."""
+        ...
+
+
+class StreamImages(Protocol):
+    """The table's stream records as the relay reads them (infra/dynamodb/stream_images.py)."""
+
+    def item(self, image: Mapping[str, Any]) -> dict[str, Any]:
+        """An OUTBOX or EVENT item's stream image as plain values."""
+        ...
+
+    def removed_game(self, record: Mapping[str, Any]) -> str | None:
+        """The game whose META the record says was removed (its TTL expired), if it says so."""
         ...
 
 

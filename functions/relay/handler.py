@@ -19,7 +19,7 @@ retry and hold up its shard), send all the messages at once, then let the proces
 go over the records and report, in stream order, each whose message SQS did not take.
 
 The relay also forgets games that never started (issue 28 item 13): the mapping passes the
-REMOVE of a META too (only the table's TTL removes one: functions/usecases/expiry.py), and
+REMOVE of a META too (only the table's TTL removes one: functions/usecases/game/expiry.py), and
 the game's other items are deleted; a failure is a batch item failure, retried like a send.
 """
 
@@ -32,10 +32,14 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
 from functions.observability import get_logger, get_tracer
-from functions.ports import GameStore, MessageQueue, OutboxMessage
-from functions.usecases.expiry import forget_game
-from functions.usecases.notifications import message_from_event_item, message_from_outbox_item, relay_outbox
-from functions.wiring import removed_game, stream_item
+from functions.ports import GameStore
+from functions.ports.notifications import MessageQueue, OutboxMessage, StreamImages
+from functions.usecases.game import forget_game
+from functions.usecases.notifications import (
+    message_from_event_item,
+    message_from_outbox_item,
+    relay_outbox,
+)
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -46,22 +50,24 @@ class NotRelayed(Exception):
     """This record's message did not reach the queue: the stream must retry from it."""
 
 
-def outbox_message(raw_record: Mapping[str, Any]) -> OutboxMessage | None:
+def outbox_message(raw_record: Mapping[str, Any], images: StreamImages) -> OutboxMessage | None:
     """The message a stream record carries: an OUTBOX insert's, or a submission EVENT's
     live update (issue 33: notifications.LIVE_ONLY); None for anything else.
 
-    Decoded with the store's own codec (``stream_item``), not Powertools' data class,
+    Decoded with the store's own codec (``images``), not Powertools' data class,
     which would deserialize the image a second way (boto3's TypeDeserializer)."""
     if raw_record.get("eventName") != "INSERT":
         return None
-    item = stream_item((raw_record.get("dynamodb") or {}).get("NewImage") or {})
+    item = images.item((raw_record.get("dynamodb") or {}).get("NewImage") or {})
     return message_from_outbox_item(item) or message_from_event_item(item)
 
 
 def record_reference(raw: Mapping[str, Any], error: Exception) -> dict[str, Any]:
     """What a log line may say about a stream record: its ids and the error's type, no values."""
-    stream = raw.get("dynamodb") if isinstance(raw.get("dynamodb"), Mapping) else {}
-    keys = stream.get("Keys") if isinstance(stream.get("Keys"), Mapping) else {}
+    found = raw.get("dynamodb")
+    stream: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    found = stream.get("Keys")
+    keys: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     sort_key = str((keys.get("sk") or {}).get("S", "")) if isinstance(keys.get("sk"), Mapping) else ""
     return {
         "event_id": str(raw.get("eventID", "")),
@@ -71,12 +77,12 @@ def record_reference(raw: Mapping[str, Any], error: Exception) -> dict[str, Any]
     }
 
 
-def read_batch(records: Sequence[Mapping[str, Any]]) -> dict[str, OutboxMessage]:
+def read_batch(records: Sequence[Mapping[str, Any]], images: StreamImages) -> dict[str, OutboxMessage]:
     """Sequence number -> message, for every readable OUTBOX insert of the batch."""
     by_sequence: dict[str, OutboxMessage] = {}
     for raw in records:
         try:
-            message = outbox_message(raw)
+            message = outbox_message(raw, images)
         except Exception as exc:
             # Never the record itself: its image may hold a webhook secret, a token hash
             # or a bot reply's text (issue 11) - where it is and what failed is enough.
@@ -97,10 +103,11 @@ def send_batch(by_sequence: Mapping[str, OutboxMessage], queue: Callable[[], Mes
     return {seq for seq, m in by_sequence.items() if m.dedupe_key in failed_keys}
 
 
-def make_handler(queue: Callable[[], MessageQueue],
+def make_handler(queue: Callable[[], MessageQueue], images: StreamImages,
                  games: Callable[[], GameStore] | None = None) -> LambdaHandler:
     """A handler sending to `queue()` (built lazily, on the first batch), and forgetting the
-    games whose META the table's TTL removed in `games()`.
+    games whose META the table's TTL removed in `games()`; `images` reads the stream's items
+    (composition/relay.py passes the store's codec).
 
     It answers Lambda's partial-batch response (``ReportBatchItemFailures``): the failed
     records' sequence numbers, in stream order, from which the stream retries. A fresh
@@ -112,10 +119,10 @@ def make_handler(queue: Callable[[], MessageQueue],
         records = event.get("Records") or []
         if not records:  # the utility refuses an empty batch; there is nothing to answer
             return {"batchItemFailures": []}
-        unsent = send_batch(read_batch(records), queue)
+        unsent = send_batch(read_batch(records, images), queue)
 
         def report(record: DynamoDBRecord) -> None:
-            gone = removed_game(record.raw_event)
+            gone = images.removed_game(record.raw_event)
             if gone is not None and games is not None:
                 deleted = forget_game(games(), gone)
                 logger.info("an unstarted game expired", extra={"game_id": gone, "items": deleted})
@@ -129,25 +136,3 @@ def make_handler(queue: Callable[[], MessageQueue],
                                              context=context))
 
     return handler
-
-
-def _default_queue() -> MessageQueue:
-    from functions.wiring import outbox_queue  # deferred: no clients at import
-
-    return outbox_queue()
-
-
-def _default_games() -> GameStore:
-    from functions.wiring import services  # deferred: no clients at import
-
-    return services().store
-
-
-handler = make_handler(_default_queue, _default_games)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-snapstart.prime(wiring.prime_clients, wiring.outbox_queue, renew=(wiring.renew_clients,))

@@ -2,9 +2,8 @@
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from functions.schemas.api import BaseModel  # validators built on first use (issue 9, cold start)
 from functions.schemas.common import STAGE_TEXT, Stage
 
 EMAIL = r"^[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s]{1,63}$"

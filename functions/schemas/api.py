@@ -74,7 +74,7 @@ class GameView(BaseModel):
     players: dict[str, PlayerView]
     dummy_powers: list[str]
     # The resolver writes a view in its model's field order: the lifecycle block stays where
-    # the view builder puts it (functions/usecases/views.py lifecycle_view), so the view's
+    # the view builder puts it (functions/usecases/turns/views.py lifecycle_view), so the view's
     # JSON is byte for byte what the builder makes.
     seats: dict[str, SeatView] = Field(default_factory=dict)
     open_seats: list[str] = Field(default_factory=list, description="Seats join may take.")

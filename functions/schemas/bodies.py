@@ -98,7 +98,7 @@ class CreateGameRequest(_Request):
     demo: bool = Field(default=False, description="One seat for the creator; every other power a dummy AI.")
     demo_power: str | None = Field(default=None, max_length=40, description="demo: the creator's power.")
     deadline_at: DeadlineAt | None = None
-    # issue 34 (functions/usecases/community_settings.py)
+    # issue 34 (functions/usecases/players/community_settings.py)
     scoring: ScoringName | None = Field(default=None, description="The scoring system the game is "
                                         "played for; its points are in the result's scores.")
     min_reliability: int | None = Field(default=None, ge=0, le=100, description="Join only with this share "
@@ -360,7 +360,7 @@ class ExportedCurrent(BaseModel):
 
 
 class ExportDocument(BaseModel):
-    """GET /games/{id}/export, POST /games/import (functions/usecases/export.py)."""
+    """GET /games/{id}/export, POST /games/import (functions/usecases/turns/export.py)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -375,7 +375,7 @@ class ExportDocument(BaseModel):
 
 
 # POST /games/import (issue 28 item 1): the export's shape, strict, with the sizes bounded here
-# and every value checked by the import's replay (functions/usecases/import_replay.py, whose
+# and every value checked by the import's replay (functions/usecases/turns/import_replay.py, whose
 # MAX_PHASES, MAX_ORDERS_PER_POWER and MAX_ORDER_CHARS these numbers repeat; a test holds them
 # equal). What a game's rules decide (resolutions, status, result) is never read from it.
 ImportedOrder = Annotated[str, Field(max_length=120)]

@@ -59,7 +59,7 @@ class Event(BaseModel):
     at: str
 
 
-# A listing's word for where a game stands (functions/usecases/lobby.py, ``stage``).
+# A listing's word for where a game stands (functions/usecases/kinds/lobby.py, ``stage``).
 Stage = Literal["waiting for players", "in play", "paused", "finished"]
 STAGE_TEXT = ("Where the game stands, for a lobby: 'waiting for players' until every seat was "
               "filled once, then 'in play' or 'paused', 'finished' once over")

@@ -3,9 +3,7 @@ address, notice preferences and push devices (docs/notifications.md, "Reaching p
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field
-
-from functions.schemas.api import BaseModel  # validators built on first use (issue 9, cold start)
+from pydantic import BaseModel, ConfigDict, Field
 
 Mode = Literal["immediate", "digest", "never"]
 

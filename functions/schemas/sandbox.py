@@ -2,9 +2,9 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from functions.schemas.api import BaseModel, ResultEntry
+from functions.schemas.api import ResultEntry
 
 OrderText = Annotated[str, Field(min_length=1, max_length=120)]
 STATE_EXAMPLE = {

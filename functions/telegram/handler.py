@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from functions.observability import API_GATEWAY_HTTP, get_logger, get_tracer
-from functions.usecases.telegram_bot import handle_update
+from functions.usecases.reach import handle_update
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 logger = get_logger()
@@ -63,20 +63,3 @@ def make_handler(
         return _reply(200, {"ok": True, "status": outcome.status})
 
     return handler
-
-
-def _default_dependencies() -> Any:
-    from functions.wiring import telegram_dependencies  # deferred: no clients at import
-
-    return telegram_dependencies()
-
-
-handler = make_handler(_default_dependencies)
-
-
-# SnapStart (functions/snapstart.py): the AWS clients are built before the snapshot and their
-# connections renewed after each restore; random is reseeded there too.
-from functions import snapstart, wiring  # noqa: E402 - registered once the handler exists
-
-snapstart.prime(wiring.prime_clients, wiring.telegram_dependencies, snapstart.warm_engine,
-                renew=(wiring.renew_clients,))

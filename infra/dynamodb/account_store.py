@@ -9,13 +9,13 @@
 ``GAME#`` items are an index, written *before* the game's META names the user (so a crash
 between the two leaves an extra index item, never a seat the user cannot find); the
 listing reads each game's META and keeps only the games that really name the user
-(functions/usecases/accounts.py). Cognito's ``sub`` is the user id; no email or password
+(functions/usecases/accounts/accounts.py). Cognito's ``sub`` is the user id; no email or password
 is stored here.
 """
 
 from __future__ import annotations
 
-from functions.ports import Profile
+from functions.ports.accounts import Profile
 from infra.dynamodb import items
 from infra.dynamodb.table import TableAdapter
 

@@ -41,9 +41,6 @@ GAME_KIND = "GAME"
 LIST_INDEX = "by_kind"
 DUE_INDEX = "by_due"
 DUE_BUCKETS = 16
-LISTING_FIELDS = (
-    "game_id", "variant", "rules", "phase", "status", "seated", "is_private", "created_at", "lobby",
-)
 # The settings a listing needs (the game's kind, its dummies, demo), copied into ``lobby``
 # with the seats' status and the result: small, and no secret among them.
 LOBBY_SETTINGS = ("game", "dummy_powers", "demo", "press", "anonymous", "name")

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from functions.ports import PressBatch, PushDevice
+from functions.ports.reach import PressBatch, PushDevice
 from infra.dynamodb import items
 from infra.dynamodb.table import TableAdapter
 from infra.errors import is_conditional_failure

@@ -4,13 +4,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.api.harness import InProcessApi, in_process_api
+from testkit.api_harness import InProcessApi, in_process_api
 from tests.notifications.fakes import MemoryTelegramStore
 
 
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[InProcessApi]:
-    import functions.wiring as wiring
+    import composition.wiring as wiring
 
     chats = MemoryTelegramStore()
     monkeypatch.setattr(wiring, "telegram_store", lambda: chats)

@@ -1,7 +1,7 @@
 """Issue 15, "Done when": JWT tests. Forged signature, another pool's token, wrong audience,
 expired, an access token where the ID token is required: all 401 with stable codes; the
 JWKS is fetched once and cached. The verifier is the API's own (infra/jwt_verifier.py,
-PyJWT); the tokens are real RS256 tokens (tests/accounts/fakes.py)."""
+PyJWT); the tokens are real RS256 tokens (testkit/account_fakes.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import pytest
 
 from functions.ports import IdentityRejected
 from infra.jwt_verifier import REFETCH_AFTER_SECONDS, CognitoTokenVerifier
-from tests.accounts.fakes import KID, FakeUserPool, rsa_key
-from tests.api.harness import InProcessApi
+from testkit.account_fakes import KID, FakeUserPool, rsa_key
+from testkit.api_harness import InProcessApi
 
 SUB = "5b8f91ff-0000-4e68-bca1-c0757be736a1"
 
@@ -131,7 +131,7 @@ def test_a_retry_after_a_token_refresh_is_the_same_intent(api: InProcessApi) -> 
     the refreshed token gets the first answer, and the orders are applied once."""
     import dataclasses
 
-    from functions import wiring
+    from composition import wiring
     from tests.functions.test_idempotency import MemoryIdempotencyStore
 
     wiring.override(dataclasses.replace(wiring.services(), idempotency=MemoryIdempotencyStore()))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.harness import POWERS, InProcessApi
+from testkit.api_harness import POWERS, InProcessApi
 
 NAMES = {"FRANCE": "Zanzibar Quill", "GERMANY": "Ottoline Vex"}
 
@@ -36,7 +36,7 @@ def _everything(api: InProcessApi, game_id: str, tokens: dict[str, str]) -> str:
     seen.append(api.call("GET", "/games").raw)
     seen.append([o._asdict() for o in api.store.outbox.get(game_id, [])])
     seen.append([e._asdict() for e in api.store.events.get(game_id, [])])
-    from functions import wiring
+    from composition import wiring
 
     seen.append([n._asdict() for n in wiring.services().press_store.notices])  # type: ignore[attr-defined]
     return json.dumps(seen, default=str)

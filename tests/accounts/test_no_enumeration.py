@@ -2,7 +2,7 @@
 ``POST /auth/signup`` answered 409 ``USER_EXISTS``), the app client's
 ``PreventUserExistenceErrors: ENABLED`` semantics, kept by the API on every /auth/* route.
 
-In process over the fake pool (tests/accounts/fakes.py), which, like Cognito's SignUp, does
+In process over the fake pool (testkit/account_fakes.py), which, like Cognito's SignUp, does
 say ``USER_EXISTS``: the use cases must keep it from the caller. The emulated pool's own
 behaviour (codes, lockouts) is tested over HTTP in tests/system/test_accounts.py and against
 moto in tests/local_stack/test_pool_codes.py.
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from functions.usecases import accounts
+from functions.usecases.accounts import accounts
 from local_stack.template import load_template, resources_of
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 PASSWORD = "Password-1"
 

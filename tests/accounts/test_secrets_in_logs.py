@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from functions.api import handler
-from tests.api.harness import OPERATOR_TOKEN, InProcessApi
+from testkit.api_harness import OPERATOR_TOKEN, InProcessApi
 
 
 def test_account_secrets_and_the_operator_token_never_reach_the_logs(

@@ -3,11 +3,11 @@ account; the bot's /games lists the account's games and /use plays another of it
 
 from __future__ import annotations
 
-from functions import wiring
+from composition import wiring
 from functions.adapters import StoreGameActions
-from functions.usecases.accounts import AccountDirectory
-from functions.usecases.telegram_bot import handle_update
-from tests.api.harness import InProcessApi
+from functions.usecases.accounts.accounts import AccountDirectory
+from functions.usecases.reach import handle_update
+from testkit.api_harness import InProcessApi
 from tests.notifications.fakes import MemoryReplyOutbox
 
 TELEGRAM_USER = 4242

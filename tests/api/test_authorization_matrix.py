@@ -27,7 +27,7 @@ import pytest
 import engine
 from community.mila import to_mila
 from functions.api.handler import openapi_document
-from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi
+from testkit.api_harness import OPERATOR_TOKEN, POWERS, InProcessApi
 from tests.notifications.fakes import MemoryTelegramStore
 
 IMPORTABLE = {  # the smallest export: a game at its first phase, nothing played
@@ -203,7 +203,7 @@ def _filled(body: Any, **values: str) -> Any:
 @pytest.mark.parametrize("route", sorted(MATRIX))
 def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
                        route: tuple[str, str], caller: str) -> None:
-    import functions.wiring as notification_wiring
+    import composition.wiring as notification_wiring
 
     monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
     method, template = route

@@ -4,7 +4,7 @@ log's fields, as ``GET /games/{id}/events`` shows them."""
 
 from __future__ import annotations
 
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 
 def test_a_move_answers_with_the_view_and_its_events_as_objects(api: InProcessApi) -> None:

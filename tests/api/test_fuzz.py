@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
-from tests.api.harness import OPERATOR_TOKEN, InProcessApi, in_process_api
+from testkit.api_harness import OPERATOR_TOKEN, InProcessApi, in_process_api
 from tests.api.wsgi import wsgi_app
 from tests.notifications.fakes import MemoryTelegramStore
 
@@ -56,7 +56,7 @@ def fuzz_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[InProcessApi |
     if BASE_URL:
         yield _remote_table()
         return
-    import functions.wiring as notification_wiring
+    import composition.wiring as notification_wiring
 
     monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
     for api in in_process_api():

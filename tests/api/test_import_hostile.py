@@ -18,12 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from functions import wiring
+from composition import wiring
 from functions.api import body_guard
 from functions.schemas import api as schemas
-from functions.usecases import import_replay
-from functions.usecases.game_import import IMPORTS_PER_HOUR
-from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
+from functions.usecases.games.game_import import IMPORTS_PER_HOUR
+from functions.usecases.turns import import_replay
+from testkit.api_harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
 from tests.api.test_sandbox import MemoryRateCounter
 
 

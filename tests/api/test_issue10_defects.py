@@ -1,6 +1,6 @@
 """One test per defect of issue 10, named after it (each failed before its fix).
 
-They run the real API handler in process over in-memory fakes (tests/api/harness.py).
+They run the real API handler in process over in-memory fakes (testkit/api_harness.py).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from functions.usecases.common import SCHEDULER
-from functions.usecases.process_turn import process_turn
-from tests.api.harness import InProcessApi
-from tests.functions.openings import SPRING_1901
+from functions.usecases.players import SCHEDULER
+from functions.usecases.turns import process_turn
+from testkit.api_harness import InProcessApi
+from testkit.openings import SPRING_1901
 
 
 def _events(api: InProcessApi, game_id: str, type_: str) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from functions.api.body_guard import MAX_BODY_BYTES, MAX_DEPTH
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 JSON = {"content-type": "application/json"}
 

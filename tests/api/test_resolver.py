@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 
+from composition import api as entry
 from functions.api import handler
-from functions.usecases import press, views
+from functions.usecases.kinds import player_view
+from functions.usecases.turns import views
 from local_stack.http_adapter import LocalContext, to_event
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 REF = "#/components/schemas/"
 
@@ -48,7 +50,7 @@ def test_base64_bodies_are_decoded(api: InProcessApi) -> None:
     event = to_event("POST", "/games", {"content-type": "application/json"}, b"", "127.0.0.1")
     event["body"] = base64.b64encode(json.dumps({"variant": "classical"}).encode()).decode()
     event["isBase64Encoded"] = True
-    result = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    result = entry.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
     assert result["statusCode"] == 201 and json.loads(result["body"])["game_id"]
 
 
@@ -103,7 +105,7 @@ def test_an_answer_off_its_model_is_a_500_not_the_callers_fault(
     """A view is the builder's dict, held to its model on the way out (routes/games.py)."""
     game_id, _, _ = api.new_game()
     assert api.call("GET", f"/games/{game_id}").status == 200
-    monkeypatch.setattr(press, "with_unread", lambda view, *_: {**view, "year": "not a year"})
+    monkeypatch.setattr(player_view, "with_unread", lambda view, *_: {**view, "year": "not a year"})
     answer = api.call("GET", f"/games/{game_id}")
     assert (answer.status, answer.body["code"]) == (500, "INTERNAL")
     assert "not a year" not in answer.raw

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from functions import wiring
+from composition import wiring
 from local_stack.http_adapter import LocalContext, to_event
-from tests.api.harness import InProcessApi, in_process_api
-from tests.api.sandbox_datc import api_rules, run_case_over_api
+from testkit.api_harness import InProcessApi, in_process_api
+from testkit.sandbox_datc import api_rules, run_case_over_api
 from tests.engine.test_datc import EXTRA, MAIN
 
 CLASSICAL = engine.load_map("classical")
@@ -490,7 +490,7 @@ class MemoryRateCounter:
 
 
 def _from(ip: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
-    from functions.api import handler
+    from composition import api as handler
 
     event = to_event(
         "POST", "/adjudicate", {"content-type": "application/json"}, json.dumps(body).encode(), ip

@@ -22,7 +22,7 @@ import pytest
 import engine
 from bench.random_play import PlayedPhase, Style, choose_orders, legal_menus
 from engine import GameState, GameStatus, MapData, Order
-from tests.api.harness import OPERATOR_TOKEN, InProcessApi
+from testkit.api_harness import OPERATOR_TOKEN, InProcessApi
 from tests.engine.test_random_games import check_phase
 
 VARIANTS = engine.available_maps()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.harness import InProcessApi, in_process_api
+from testkit.api_harness import InProcessApi, in_process_api
 
 
 class CountingApi:

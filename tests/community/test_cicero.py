@@ -19,9 +19,9 @@ import pytest
 import engine
 from community.cicero import NotCiceroLayout, from_cicero
 from community.mila import DoesNotReplay, replay_phase
-from functions.usecases.export import export_game
-from functions.usecases.game_import import import_game
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from functions.usecases.games import import_game
+from functions.usecases.turns import export_game
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 FIXTURE = Path(__file__).with_name("data") / "cicero_layout_game.json"
 

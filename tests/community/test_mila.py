@@ -15,15 +15,12 @@ import pytest
 
 import engine
 from community.mila import COMPLETED, DoesNotReplay, UnsupportedVariant, forced_retreat, from_mila, to_mila
-from functions.usecases.common import SCHEDULER, Actor, state_of
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.export import export_game
-from functions.usecases.game_import import import_game
-from functions.usecases.join import join_game
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from functions.usecases.game import state_of
+from functions.usecases.games import CreateGame, create_game, import_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import cast_vote, join_game
+from functions.usecases.turns import export_game, process_turn, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 MAP = engine.load_map("classical")
 
@@ -90,7 +87,7 @@ def test_the_document_comes_back_through_convoy_s_engine_and_importer(exported: 
     store = InMemoryGameStore()
     created = import_game(store, FakeClock(), back)  # the importer replays it once more
     # a draw by vote is in no phase of the history, so an import plays on from the last position
-    # (functions/usecases/import_replay.py): only a solo or the year limit can be replayed
+    # (functions/usecases/turns/import_replay.py): only a solo or the year limit can be replayed
     assert exported["result"]["kind"] == "draw" and store.load(created.game_id).status == "ACTIVE"
 
 

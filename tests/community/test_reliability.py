@@ -5,16 +5,13 @@ from __future__ import annotations
 
 from community.reliability import Reliability, Tenure, by_player, reliability, tenures
 from functions.ports import EventRecord
-from functions.usecases.common import SCHEDULER
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.seats import leave_game
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import SCHEDULER
+from functions.usecases.seats import cast_vote, join_game, leave_game
+from functions.usecases.turns import process_turn, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 
 def _table(**settings: object) -> Table:

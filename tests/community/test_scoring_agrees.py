@@ -1,4 +1,4 @@
-"""The scores the API shows today (functions/usecases/results.py) are engine.scoring's for the
+"""The scores the API shows today (functions/usecases/game/results.py) are engine.scoring's for the
 two systems both have, so the wiring can make results.py read the registry (one path)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from engine.scoring import score
-from functions.usecases.results import scores
+from functions.usecases.game.results import scores
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 

@@ -3,7 +3,10 @@
 The layers, lowest first (functions/ports.py explains why the ports sit below infra):
 
     engine, backgammon, render (pure) -> functions.ports -> infra -> functions.usecases
-           -> functions.adapters -> handlers -> functions.wiring -> local_stack, bench
+           -> functions.adapters -> handlers -> composition -> local_stack, bench
+
+The composition root (composition/: the wiring and the Lambda entry points) is a package of
+its own above everything it composes (issue 30 item 2): no module of functions/ imports it.
 
 Every module of ours is in exactly one layer, and each layer lists what it may import.
 There is no exceptions list: a new module either fits a layer or the table changes here,
@@ -19,8 +22,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "backgammon", "render", "functions", "infra", "bench", "local_stack", "daide_bridge",
-            "deploy", "community")
+PACKAGES = ("engine", "backgammon", "render", "functions", "composition", "infra", "bench", "local_stack",
+            "daide_bridge", "deploy", "community", "testkit", "tests")
 HANDLERS = ("functions.api", "functions.deadline", "functions.relay", "functions.notifier",
             "functions.telegram", "functions.live")
 # rules, drawing and the community's records: no I/O (their own purity tests)
@@ -36,6 +39,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ports": (("functions.ports",), ()),
     "errors": (("functions.errors",), ()),
     "schemas": (("functions.schemas",), ()),
+    "settings": (("functions.settings",), ()),
     "observability": (("functions.observability",), ()),
     # SnapStart's hooks (issue 27): registered by the handlers, logging a failed warm-up
     "snapstart": (("functions.snapstart",), (*PURE, "functions.observability")),
@@ -45,14 +49,18 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  (*PURE, "functions.ports", "functions.errors", "functions.usecases")),
     "handlers": (HANDLERS, (*PURE, "functions.ports", "functions.errors", "functions.usecases",
                             "functions.schemas", "functions.observability", "functions.snapstart",
-                            "functions.wiring")),
-    "wiring": (("functions.wiring",), (*PURE, "functions.ports", "functions.errors", "infra",
-                                       "functions.adapters", "functions.usecases")),
-    "local_stack": (("local_stack",), (*PURE, "functions", "infra")),
+                            "functions.settings")),
+    "composition": (("composition",), (*PURE, "functions", "infra")),
+    "local_stack": (("local_stack",), (*PURE, "functions", "composition", "infra")),
     # the build and the deploy rehearsal (issue 27): they read the product's source and run it
     # against the local stack's emulator
-    "deploy": (("deploy",), (*PURE, "functions", "infra", "local_stack")),
-    "bench": (("bench",), (*PURE, "functions", "infra", "local_stack", "deploy")),
+    "deploy": (("deploy",), (*PURE, "functions", "composition", "infra", "local_stack")),
+    # what the tests and the benchmarks share (fakes, the in-process API, openings, DATC cases)
+    "testkit": (("testkit",), (*PURE, "functions", "composition", "infra", "local_stack")),
+    "bench": (("bench",), (*PURE, "functions", "composition", "infra", "local_stack", "deploy", "testkit")),
+    # the tests may read anything of ours; nothing of ours imports them
+    "tests": (("tests",), (*PURE, "functions", "composition", "infra", "local_stack", "deploy", "bench",
+                           "testkit", "daide_bridge")),
     # the DAIDE bridge (issue 19) talks to Convoy over HTTP only: it may read the engine's map
     # data and nothing else of ours; its protocol modules import only the standard library
     "daide_bridge": (("daide_bridge",), ("engine",)),
@@ -77,6 +85,16 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+def _exports(package: str, known: set[str]) -> set[str]:
+    """The names a package's ``__init__`` binds by importing them: ``from package import name``
+    reads that binding (a function the area exports under its module's name, say), not the module."""
+    path = ROOT.joinpath(*package.split("."), "__init__.py")
+    if package not in known or not path.is_file():
+        return set()
+    tree = ast.parse(path.read_text())
+    return {a.asname or a.name for node in tree.body if isinstance(node, ast.ImportFrom) for a in node.names}
+
+
 def _imported(module: str, path: Path, known: set[str]) -> set[str]:
     """Our modules that ``module`` imports anywhere in its source, resolved to module names."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -89,7 +107,9 @@ def _imported(module: str, path: Path, known: set[str]) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            names.update(f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names)
+            exported = _exports(base, known)
+            names.update(base if a.name in exported or f"{base}.{a.name}" not in known else f"{base}.{a.name}"
+                         for a in node.names)
     resolved = set()
     for name in names:
         while name and name not in known:
@@ -127,6 +147,40 @@ def test_imports_point_only_down_the_layers() -> None:
         for target in sorted(targets):
             if not (_within(target, members) or _within(target, allowed)):
                 wrong.append(f"{module} ({layer}) imports {target} ({layer_of(target)})")
+    assert wrong == []
+
+
+# The use cases' areas (issue 30 item 1), lowest first: an area imports only the areas before it,
+# and only through their package (``functions.usecases.<area>``: what its __init__ exports).
+AREAS = ("game", "players", "press", "notifications", "turns", "games", "backgammon", "kinds", "accounts",
+         "reach", "seats", "community", "sandbox")
+
+
+def _area(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["functions", "usecases"] and len(parts) > 2 else None
+
+
+def test_every_use_case_module_is_in_an_area() -> None:
+    loose = [m for m in import_graph() if m.startswith("functions.usecases") and m != "functions.usecases"
+             and _area(m) not in AREAS]
+    assert loose == []
+
+
+def test_use_case_areas_import_only_lower_areas_through_their_surface() -> None:
+    wrong = []
+    for module, targets in sorted(import_graph().items()):
+        area = _area(module)
+        if area is None:
+            continue
+        for target in sorted(targets):
+            other = _area(target)
+            if other is None or other == area:
+                continue
+            if AREAS.index(other) > AREAS.index(area):
+                wrong.append(f"{module} imports {target}: the {other} area is above the {area} area")
+            elif target != f"functions.usecases.{other}":
+                wrong.append(f"{module} imports {target}: past the {other} area's surface")
     assert wrong == []
 
 
@@ -184,13 +238,13 @@ def test_no_import_cycle_anywhere() -> None:
 def test_the_checks_themselves_catch_a_cycle_and_an_upward_import() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     members, allowed = LAYERS[layer_of("infra.dynamodb.game_store")]
-    assert not _within("functions.usecases.views", members + allowed)
+    assert not _within("functions.usecases.turns.views", members + allowed)
     assert _within("functions.ports", allowed)
 
 
 def test_importing_the_api_handler_builds_no_client() -> None:
     code = (
-        "import sys, functions.api.handler as h, infra.aws_clients as c, functions.wiring as w;"
+        "import sys, composition.api as h, infra.aws_clients as c, composition.wiring as w;"
         "assert not c._clients and not w._built; print('ok')"
     )
     result = subprocess.run(

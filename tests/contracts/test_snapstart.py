@@ -15,8 +15,8 @@ import pytest
 from functions import snapstart
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDLERS = ("functions.api.handler", "functions.deadline.handler", "functions.notifier.handler",
-            "functions.relay.handler", "functions.telegram.handler")
+HANDLERS = ("composition.api", "composition.deadline", "composition.notifier",
+            "composition.relay", "composition.telegram")
 
 PROBE = """
 import json, sys, importlib, os

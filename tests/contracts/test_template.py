@@ -43,7 +43,7 @@ def test_issue11_game_table_expires_items_by_expires_at() -> None:
 def test_api_function_is_least_privilege() -> None:
     template = load_template()
     api = template["Resources"]["ApiFunction"]["Properties"]
-    assert api["Handler"] == "functions.api.handler.lambda_handler"
+    assert api["Handler"] == "composition.api.lambda_handler"
     actions = {a for s in api["Policies"][0]["Statement"] for a in s["Action"]}
     assert not any(a.endswith("*") for a in actions)
     assert "dynamodb:Scan" not in actions and "dynamodb:DeleteTable" not in actions
@@ -60,21 +60,21 @@ def _by_handler() -> dict[str, dict[str, object]]:
 def test_issue5_functions_are_declared() -> None:
     handlers = _by_handler()
     for handler in (
-        "functions.deadline.handler.handler",
-        "functions.deadline.handler.sweep_handler",
-        "functions.relay.handler.handler",
-        "functions.notifier.handler.handler",
-        "functions.telegram.handler.handler",
+        "composition.deadline.handler",
+        "composition.deadline.sweep_handler",
+        "composition.relay.handler",
+        "composition.notifier.handler",
+        "composition.telegram.handler",
     ):
         assert handler in handlers, handler
-    sweep = handlers["functions.deadline.handler.sweep_handler"]["Events"]
+    sweep = handlers["composition.deadline.sweep_handler"]["Events"]
     assert [e["Properties"]["ScheduleExpression"] for e in sweep.values()] == ["rate(5 minutes)"]  # type: ignore[union-attr]
 
 
 def test_relay_stream_mapping_filters_outbox_inserts_and_reports_failures() -> None:
     import json
 
-    events = _by_handler()["functions.relay.handler.handler"]["Events"]
+    events = _by_handler()["composition.relay.handler"]["Events"]
     (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]  # type: ignore[union-attr]
     assert stream["Stream"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
     assert stream["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
@@ -89,7 +89,7 @@ def test_relay_stream_mapping_filters_outbox_inserts_and_reports_failures() -> N
 
 
 def test_notifier_queue_mapping_reports_failures_and_queue_has_dlq() -> None:
-    events = _by_handler()["functions.notifier.handler.handler"]["Events"]
+    events = _by_handler()["composition.notifier.handler"]["Events"]
     (sqs,) = [e["Properties"] for e in events.values() if e["Type"] == "SQS"]  # type: ignore[union-attr]
     assert sqs["Queue"] == {"Fn::GetAtt": ["OutboxQueue", "Arn"]}
     assert sqs["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
@@ -108,7 +108,7 @@ def test_schedule_group_and_a_role_scheduler_assumes_to_invoke_only_the_deadline
     # invoke the deadline function, and dead-letter a firing it could not deliver
     assert [s["Action"] for s in statements] == ["lambda:InvokeFunction", "sqs:SendMessage"]
     assert statements[1]["Resource"] == {"Fn::GetAtt": ["FailedWorkQueue", "Arn"]}
-    deadline = _by_handler()["functions.deadline.handler.handler"]
+    deadline = _by_handler()["composition.deadline.handler"]
     # the role's resource and the env var both name the deadline function by its fixed name,
     # qualified with the SnapStart alias (an unqualified ARN would invoke $LATEST)
     assert statements[0]["Resource"]["Fn::Sub"].endswith(":function:${AWS::StackName}-deadline:live")
@@ -120,11 +120,11 @@ def test_schedule_group_and_a_role_scheduler_assumes_to_invoke_only_the_deadline
 
 
 def test_telegram_route_and_secrets() -> None:
-    telegram = _by_handler()["functions.telegram.handler.handler"]
+    telegram = _by_handler()["composition.telegram.handler"]
     (route,) = [e["Properties"] for e in telegram["Events"].values()]  # type: ignore[union-attr]
     assert (route["Path"], route["Method"]) == ("/webhooks/telegram", "POST")
     assert "TELEGRAM_WEBHOOK_SECRET_PARAMETER" in telegram["Environment"]["Variables"]  # type: ignore[index]
-    notifier = _by_handler()["functions.notifier.handler.handler"]
+    notifier = _by_handler()["composition.notifier.handler"]
     assert "TELEGRAM_BOT_TOKEN_PARAMETER" in notifier["Environment"]["Variables"]  # type: ignore[index]
 
 
@@ -166,7 +166,7 @@ def test_every_function_is_least_privilege() -> None:
 
 # --- operations (issue 11 item 4; docs/operations.md) ------------------------------------
 
-ASYNC_HANDLERS = ("functions.deadline.handler.handler", "functions.deadline.handler.sweep_handler")
+ASYNC_HANDLERS = ("composition.deadline.handler", "composition.deadline.sweep_handler")
 
 
 def test_every_function_has_reserved_concurrency_and_a_log_group_with_retention() -> None:
@@ -192,14 +192,14 @@ def test_async_functions_dead_letter_and_schedules_have_a_dead_letter_queue() ->
         assert props["DeadLetterQueue"] == {"Type": "SQS", "TargetArn": failed}, handler
         config = props["EventInvokeConfig"]
         assert config["DestinationConfig"]["OnFailure"]["Destination"] == failed  # type: ignore[index]
-    (sweep,) = handlers["functions.deadline.handler.sweep_handler"]["Events"].values()  # type: ignore[union-attr]
+    (sweep,) = handlers["composition.deadline.sweep_handler"]["Events"].values()  # type: ignore[union-attr]
     assert sweep["Properties"]["DeadLetterConfig"] == {"Arn": failed}
     env = load_template()["Globals"]["Function"]["Environment"]["Variables"]
     assert env["FAILED_WORK_QUEUE_ARN"] == failed  # per-phase schedules dead-letter there too
 
 
 def test_relay_stream_mapping_has_a_retry_cap_bisect_and_a_failure_destination() -> None:
-    events = _by_handler()["functions.relay.handler.handler"]["Events"]
+    events = _by_handler()["composition.relay.handler"]["Events"]
     (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]  # type: ignore[union-attr]
     assert 0 < int(stream["MaximumRetryAttempts"]) <= 10
     assert stream["BisectBatchOnFunctionError"] is True
@@ -338,7 +338,7 @@ def test_issue27_the_sweeper_may_query_the_index_it_queries() -> None:
 
 
 def test_issue27_notices_link_to_the_players_origin_not_execute_api() -> None:
-    notifier = _by_handler()["functions.notifier.handler.handler"]
+    notifier = _by_handler()["composition.notifier.handler"]
     url = notifier["Environment"]["Variables"]["CONVOY_PUBLIC_URL"]  # type: ignore[index]
     assert url == {"Fn::Sub": "https://${WebDistribution.DomainName}"}
 
@@ -376,7 +376,7 @@ def test_issue27_resources_that_hold_data_survive_a_delete_or_a_replacement() ->
 
 
 def test_issue27_the_api_deploys_as_a_canary_that_its_errors_alarm_rolls_back() -> None:
-    api = _by_handler()["functions.api.handler.lambda_handler"]
+    api = _by_handler()["composition.api.lambda_handler"]
     assert api["DeploymentPreference"] == {
         "Type": "Canary10Percent5Minutes", "Alarms": [{"Ref": "ApiFunctionErrorsAlarm"}]}
     alarm = resources_of(load_template(), "AWS::CloudWatch::Alarm")["ApiFunctionErrorsAlarm"]

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from functions import wiring
+from composition import wiring
 from functions.api.handler import VIEW_MODELS
 from functions.schemas import api as schemas
-from tests.api.harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
+from testkit.api_harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
 from tests.notifications.fakes import MemoryTelegramStore
 
 

@@ -64,6 +64,7 @@ def test_only_the_api_ships_what_only_it_needs() -> None:
         build_artifacts.closure(FUNCTIONS["RelayFunction"]),
     )
     assert "functions.api.handler" in api.modules and "functions.api.handler" not in relay.modules
+    assert "composition.api" in api.modules and "composition.relay" in relay.modules
     assert "pydantic" in api.third_party
 
 

@@ -36,7 +36,7 @@ KEPT_UNREHEARSED: dict[str, str] = {
     **{
         f"NotifierFunction [ForgetClosedConnections]: {what}": (
             "a frame for a connection API Gateway already closed answers 410 and the subscription is "
-            "forgotten (functions/usecases/live_updates.py post_frames); moto's Management API never "
+            "forgotten (functions/usecases/reach/live_updates.py post_frames); moto's Management API never "
             "answers 410 (the local stack's does: tests/system/test_reach_redaction.py closes sockets)"
         )
         for what in ("dynamodb:GetItem is never called", "dynamodb:DeleteItem is never called",

@@ -19,32 +19,13 @@ adjudicate: the position after the movement phase is the case's result.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 import engine
 from engine import GameState, Location, Unit, UnitKind
-from engine.rulebook import AdjacentConvoy, SupportCoast
-from tests.engine.datc_reader import DATC_DIR, Case, UnitLine, read_cases
+from testkit.datc import EXTRA, MAIN, RULES_FOR_TAG, Case, UnitLine
 
 MAP = engine.load_map("classical")
-
-# Which rulebook a case tag is played under (OPTIONS.md): the named editions, or the
-# 2023 rulebook with the one DATC option the tag names switched (a custom Rulebook).
-_2023 = engine.get_rulebook("2023")
-RULES_FOR_TAG: dict[str | None, str | engine.Rulebook] = {
-    None: "2023", "fallback": "2000", "v2.4": "2000", "v2.4.part1": "2000",
-    "v2.4.part2": "2000", "pre2023": "2000",
-    # DATC 4.A.3, 1971 rulebook: any convoy to an adjacent province is used ("kidnapping").
-    "1971": replace(_2023, name="2023+any-convoy", adjacent_convoy=AdjacentConvoy.ANY_CONVOY),
-    # DATC 4.B.4, strict option: a support must name the coast of the move it supports.
-    "strict": replace(_2023, name="2023+exact-coast", support_coast=SupportCoast.EXACT_COAST),
-}
-
-MAIN = read_cases(DATC_DIR / "datc_v3.0_cases.txt")
-EXTRA = read_cases(DATC_DIR / "datc_extra_and_alternative_cases.txt")
-
 
 def _unit(line: UnitLine) -> Unit:
     kind = UnitKind(line.kind)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import engine
-from tests.engine.datc_reader import DATC_DIR, Case
+from testkit.datc import DATC_DIR, Case
 from tests.engine.test_datc import MAIN, MAP, RULES_FOR_TAG, _movement_state, replay_movement
 
 RESULTS_FILE = DATC_DIR / "datc_v3.0_results.txt"

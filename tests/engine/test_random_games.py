@@ -79,8 +79,8 @@ def check_phase_sequence(before: GameState, after: GameState, game_map: MapData 
             assert all(len(after.centers_of(p)) < mine for p in game_map.power_ids if p != after.winner)
         return
     b, a = (before.season, before.phase_type), (after.season, after.phase_type)
-    S, F, W = Season.SPRING, Season.FALL, Season.WINTER  # noqa: N806
-    M, R, A = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT  # noqa: N806
+    S, F, W = Season.SPRING, Season.FALL, Season.WINTER
+    M, R, A = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
     same_year = {(S, M): {(S, R), (F, M)}, (S, R): {(F, M)}, (F, M): {(F, R), (W, A)}, (F, R): {(W, A)}}
     if a in same_year.get(b, set()):
         assert after.year == before.year

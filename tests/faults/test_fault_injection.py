@@ -17,18 +17,19 @@ import pytest
 
 from functions.adapters import StoreDeadlineGames
 from functions.errors import StalePhase
-from functions.ports import OutboxMessage, StorageUnavailable, WebhookTarget
+from functions.ports import StorageUnavailable
+from functions.ports.notifications import OutboxMessage, WebhookTarget
 from functions.relay.handler import make_handler as make_relay
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
-from functions.usecases.join import join_game
-from functions.usecases.notifications import NotificationFailed, deliver
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.telegram_bot import handle_update
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.notifications.notifications import NotificationFailed, deliver
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.reach import handle_update
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, submit_orders
+from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
+from infra.dynamodb.stream_images import STREAM_IMAGES
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.notifications.fakes import (
     FakeGameActions,
     FakeScheduler,
@@ -198,7 +199,7 @@ class CrashAfterSend:
 
 def test_a_relay_that_sent_then_failed_resends_the_same_dedupe_keys() -> None:
     queue = CrashAfterSend()
-    relay = make_relay(lambda: queue)
+    relay = make_relay(lambda: queue, STREAM_IMAGES)
     event = {"Records": [outbox_record(1), outbox_record(2)]}
     first = relay(event, None)
     assert len(first["batchItemFailures"]) == 2  # the stream retries them: nothing lost
@@ -264,7 +265,7 @@ def _update(update_id: int, text: str) -> dict[str, Any]:
 
 
 def test_a_twice_delivered_telegram_update_is_handled_once() -> None:
-    from functions.ports import Seat
+    from functions.ports.notifications import Seat
 
     store, games, outbox = MemoryTelegramStore(), FakeGameActions(), MemoryReplyOutbox()
     store.link_user(7, Seat(game_id="g1", power="FRANCE"))
@@ -275,7 +276,7 @@ def test_a_twice_delivered_telegram_update_is_handled_once() -> None:
 
 
 def test_a_telegram_reply_failure_releases_the_update_and_the_retry_handles_it_once() -> None:
-    from functions.ports import Seat
+    from functions.ports.notifications import Seat
 
     class ReplyThatDies(MemoryReplyOutbox):
         dead = True

@@ -4,10 +4,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from functions.usecases.common import Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 

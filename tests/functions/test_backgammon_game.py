@@ -1,7 +1,7 @@
 """Backgammon on the platform (issue 18 item 4): use cases on in-memory fakes.
 
 The same store, conditional writes, seats, event log and views as Diplomacy, behind the
-GameKind seam (functions/usecases/game_kinds.py); docs/backgammon.md and docs/api.md.
+GameKind seam (functions/usecases/games/game_kinds.py); docs/backgammon.md and docs/api.md.
 """
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ import random
 import pytest
 
 from functions import errors
-from functions.usecases.backgammon_game import BACKGAMMON, play
-from functions.usecases.common import Actor, identify
-from functions.usecases.create_game import CreateGame
-from functions.usecases.join import join_game
-from functions.usecases.kind_registry import kind_named
-from functions.usecases.lobby import list_games
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from functions.usecases.backgammon import BACKGAMMON, play
+from functions.usecases.games import CreateGame
+from functions.usecases.kinds import kind_named
+from functions.usecases.kinds.lobby import list_games
+from functions.usecases.players import Actor, identify
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, retract_orders, set_wait_flag, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 WHITE, BLACK = Actor("player", "WHITE"), Actor("player", "BLACK")
 

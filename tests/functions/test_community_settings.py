@@ -1,6 +1,6 @@
 """Issue 34 items 3 and 4 on the use cases: a game's scoring system, chosen at creation, scores
 its result; a game asking a minimum reliability or rating admits players by their record and
-refuses the others with nothing written (functions/usecases/join_rules.py)."""
+refuses the others with nothing written (functions/usecases/players/join_rules.py)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import pytest
 from community.ratings import MU, SIGMA
 from functions.errors import ValidationFailed
 from functions.ports.community import PlayerStats, StoredRating
-from functions.usecases.accounts import User
-from functions.usecases.common import Actor
-from functions.usecases.community_settings import community_settings
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.join_rules import RecordRequired, RecordTooLow, admission
-from functions.usecases.votes import cast_vote
+from functions.usecases.accounts.accounts import User
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import community_settings
+from functions.usecases.players.identity import Actor
+from functions.usecases.players.join_rules import RecordRequired, RecordTooLow, admission
+from functions.usecases.seats import join_game
+from functions.usecases.seats.votes import cast_vote
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 
 class Records:
@@ -93,7 +93,7 @@ def test_a_minimum_rating_is_read_in_the_games_variant() -> None:
 
 
 def test_the_view_shows_what_the_game_asks_and_is_played_for() -> None:
-    from functions.usecases.views import game_view
+    from functions.usecases.turns.views import game_view
 
     store, clock = InMemoryGameStore(), FakeClock()
     gid = create_game(store, clock, CreateGame(community=community_settings("c_diplo", 50, 2))).game_id

@@ -7,15 +7,14 @@ from datetime import UTC, datetime
 import pytest
 
 from functions import errors
-from functions.usecases.common import Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.deadline_grid import check_grid, grid_deadline
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.reminders import reminder_for
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.game.deadline_grid import check_grid, grid_deadline
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, reminder_for
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 BERLIN = check_grid({"time": "20:00", "zone": "Europe/Berlin"})
 

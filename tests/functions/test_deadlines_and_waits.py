@@ -9,15 +9,13 @@ import pytest
 
 from functions.adapters import StoreDeadlineGames
 from functions.errors import Forbidden, NoDeadline
-from functions.usecases.common import Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
-from functions.usecases.game_control import extend_deadline, pause_game, resume_game
-from functions.usecases.join import join_game
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import set_wait_flag, submit_orders
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import extend_deadline, join_game, pause_game, resume_game
+from functions.usecases.turns import process_turn, set_wait_flag, submit_orders
+from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 
 POWERS = sorted(SPRING_1901)
 CREATOR = Actor("creator")

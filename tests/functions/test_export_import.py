@@ -8,19 +8,15 @@ import json
 import pytest
 
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.export import export_game
-from functions.usecases.game_import import import_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import game_view
-from functions.usecases.votes import cast_vote
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.games import CreateGame, create_game, import_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import cast_vote, join_game
+from functions.usecases.turns import export_game, process_turn, submit_orders
+from functions.usecases.turns.views import game_view
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import FALL_1901, SPRING_1901
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import FALL_1901, SPRING_1901
 
 CREATOR = Actor("creator")
 

@@ -2,7 +2,7 @@
 
 The creator is refused before the game is full (``GAME_NOT_FULL``) and, in a timed game, before
 the deadline unless every power has submitted (``DEADLINE_NOT_REACHED``); the operator token and
-the scheduler actor keep their powers (functions/usecases/fairness.py).
+the scheduler actor keep their powers (functions/usecases/turns/fairness.py).
 """
 
 from __future__ import annotations
@@ -12,16 +12,14 @@ from datetime import timedelta
 import pytest
 
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor, parse_iso
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.game_control import pause_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
+from functions.usecases.game import LifecycleSettings, parse_iso
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import join_game, pause_game
+from functions.usecases.turns import process_turn, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
 
 CREATOR, OPERATOR = Actor("creator"), Actor("operator")
 TIMED = {"MOVEMENT": 3600, "RETREAT": 600, "ADJUSTMENT": 600}

@@ -1,4 +1,4 @@
-"""Fog of war in the use cases (issue 35 item 3; functions/usecases/fog_of_war.py; docs/variants.md
+"""Fog of war in the use cases (issue 35 item 3; functions/usecases/players/fog_of_war.py; docs/variants.md
 "Fog of war"): each read path of a fog game shows a power what engine/fog.py says it sees, an
 observer nothing, and everything once the game has ended.
 
@@ -15,18 +15,18 @@ import pytest
 import engine
 from engine.fog import seen_position, visible_provinces
 from functions.errors import FogOfWar
-from functions.usecases import map_view, views
-from functions.usecases.common import ANONYMOUS, SCHEDULER, Actor, load
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.export import export_game
-from functions.usecases.join import join_game
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
-from functions.usecases.whatif import what_if
+from functions.usecases.game.record import load
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players.identity import ANONYMOUS, SCHEDULER, Actor
+from functions.usecases.sandbox import what_if
+from functions.usecases.seats import join_game
+from functions.usecases.seats.votes import cast_vote
+from functions.usecases.turns import export_game, map_view, views
+from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.turns.submit_orders import submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
 
 BOARD = engine.load_map("classical")
 SPRING = {**SPRING_1901, "GERMANY": ["A MUN - BUR", "A BER - KIE", "F KIE - DEN"]}
@@ -199,7 +199,7 @@ def test_a_random_fog_game_plays_on_what_each_power_sees() -> None:
 
 def test_a_note_in_the_log_shows_only_to_the_power_it_is_about(fog: Fog) -> None:
     """engine/game.py's notes (a unit disbanded with nowhere to retreat) name a unit and its power."""
-    from functions.usecases import fog_of_war
+    from functions.usecases.players import fog_of_war
 
     game = load(fog.store, fog.game_id)
     note = {"phase": "F1901R", "powers": ["GERMANY"], "units": ["A MUN"],

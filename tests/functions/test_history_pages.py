@@ -8,7 +8,7 @@ import base64
 import pytest
 
 from functions.ports import PhaseRecord
-from tests.api.harness import InProcessApi, in_process_api
+from testkit.api_harness import InProcessApi, in_process_api
 
 
 @pytest.fixture

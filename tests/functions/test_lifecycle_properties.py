@@ -14,17 +14,14 @@ from hypothesis import strategies as st
 
 import engine
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor, identify, state_of
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.process_turn import process_turn
-from functions.usecases.results import scores, survivors
-from functions.usecases.seats import leave_game, open_seat
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
+from functions.usecases.game import LifecycleSettings, state_of
+from functions.usecases.game.results import scores, survivors
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import SCHEDULER, Actor, identify
+from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat
+from functions.usecases.turns import process_turn, submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 CREATOR = Actor("creator")
 OPERATOR = Actor("operator")  # processes by hand whenever it likes (issue 11: the creator may not)

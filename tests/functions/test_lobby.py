@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.accounts import User, my_games
-from functions.usecases.common import Actor, hash_token, identify
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.lobby import game_summary, list_games
-from functions.usecases.notifications import message_from_event_item
-from functions.usecases.views import list_variants
-from tests.accounts.fakes import MemoryAccountStore
+from functions.usecases.accounts.accounts import User, my_games
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.kinds.lobby import game_summary, list_games
+from functions.usecases.notifications.notifications import message_from_event_item
+from functions.usecases.players import Actor, hash_token, identify
+from functions.usecases.seats import join_game
+from functions.usecases.turns.views import list_variants
+from testkit.account_fakes import MemoryAccountStore
+from testkit.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
 
 
 def test_create_stores_initial_state_and_only_a_token_hash(

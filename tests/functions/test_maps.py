@@ -1,7 +1,7 @@
 """Map routes (issue 14, item 3): formats, phases, ETag/304, and redaction for every power.
 
 Driven through the API handler (functions/api/handler.py) over the in-memory store, so the
-route declarations, the use case (functions/usecases/map_view.py) and the renderer are all in
+route declarations, the use case (functions/usecases/turns/map_view.py) and the renderer are all in
 play. Rule under test: nobody sees another power's orders before adjudication (ARCHITECTURE §4).
 """
 
@@ -16,17 +16,14 @@ from urllib.parse import urlencode
 
 import pytest
 
-from functions import wiring
-from functions.api import handler as api
-from functions.usecases import map_view
-from functions.usecases.common import Actor
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
+from composition import api, wiring
+from functions.usecases.players import Actor
+from functions.usecases.turns import map_view, process_turn, submit_orders
 from local_stack.http_adapter import LocalContext
 from render.palette import STANDARD
 from render.svg import _darker
+from testkit.openings import FALL_1901, SPRING_1901
 from tests.functions.conftest import POWERS, Table
-from tests.functions.openings import FALL_1901, SPRING_1901
 
 
 @pytest.fixture
@@ -200,8 +197,8 @@ def test_no_resolution_map_before_the_first_adjudication(table: Table) -> None:
 
 def test_the_phase_processed_notice_links_to_that_phases_resolution_map(api_table: Table) -> None:
     # Given Spring 1901 adjudicated (by the fixture): its PHASE_PROCESSED outbox item
-    from functions.ports import OutboxMessage
-    from functions.usecases.notifications import render_text
+    from functions.ports.notifications import OutboxMessage
+    from functions.usecases.notifications.notifications import render_text
 
     items = [o for o in api_table.store.outbox[api_table.game_id] if o.kind == "PHASE_PROCESSED"]
     assert len(items) == 1

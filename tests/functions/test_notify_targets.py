@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from functions.errors import ValidationFailed
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.notify_targets import check_url, validate_targets
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.notifications.notify_targets import check_url, validate_targets
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 
 @pytest.mark.parametrize(

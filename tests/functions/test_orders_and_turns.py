@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import retract_orders, submit_orders
-from functions.usecases.views import events_after, game_view, history, last_resolution, orders_status
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.turns import process_turn, retract_orders, submit_orders
+from functions.usecases.turns.views import events_after, game_view, history, last_resolution, orders_status
+from testkit.openings import SPRING_1901
 from tests.functions.conftest import POWERS, Table
-from tests.functions.openings import SPRING_1901
 
 CREATOR = Actor("creator")
 
@@ -153,8 +154,8 @@ def test_submit_winning_over_process_is_adjudicated(table: Table) -> None:
 
 
 def test_auto_process_when_everyone_submitted(store: object, clock: object) -> None:
-    from functions.usecases.create_game import CreateGame, create_game
-    from functions.usecases.join import join_game
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.seats import join_game
 
     game_id = create_game(store, clock, CreateGame(auto_process=True)).game_id  # type: ignore[arg-type]
     for power in POWERS:
@@ -190,9 +191,10 @@ def test_a_failing_auto_process_does_not_turn_a_saved_submission_into_an_error(
 ) -> None:
     """The orders are saved before auto-processing; a failure there is logged, and the
     client is told what was saved (an error would invite a retry into the next phase)."""
-    from functions.usecases import submit_orders as module
-    from functions.usecases.create_game import CreateGame, create_game
-    from functions.usecases.join import join_game
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.seats import join_game
+    # the module, not the function the area exports under the same name
+    module = importlib.import_module("functions.usecases.turns.submit_orders")
 
     game_id = create_game(store, clock, CreateGame(auto_process=True)).game_id  # type: ignore[arg-type]
     for power in POWERS:

@@ -3,16 +3,15 @@
 The engine disbands at once a dislodged unit with nowhere to retreat and skips a winter in
 which nobody must remove a unit or can place a build (docs/rules.md, "Phases nobody orders
 in"); process_turn records each note of the resolution as an event of the processed phase
-(functions/usecases/phase_notes.py), and the history keeps the notes with the resolution.
+(functions/usecases/turns/phase_notes.py), and the history keeps the notes with the resolution.
 """
 
 from __future__ import annotations
 
 import engine
-from functions.usecases.common import Actor
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, history
+from functions.usecases.players import Actor
+from functions.usecases.turns import process_turn, submit_orders
+from functions.usecases.turns.views import events_after, history
 from tests.functions.conftest import Table
 
 CREATOR = Actor("creator")

@@ -11,14 +11,13 @@ import pytest
 from functions.adapters import StoreDeadlineGames
 from functions.deadline.handler import make_handlers
 from functions.errors import GamePaused
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
-from functions.usecases.game_control import extend_deadline, pause_game, resume_game
-from functions.usecases.process_turn import process_turn
-from functions.usecases.reminders import RemindOutcome, send_reminder
-from functions.usecases.submit_orders import submit_orders
-from tests.functions.fakes import FakeClock, InMemoryGameStore
-from tests.functions.openings import SPRING_1901
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import extend_deadline, pause_game, resume_game
+from functions.usecases.turns import process_turn, submit_orders
+from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
+from functions.usecases.turns.reminders import RemindOutcome, send_reminder
+from testkit.fakes import FakeClock, InMemoryGameStore
+from testkit.openings import SPRING_1901
 from tests.functions.test_deadlines_and_waits import CREATOR, OPERATOR, RecordingScheduler, _deadline, _game
 
 LEAD = timedelta(seconds=150)  # min(1 hour, 600 s // 4)
@@ -53,8 +52,8 @@ def test_no_reminder_schedule_when_its_time_already_passed_or_the_phase_is_short
     resume_game(store, clock, game_id, CREATOR, scheduler=sched)
     assert sched.reminders == {} and (game_id, "S1901M") in sched.schedules
     short_store, short_sched = InMemoryGameStore(), RecordingScheduler()
-    from functions.usecases.create_game import CreateGame, create_game
-    from functions.usecases.join import join_game
+    from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.seats import join_game
 
     short = create_game(short_store, clock, CreateGame(phase_seconds={"MOVEMENT": 3})).game_id
     for power in sorted(SPRING_1901):

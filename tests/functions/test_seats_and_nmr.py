@@ -5,19 +5,16 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.common import SCHEDULER, Actor, identify, state_of
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle import dummy_orders
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.lobby import game_summary
-from functions.usecases.process_turn import process_turn
-from functions.usecases.seats import leave_game, open_seat, set_dummy_powers
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, game_view, history, orders_status
-from functions.usecases.votes import cast_vote
+from functions.usecases.game import LifecycleSettings, state_of
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.kinds.lobby import game_summary
+from functions.usecases.players import SCHEDULER, Actor, identify
+from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat, set_dummy_powers
+from functions.usecases.turns import process_turn, submit_orders
+from functions.usecases.turns.lifecycle import dummy_orders
+from functions.usecases.turns.views import events_after, game_view, history, orders_status
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 CREATOR = Actor("creator")
 OPERATOR = Actor("operator")

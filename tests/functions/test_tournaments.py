@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 
 from functions.errors import Conflict, Forbidden, ValidationFailed
-from functions.ports import Profile
-from functions.usecases.tournaments import (
+from functions.ports.accounts import Profile
+from functions.usecases.community.tournaments import (
     RoundNotOver,
     create_tournament,
     seed_next_round,
     tournament_standings,
 )
-from tests.accounts.fakes import MemoryAccountStore
-from tests.community.fakes import MemoryCommunityStore
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from testkit.account_fakes import MemoryAccountStore
+from testkit.community_fakes import MemoryCommunityStore
+from testkit.fakes import FakeClock, InMemoryGameStore
 
 PLAYERS = [f"u{n:02d}" for n in range(14)]
 

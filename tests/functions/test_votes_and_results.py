@@ -5,18 +5,16 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.common import Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.lobby import game_summary
-from functions.usecases.process_turn import process_turn
-from functions.usecases.results import scores
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, game_view, history
-from functions.usecases.votes import cast_vote
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.game.results import scores
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.kinds.lobby import game_summary
+from functions.usecases.players import Actor
+from functions.usecases.seats import cast_vote, join_game
+from functions.usecases.turns import process_turn, submit_orders
+from functions.usecases.turns.views import events_after, game_view, history
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
-from tests.functions.fakes import FakeClock, InMemoryGameStore
 
 CREATOR = Actor("creator")
 

@@ -1,4 +1,4 @@
-"""What-if inside a game (issue 31 item 5; functions/usecases/whatif.py), on the in-memory store.
+"""What-if inside a game (issue 31 item 5; functions/usecases/sandbox/whatif.py), on the in-memory store.
 
 A seated player previews the current phase: its pending orders (or those it sends) against
 orders it guesses for the others. Nothing is written, and no other power's pending orders
@@ -12,9 +12,9 @@ import json
 import pytest
 
 from functions import errors
-from functions.usecases.common import Actor
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.whatif import what_if
+from functions.usecases.players import Actor
+from functions.usecases.sandbox import what_if
+from functions.usecases.turns import submit_orders
 from tests.functions.conftest import Table
 
 

@@ -8,7 +8,8 @@ import boto3
 import pytest
 from moto.utilities.utils import load_resource
 
-from functions.ports import IdentityRejected, Profile
+from functions.ports import IdentityRejected
+from functions.ports.accounts import Profile
 from infra.cognito import CognitoIdentity
 from infra.dynamodb.account_store import DynamoAccountStore
 from infra.jwt_verifier import CognitoTokenVerifier

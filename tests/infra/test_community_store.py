@@ -11,18 +11,18 @@ import pytest
 
 from community.ratings import MU, SIGMA
 from functions.ports.community import ArchiveQuery, RatingMoved, StoredRating
-from functions.usecases.accounts import User
-from functions.usecases.common import Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.player_records import build_write, record_finished_game
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.votes import cast_vote
+from functions.usecases.accounts.accounts import User
+from functions.usecases.community.player_records import build_write, record_finished_game
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players.identity import Actor
+from functions.usecases.seats import join_game
+from functions.usecases.seats.votes import cast_vote
+from functions.usecases.turns.process_turn import process_turn
+from functions.usecases.turns.submit_orders import submit_orders
 from infra.dynamodb.community_store import DynamoCommunityStore
 from infra.dynamodb.game_store import DynamoGameStore
-from tests.functions.fakes import FakeClock
+from testkit.fakes import FakeClock
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
@@ -180,9 +180,9 @@ def test_a_players_ratings_in_every_variant(aws: dict[str, str]) -> None:
 def test_a_seat_given_up_counts_for_the_account_that_left_it(
     dynamo_store: DynamoGameStore, aws: dict[str, str]
 ) -> None:
-    """Reliability from the events, the holder from seat_holders (functions/usecases/seat_holders.py):
+    """Reliability from the events, the holder from seat_holders (functions/usecases/players/seat_holders.py):
     Ada misses Spring 1901 and leaves; Cyd takes FRANCE over; Bob wins by concession."""
-    from functions.usecases.seats import leave_game
+    from functions.usecases.seats.seats import leave_game
 
     clock, community = FakeClock(), _community(aws)
     created = create_game(dynamo_store, clock, CreateGame())

@@ -8,16 +8,16 @@ from datetime import timedelta
 import boto3
 
 from functions.adapters import StoreDeadlineGames
-from functions.usecases.common import SCHEDULER, Actor, iso
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.deadlines import FireOutcome, sweep
-from functions.usecases.game_control import pause_game
-from functions.usecases.join import join_game
-from functions.usecases.lobby import list_games
-from functions.usecases.process_turn import process_turn
+from functions.usecases.game import iso
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.kinds.lobby import list_games
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import join_game, pause_game
+from functions.usecases.turns import process_turn
+from functions.usecases.turns.deadlines import FireOutcome, sweep
 from infra.dynamodb import keys
 from infra.dynamodb.game_store import DynamoGameStore
-from tests.functions.fakes import FakeClock
+from testkit.fakes import FakeClock
 from tests.notifications.fakes import FakeScheduler
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

@@ -18,17 +18,16 @@ from functions.ports import (
     PhaseRecord,
     StaleVersion,
 )
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lobby import list_games
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import submit_orders
-from functions.usecases.views import events_after, history
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.kinds.lobby import list_games
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn, submit_orders
+from functions.usecases.turns.views import events_after, history
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import SPRING_1901
 
 POWERS = sorted(SPRING_1901)
 

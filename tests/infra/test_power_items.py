@@ -12,19 +12,17 @@ import pytest
 
 from functions.errors import StalePhase
 from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
-from functions.usecases.common import SCHEDULER, Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.press import send_message, with_unread
-from functions.usecases.process_turn import process_turn
-from functions.usecases.submit_orders import set_wait_flag, submit_orders
-from functions.usecases.votes import cast_vote
+from functions.usecases.game import LifecycleSettings
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import SCHEDULER, Actor
+from functions.usecases.press.press import send_message, with_unread
+from functions.usecases.seats import cast_vote, join_game
+from functions.usecases.turns import process_turn, set_wait_flag, submit_orders
 from infra.dynamodb import items, keys
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import FALL_1901, SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import FALL_1901, SPRING_1901
 
 POWERS = sorted(SPRING_1901)
 
@@ -207,7 +205,7 @@ def test_a_meta_write_moves_a_stored_games_decisions_to_the_powers_items(
     game_id = _legacy_game(store, client, clock)
     calls = Calls(client)
     # When a META write happens (France leaves its seat open)
-    from functions.usecases.seats import leave_game
+    from functions.usecases.seats.seats import leave_game
 
     leave_game(store, clock, game_id, Actor("player", "FRANCE"))
     # Then Italy's decisions went to its own item in the same transaction, France's are gone

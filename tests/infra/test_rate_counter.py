@@ -6,7 +6,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from functions.usecases.sandbox import take_sandbox_slot
+from functions.usecases.sandbox.sandbox import take_sandbox_slot
 from infra.dynamodb.rate_counter import DynamoRateCounter
 
 

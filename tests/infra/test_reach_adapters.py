@@ -9,7 +9,7 @@ from email.policy import default
 
 import boto3
 
-from functions.ports import Connection, MailMessage, PressBatch, PushDevice
+from functions.ports.reach import Connection, MailMessage, PressBatch, PushDevice
 from infra.dynamodb.reach_store import MAX_LINES, DynamoReachStore
 from infra.live_connections import DynamoConnectionStore
 from infra.ses_mail import mime

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
 
-from functions import wiring
-from functions.api import handler as api
+from composition import api, wiring
+from composition.settings import load_settings
 from functions.ports import StorageError, StorageUnavailable, SystemClock
-from functions.wiring import load_settings
 from infra.dynamodb.game_store import DynamoGameStore
 from local_stack.http_adapter import LocalContext
 

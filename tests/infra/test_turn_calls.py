@@ -17,19 +17,20 @@ from typing import Any
 import boto3
 import pytest
 
-from functions import wiring
+from composition import wiring
 from functions.adapters import StoreDeadlineGames
-from functions.usecases.common import Actor, parse_iso
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
-from functions.usecases.join import join_game
-from functions.usecases.submit_orders import submit_orders
+from functions.usecases.game import parse_iso
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import submit_orders
+from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
 from local_stack.http_adapter import LocalContext, to_event
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import FALL_1901, SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import FALL_1901, SPRING_1901
 
 GROUP = "convoy-deadlines"
 SETTINGS = SchedulerSettings(GROUP, "arn:aws:lambda:us-east-1:123456789012:function:deadline",
@@ -92,7 +93,7 @@ def api(table: Table) -> Iterator[Table]:
 
 
 def _process(game_id: str, token: str, phase: str) -> dict[str, Any]:
-    from functions.api import handler
+    from composition import api as handler
 
     body = json.dumps({"phase": phase}).encode()
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}

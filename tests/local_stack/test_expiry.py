@@ -13,17 +13,18 @@ import boto3
 
 from functions.ports import UNSTARTED_GAME_DAYS, ItemNotFound
 from functions.relay.handler import make_handler
-from functions.usecases.common import Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.submit_orders import submit_orders
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
+from functions.usecases.turns import submit_orders
 from infra.dynamodb import keys
 from infra.dynamodb.game_store import DynamoGameStore
+from infra.dynamodb.stream_images import STREAM_IMAGES
 from local_stack.expiry_pump import ExpiryPump
 from local_stack.stream_relay import StreamRelay
 from local_stack.template import create_resources
-from tests.functions.fakes import FakeClock
-from tests.functions.openings import SPRING_1901
+from testkit.fakes import FakeClock
+from testkit.openings import SPRING_1901
 from tests.local_stack.conftest import mock_streams_client
 
 POWERS = sorted(SPRING_1901)
@@ -65,7 +66,7 @@ def test_an_unstarted_game_expires_with_its_records_and_a_started_one_never(aws:
     assert later.run_now() == 1
     # ... and the relay reads the table's stream with the template's filter
     relay = StreamRelay(dynamodb=lambda: client, streams=mock_streams_client, table=table,
-                        handler=make_handler(NoQueue, lambda: store))
+                        handler=make_handler(NoQueue, STREAM_IMAGES, lambda: store))
     while relay():
         pass
     # Then nothing is left of the game that never started; the started game is untouched

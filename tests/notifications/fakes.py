@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from functions.ports import (
+from functions.ports.notifications import (
     DeadlineInfo,
     DeliveryTarget,
     Firing,

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from functions.notifier.handler import make_handler as make_notifier
-from functions.ports import DeliveryTarget, OutboxMessage, TelegramTarget
+from functions.ports.notifications import DeliveryTarget, OutboxMessage, TelegramTarget
 from functions.relay.handler import make_handler as make_relay
+from infra.dynamodb.stream_images import STREAM_IMAGES
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, StaticTargets
 from tests.notifications.test_relay_and_notifier import outbox_record
 
@@ -32,7 +33,8 @@ def failures(answer: dict[str, Any]) -> list[str]:
 
 def test_the_relay_sends_the_whole_batch_at_once_and_reports_the_refused_in_stream_order() -> None:
     queue = CountingQueue(refuse={"g1:9", "g1:4"})
-    answer = make_relay(lambda: queue)({"Records": [outbox_record(n) for n in range(1, 13)]}, None)
+    relay = make_relay(lambda: queue, STREAM_IMAGES)
+    answer = relay({"Records": [outbox_record(n) for n in range(1, 13)]}, None)
     assert queue.sends == [[f"g1:{n}" for n in range(1, 13)]]
     assert failures(answer) == [f"{4:021d}", f"{9:021d}"]
 
@@ -41,7 +43,7 @@ def test_the_relay_answers_an_empty_batch_without_a_queue() -> None:
     def no_queue() -> CountingQueue:
         raise AssertionError("nothing to send")
 
-    assert make_relay(no_queue)({"Records": []}, None) == {"batchItemFailures": []}
+    assert make_relay(no_queue, STREAM_IMAGES)({"Records": []}, None) == {"batchItemFailures": []}
 
 
 def notifier_event(*bodies: str) -> dict[str, Any]:

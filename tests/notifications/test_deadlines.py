@@ -7,8 +7,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from functions.deadline.handler import make_handlers
-from functions.ports import DiscordTarget, Firing, OutboxMessage, TelegramTarget
-from functions.usecases.deadlines import (
+from functions.ports.notifications import DiscordTarget, Firing, OutboxMessage, TelegramTarget
+from functions.usecases.notifications.notifications import (
+    deliver,
+    render_text,
+    webhook_document,
+)
+from functions.usecases.turns.deadlines import (
     FireOutcome,
     fire_deadline,
     ready_to_auto_process,
@@ -16,7 +21,6 @@ from functions.usecases.deadlines import (
     reschedule_phase,
     sweep,
 )
-from functions.usecases.notifications import deliver, render_text, webhook_document
 from tests.notifications.fakes import (
     FakeGames,
     FakeScheduler,

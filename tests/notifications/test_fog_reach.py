@@ -10,10 +10,10 @@ import json
 
 import engine
 from engine.fog import visible_provinces
-from functions.ports import OutboxMessage
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
-from functions.usecases.notifications import render_text
+from functions.ports.notifications import OutboxMessage
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.notifications.notifications import render_text
+from functions.usecases.seats import join_game
 from tests.notifications.test_reach_players import NOW, POWERS, World, _connect
 
 BOARD = engine.load_map("classical")

@@ -8,8 +8,9 @@ from typing import Any
 import boto3
 
 from functions.notifier.handler import make_handler as make_notifier
-from functions.ports import TelegramTarget
+from functions.ports.notifications import TelegramTarget
 from functions.relay.handler import make_handler as make_relay
+from infra.dynamodb.stream_images import STREAM_IMAGES
 from infra.queue import SqsMessageQueue
 from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
 from local_stack import moto_patches
@@ -60,7 +61,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
         queue_url=url,
         deadline_handler=lambda event, _: fired.append(event),
         sweep_handler=lambda event, _: None,
-        relay_handler=make_relay(lambda: SqsMessageQueue(lambda: sqs, url)),
+        relay_handler=make_relay(lambda: SqsMessageQueue(lambda: sqs, url), STREAM_IMAGES),
         notifier_handler=make_notifier(
             lambda: Deps(StaticTargets({"g1": [TelegramTarget(1)]}), deliverer, log)
         ),

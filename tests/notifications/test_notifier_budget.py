@@ -15,9 +15,15 @@ import boto3
 import pytest
 
 from functions.notifier.handler import make_handler
-from functions.ports import DeliveryTarget, OutboxMessage, TargetStanding, TelegramTarget, WebhookTarget
-from functions.usecases.delivery_lanes import SLOW_DELAY_SECONDS
-from functions.usecases.notifications import (
+from functions.ports.notifications import (
+    DeliveryTarget,
+    OutboxMessage,
+    TargetStanding,
+    TelegramTarget,
+    WebhookTarget,
+)
+from functions.usecases.notifications.delivery_lanes import SLOW_DELAY_SECONDS
+from functions.usecases.notifications.notifications import (
     PARK_AFTER_FAILURES,
     PARK_SECONDS,
     TARGET_PARKED,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from functions.notifier.handler import make_handler
-from functions.ports import OutboxMessage
+from functions.ports.notifications import OutboxMessage
 from tests.notifications.fakes import MemoryDeliveryLog, MemoryQueue, RecordingDeliverer, StaticTargets
 
 

@@ -15,21 +15,21 @@ from typing import Any
 import pytest
 
 from functions.errors import BadUnsubscribeLink, PushEndpointNotAllowed
-from functions.ports import OutboxMessage, PushDevice
-from functions.usecases import live_updates, notice_preferences, push_subscriptions
-from functions.usecases.accounts import User
-from functions.usecases.common import Actor, hash_token
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.digests import DIGEST, DIGEST_DUE
-from functions.usecases.join import join_game
-from functions.usecases.player_view import view_for
-from functions.usecases.press import read_messages, send_message
-from functions.usecases.press_batches import PRESS_BATCH
-from functions.usecases.reach_players import Reach, reach_players
-from functions.usecases.submit_orders import submit_orders
-from tests.functions.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
-from tests.notifications.fakes import MemoryDeliveryLog, MemoryQueue
-from tests.notifications.reach_fakes import (
+from functions.ports.notifications import OutboxMessage
+from functions.ports.reach import PushDevice
+from functions.usecases.accounts.accounts import User
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.kinds import view_for
+from functions.usecases.notifications import notice_preferences
+from functions.usecases.players import Actor, hash_token
+from functions.usecases.press.press import read_messages, send_message
+from functions.usecases.reach import Reach, live_updates, push_subscriptions, reach_players
+from functions.usecases.reach.digests import DIGEST, DIGEST_DUE
+from functions.usecases.reach.press_batches import PRESS_BATCH
+from functions.usecases.seats import join_game
+from functions.usecases.turns import submit_orders
+from testkit.fakes import FakeClock, InMemoryGameStore, InMemoryPressStore
+from testkit.reach_fakes import (
     Contacts,
     DelayedMemoryQueue,
     MemoryConnections,
@@ -38,6 +38,7 @@ from tests.notifications.reach_fakes import (
     RecordingPoster,
     RecordingPush,
 )
+from tests.notifications.fakes import MemoryDeliveryLog, MemoryQueue
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 KEY = "link-key-for-tests"
@@ -288,7 +289,7 @@ def test_press_while_away_is_batched_and_read_press_is_not_mailed(world: World) 
     # a message FRANCE reads before the next batch flushes is not mailed
     world.deliver(send("third", 3))
     read_messages(world.store, world.press, world.game, Actor("player", "FRANCE"), channel="ENGLAND,FRANCE")
-    from functions.usecases.press import mark_read
+    from functions.usecases.press.press import mark_read
 
     mark_read(world.store, world.press, world.game, Actor("player", "FRANCE"), "ENGLAND,FRANCE", 3)
     world.deliver(world.delayed.later[-1][0])

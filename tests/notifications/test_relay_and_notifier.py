@@ -11,13 +11,19 @@ from boto3.dynamodb.types import TypeSerializer
 from botocore.exceptions import ClientError
 
 from functions.notifier.handler import make_handler as make_notifier
-from functions.ports import TelegramTarget, WebhookTarget
+from functions.ports.notifications import TelegramTarget, WebhookTarget
 from functions.relay.handler import make_handler as make_relay
+from infra.dynamodb.stream_images import STREAM_IMAGES
 from infra.queue import QueueError, SqsMessageQueue, drain_once
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
 MAX_RECEIVES = 3
 _serializer = TypeSerializer()
+
+
+def sqs_relay(sqs: Any, url: str) -> Any:
+    """The relay over a real (moto) SQS queue and the store's stream codec."""
+    return make_relay(lambda: SqsMessageQueue(lambda: sqs, url), STREAM_IMAGES)
 
 
 @pytest.fixture
@@ -108,7 +114,7 @@ def test_a_relay_failing_mid_batch_loses_nothing_after_restart(sqs: Any, queues:
     main, _ = queues
     event = {"Records": [outbox_record(n) for n in range(1, 26)]}
     flaky = FlakySqs(sqs, fail_calls={2})
-    relay = make_relay(lambda: SqsMessageQueue(lambda: flaky, main))
+    relay = make_relay(lambda: SqsMessageQueue(lambda: flaky, main), STREAM_IMAGES)
 
     # When the relay runs, it reports exactly records 11..20 as failed
     answer = relay(event, None)
@@ -116,7 +122,7 @@ def test_a_relay_failing_mid_batch_loses_nothing_after_restart(sqs: Any, queues:
     assert failed == [f"{n:021d}" for n in range(11, 21)]
 
     # And the stream retries from the first failed record (as Lambda does) after a restart
-    restarted = make_relay(lambda: SqsMessageQueue(lambda: sqs, main))
+    restarted = sqs_relay(sqs, main)
     assert restarted({"Records": event["Records"][10:]}, None) == {"batchItemFailures": []}
 
     # Then every notice is delivered exactly once to each target, though 21..25 were queued twice
@@ -135,8 +141,8 @@ def test_a_relay_that_dies_is_retried_whole_without_loss(sqs: Any, queues: tuple
     def dead_queue() -> Any:
         raise RuntimeError("function crashed before sending")
 
-    assert len(make_relay(dead_queue)(event, None)["batchItemFailures"]) == 3
-    assert make_relay(lambda: SqsMessageQueue(lambda: sqs, main))(event, None) == {"batchItemFailures": []}
+    assert len(make_relay(dead_queue, STREAM_IMAGES)(event, None)["batchItemFailures"]) == 3
+    assert sqs_relay(sqs, main)(event, None) == {"batchItemFailures": []}
     assert queue_depth(sqs, main) == 3
 
 
@@ -146,7 +152,7 @@ def test_non_outbox_and_non_insert_records_are_skipped(sqs: Any, queues: tuple[s
     meta["dynamodb"]["NewImage"]["sk"] = {"S": "META"}
     removed = outbox_record(2)
     removed["eventName"] = "REMOVE"
-    relay = make_relay(lambda: SqsMessageQueue(lambda: sqs, main))
+    relay = sqs_relay(sqs, main)
     assert relay({"Records": [meta, removed]}, None) == {"batchItemFailures": []}
     assert queue_depth(sqs, main) == 0
 
@@ -157,14 +163,14 @@ def test_an_unreadable_outbox_record_does_not_hold_up_the_rest(sqs: Any, queues:
     main, _ = queues
     broken = outbox_record(1)
     broken["dynamodb"]["NewImage"]["payload"] = {"Z": "not a DynamoDB type"}
-    relay = make_relay(lambda: SqsMessageQueue(lambda: sqs, main))
+    relay = sqs_relay(sqs, main)
     assert relay({"Records": [broken, outbox_record(2), outbox_record(3)]}, None) == {"batchItemFailures": []}
     assert queue_depth(sqs, main) == 2
 
 
 def test_a_notifier_failing_twice_then_succeeding_delivers_once(sqs: Any, queues: tuple[str, str]) -> None:
     main, dlq = queues
-    make_relay(lambda: SqsMessageQueue(lambda: sqs, main))({"Records": [outbox_record(7)]}, None)
+    sqs_relay(sqs, main)({"Records": [outbox_record(7)]}, None)
     deliverer = RecordingDeliverer(failures={("g1:7", "webhook:https://hooks.example/x"): 2})
     log = MemoryDeliveryLog()
     notifier = notifier_for(deliverer, log)
@@ -180,7 +186,7 @@ def test_a_notifier_failing_twice_then_succeeding_delivers_once(sqs: Any, queues
     assert queue_depth(sqs, main) == 0 and queue_depth(sqs, dlq) == 0
 
     # A redelivery of the same message (same dedupe key) sends nothing more
-    make_relay(lambda: SqsMessageQueue(lambda: sqs, main))({"Records": [outbox_record(7)]}, None)
+    sqs_relay(sqs, main)({"Records": [outbox_record(7)]}, None)
     drain(sqs, main, notifier)
     assert len(deliverer.sent) == 2
 
@@ -189,7 +195,7 @@ def test_a_permanent_failure_ends_in_the_dlq_and_the_batch_still_delivers(
     sqs: Any, queues: tuple[str, str]
 ) -> None:
     main, dlq = queues
-    make_relay(lambda: SqsMessageQueue(lambda: sqs, main))(
+    sqs_relay(sqs, main)(
         {"Records": [outbox_record(n) for n in (1, 2, 3)]}, None
     )
     deliverer = RecordingDeliverer(always_fail={"g1:2"})
@@ -229,7 +235,7 @@ def test_a_refused_acknowledgement_is_a_queue_error_not_a_client_error(
     sqs: Any, queues: tuple[str, str], fails: bool
 ) -> None:
     main, _ = queues
-    make_relay(lambda: SqsMessageQueue(lambda: sqs, main))({"Records": [outbox_record(1)]}, None)
+    sqs_relay(sqs, main)({"Records": [outbox_record(1)]}, None)
     deliverer = RecordingDeliverer(always_fail={"g1:1"} if fails else set())
     notifier = notifier_for(deliverer, MemoryDeliveryLog())
     with pytest.raises(QueueError):
@@ -245,7 +251,7 @@ def test_a_join_event_is_its_own_notice_once(sqs: Any, queues: tuple[str, str]) 
              "phase": "S1901M", "data": {"power": "ITALY"}, "at": "2026-12-02T10:00:00Z"}
     joined["dynamodb"]["Keys"]["sk"] = {"S": image["sk"]}
     joined["dynamodb"]["NewImage"] = {k: _serializer.serialize(v) for k, v in image.items()}
-    relay = make_relay(lambda: SqsMessageQueue(lambda: sqs, main))
+    relay = sqs_relay(sqs, main)
     deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
     notifier = notifier_for(deliverer, log)
     for _ in range(2):  # the stream delivers the record twice

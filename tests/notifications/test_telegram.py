@@ -10,9 +10,9 @@ from typing import Any
 import boto3
 import pytest
 
-from functions.ports import Seat
+from functions.ports.notifications import Seat
 from functions.telegram.handler import make_handler
-from functions.usecases.telegram_bot import issue_link_code, parse_command, split_orders
+from functions.usecases.reach.telegram_bot import issue_link_code, parse_command, split_orders
 from infra.notification_store import (
     DynamoDeliveryLog,
     DynamoReplyOutbox,

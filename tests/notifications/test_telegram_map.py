@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 
 from functions.adapters import HttpDeliverer
-from functions.ports import OutboxMessage, Seat, TelegramTarget
-from functions.usecases.notifications import render_text
-from functions.usecases.telegram_bot import handle_update, issue_link_code
+from functions.ports.notifications import OutboxMessage, Seat, TelegramTarget
+from functions.usecases.notifications.notifications import render_text
+from functions.usecases.reach.telegram_bot import handle_update, issue_link_code
 from infra.webhooks import HttpDelivery, HttpSettings
 from tests.notifications.fakes import FakeGameActions, MemoryReplyOutbox, MemoryTelegramStore
 from tests.notifications.test_telegram import NOW, update
-from tests.notifications.test_telegram import table as table  # noqa: F401 (the moto table fixture)
+from tests.notifications.test_telegram import table as table
 from tests.notifications.test_webhooks import Capture
-from tests.notifications.test_webhooks import server as server  # noqa: F401 (the loopback receiver fixture)
+from tests.notifications.test_webhooks import server as server
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00fake-image\r\n--not-a-boundary" * 4
 
@@ -100,7 +100,7 @@ def test_the_notifier_draws_the_named_picture_and_sends_it_as_a_photo() -> None:
     assert sender.photos == [(70, PNG, "the board")] and sender.texts == []
 
 
-def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:  # noqa: F811
+def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:
     settings = HttpSettings(allow_loopback=True, telegram_bot_token="123:ABC", telegram_api_base=server)
     HttpDelivery(settings).send_telegram_photo(-1001, PNG, "Spring 1901")
     path, headers, body = Capture.received[0]
@@ -118,8 +118,8 @@ def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:  # noqa: 
 
 
 def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
-    from functions.usecases.notifications import message_from_outbox_item
-    from functions.wiring import stream_item
+    from functions.usecases.notifications.notifications import message_from_outbox_item
+    from infra.dynamodb.stream_images import STREAM_IMAGES
     from infra.notification_store import DynamoReplyOutbox
 
     picture = {"game_id": "g1", "power": "FRANCE"}
@@ -130,5 +130,5 @@ def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
         ExpressionAttributeValues={":o": {"S": "OUTBOX#"}},
     )["Items"]
     assert item["kind"]["S"] == "CHAT_PHOTO"
-    message = message_from_outbox_item(stream_item(item))  # as the relay reads it off the stream
+    message = message_from_outbox_item(STREAM_IMAGES.item(item))  # as the relay reads it off the stream
     assert message is not None and message.kind == "CHAT_PHOTO" and message.payload["map"] == picture

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from functions.adapters import HttpDeliverer
-from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
+from functions.ports.notifications import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
 from infra.webhooks import (
     DeliveryRejected,
     HttpDelivery,
@@ -42,7 +42,7 @@ class Capture(BaseHTTPRequestHandler):
     received: list[tuple[str, dict[str, str], bytes]] = []
     status = 204
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         Capture.received.append((self.path, dict(self.headers.items()), body))
         self.send_response(Capture.status)

@@ -6,15 +6,15 @@ from datetime import timedelta
 
 import pytest
 
+from composition.settings import load_settings
 from functions.adapters import StoreDeadlineGames, StoreGameActions, StoreTargetDirectory
-from functions.ports import DiscordTarget, Seat, TelegramTarget
-from functions.usecases.common import parse_iso
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.deadlines import FireOutcome, fire_deadline, sweep
-from functions.usecases.join import join_game
-from functions.usecases.process_turn import process_turn
-from functions.wiring import load_settings
-from tests.functions.fakes import FakeClock, InMemoryGameStore
+from functions.ports.notifications import DiscordTarget, Seat, TelegramTarget
+from functions.usecases.game import parse_iso
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.seats import join_game
+from functions.usecases.turns import process_turn
+from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
+from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.notifications.fakes import FakeScheduler
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -48,7 +48,7 @@ def test_firing_twice_through_the_real_process_turn_adjudicates_once(
 def test_a_firing_after_a_manual_process_does_nothing(
     started: tuple[InMemoryGameStore, FakeClock, str, str],
 ) -> None:
-    from functions.usecases.common import Actor
+    from functions.usecases.players import Actor
 
     store, clock, game_id, _ = started
     games = StoreDeadlineGames(store, clock)

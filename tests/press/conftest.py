@@ -7,12 +7,12 @@ from dataclasses import dataclass
 import boto3
 import pytest
 
-from functions.usecases.common import Actor
-from functions.usecases.create_game import CreateGame, create_game
-from functions.usecases.join import join_game
+from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import Actor
+from functions.usecases.seats import join_game
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
-from tests.functions.fakes import FakeClock
+from testkit.fakes import FakeClock
 from tests.infra.conftest import aws  # noqa: F401  (the moto fixture)
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

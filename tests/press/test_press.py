@@ -23,10 +23,9 @@ from functions.errors import (
     RateLimited,
     TooManyChannels,
 )
-from functions.usecases import press
-from functions.usecases.common import ANONYMOUS, Actor
-from functions.usecases.press_rules import clean_text
-from functions.usecases.roster import CIVIL_DISORDER, seat_status
+from functions.usecases.players import ANONYMOUS, CIVIL_DISORDER, Actor, seat_status
+from functions.usecases.press import press
+from functions.usecases.press.press_rules import clean_text
 from tests.press.conftest import Press, player
 
 
@@ -158,7 +157,7 @@ def test_press_rules_per_game(table: Press) -> None:
 def test_only_seated_active_powers_talk(table: Press) -> None:
     # Issue 13 §4, with the fields lifecycle (issue 12) really writes: a dummy is listed in
     # settings.dummy_powers; civil disorder removes the player and marks the seat
-    # (functions/usecases/lifecycle.py); an eliminated power has no unit and no centre.
+    # (functions/usecases/turns/lifecycle.py); an eliminated power has no unit and no centre.
     game = table.store.load(table.game_id)
     game.settings["dummy_powers"] = ["ITALY"]
     del game.players["RUSSIA"]

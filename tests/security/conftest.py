@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.api.harness import InProcessApi, in_process_api
+from testkit.api_harness import InProcessApi, in_process_api
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from functions import wiring
-from functions.usecases.notify_targets import DAY_SECONDS, HOST_GAMES_PER_DAY
-from tests.api.harness import InProcessApi
+from composition import wiring
+from functions.usecases.notifications.notify_targets import DAY_SECONDS, HOST_GAMES_PER_DAY
+from testkit.api_harness import InProcessApi
 from tests.security.test_join_attempts import MemoryCounter
 
 

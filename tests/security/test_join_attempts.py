@@ -12,10 +12,10 @@ from typing import Any
 import boto3
 import pytest
 
-from functions import wiring
-from functions.usecases.join_limits import FAILURES_PER_WINDOW, WINDOW_SECONDS
+from composition import wiring
+from functions.usecases.players.join_limits import FAILURES_PER_WINDOW, WINDOW_SECONDS
 from infra.attempt_counter import DynamoAttemptCounter
-from tests.api.harness import InProcessApi
+from testkit.api_harness import InProcessApi
 
 PASSWORD = "the-right-password"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from functions.api import handler
-from tests.api.harness import OPERATOR_TOKEN, InProcessApi
-from tests.functions.openings import FALL_1901, SPRING_1901
+from testkit.api_harness import OPERATOR_TOKEN, InProcessApi
+from testkit.openings import FALL_1901, SPRING_1901
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,7 +96,7 @@ def test_secret_comparisons_are_constant_time() -> None:
     for path in sorted([*(ROOT / "functions").rglob("*.py"), *(ROOT / "infra").rglob("*.py")]):
         offenders += _compares_with_equals(path, names)
     assert offenders == []
-    assert "compare_digest" in (ROOT / "functions/usecases/common.py").read_text()
+    assert "compare_digest" in (ROOT / "functions/usecases/players/identity.py").read_text()
     assert "compare_digest" in (ROOT / "infra/webhooks.py").read_text()
 
 
@@ -104,7 +104,7 @@ def test_identify_compares_every_seat(monkeypatch: pytest.MonkeyPatch, api: InPr
     # constant time in the number of seats too: no early exit that would time which seat matched
     import hmac as hmac_module
 
-    from functions.usecases import common
+    from functions.usecases.players import identity
 
     game_id, _, tokens = api.new_game()
     game = api.store.load(game_id)
@@ -115,11 +115,11 @@ def test_identify_compares_every_seat(monkeypatch: pytest.MonkeyPatch, api: InPr
         calls.append(1)
         return real(a, b)
 
-    monkeypatch.setattr(common.hmac, "compare_digest", counting)
-    common.identify(game, tokens["AUSTRIA"], OPERATOR_TOKEN)
+    monkeypatch.setattr(identity.hmac, "compare_digest", counting)
+    identity.identify(game, tokens["AUSTRIA"], OPERATOR_TOKEN)
     first = len(calls)
     calls.clear()
-    common.identify(game, tokens["TURKEY"], OPERATOR_TOKEN)
+    identity.identify(game, tokens["TURKEY"], OPERATOR_TOKEN)
     assert first == len(calls) == 2 + len(game.players)
 
 
@@ -186,6 +186,7 @@ def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFi
     from boto3.dynamodb.types import TypeSerializer
 
     from functions.relay.handler import make_handler
+    from infra.dynamodb.stream_images import STREAM_IMAGES
 
     image = {"pk": "TGCHAT#70", "sk": "OUTBOX#tg:1", "kind": "CHAT_REPLY", "dedupe_key": "tg:1",
              "payload": {"text": "your orders: A PAR - BUR (private-reply-text)"},
@@ -202,7 +203,8 @@ def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFi
             return set()
 
     # When the relay skips it
-    logged = _captured_logs(capsys, lambda: make_handler(lambda: Queue())({"Records": [broken]}, None))
+    relay = make_handler(lambda: Queue(), STREAM_IMAGES)
+    logged = _captured_logs(capsys, lambda: relay({"Records": [broken]}, None))
 
     # Then the log says which record, and nothing of what it holds
     assert "unreadable outbox record skipped" in logged and '"sequence_number":"1"' in logged
@@ -214,7 +216,7 @@ def test_the_notifier_logs_no_url_token_or_bot_token(capsys: pytest.CaptureFixtu
     # Given targets whose URLs carry tokens, each failing in its own way, and a bot token
     from functions.adapters import HttpDeliverer
     from functions.notifier.handler import make_handler
-    from functions.ports import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
+    from functions.ports.notifications import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
     from infra.webhooks import HttpDelivery, HttpSettings
     from tests.notifications.fakes import Deps, MemoryDeliveryLog, StaticTargets
 

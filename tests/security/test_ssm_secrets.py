@@ -14,7 +14,7 @@ from typing import Any
 import boto3
 import pytest
 
-from functions import wiring
+from composition import wiring
 from infra.secrets import OperatorTokenTooShort, SecretUnavailable, with_secrets
 from local_stack.parameters import seed_parameters
 
@@ -149,7 +149,7 @@ def test_the_local_stack_seeds_its_own_securestrings(ssm: Any) -> None:
 
 def test_importing_the_api_does_not_import_the_parameters_utility() -> None:
     # the cold import stays cheap (issue 9): secrets are fetched at first use, not at import
-    probe = ("import sys, functions.api.handler, functions.notifier.handler, functions.telegram.handler; "
+    probe = ("import sys, composition.api, composition.notifier, composition.telegram; "
              "print(sorted(m for m in sys.modules if 'parameters' in m or m == 'boto3'))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                          env={**os.environ, "CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/x"}, check=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from functions.ports import target_from_dict
-from tests.api.harness import InProcessApi
+from functions.ports.notifications import target_from_dict
+from testkit.api_harness import InProcessApi
 
 HOOKS = [{"type": "webhook", "url": "https://a.example.com/h"}, {"type": "telegram", "chat_id": -1001},
          {"type": "webhook", "url": "https://b.example.com/h"}]
@@ -20,7 +20,7 @@ def test_each_webhook_target_has_its_own_secret_shown_once(api: InProcessApi) ->
 
 def test_the_creator_rotates_one_target_and_the_old_secret_signs_for_a_window(api: InProcessApi) -> None:
     # Given a game with two webhooks, and the API remembering Idempotency-Keys
-    from functions import wiring
+    from composition import wiring
     from tests.functions.test_idempotency import MemoryIdempotencyStore
 
     wiring.services().idempotency = MemoryIdempotencyStore()

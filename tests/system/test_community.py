@@ -23,9 +23,9 @@ from typing import Any
 import boto3
 import pytest
 
-from functions.ports import OutboxMessage
+from functions.ports.notifications import OutboxMessage
 from local_stack.stack import LocalStack
-from tests.functions.openings import FALL_1901, SPRING_1901
+from testkit.openings import FALL_1901, SPRING_1901
 from tests.system.client import Api
 
 pytestmark = pytest.mark.system

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.server_process import ServerProcess
 
 pytestmark = pytest.mark.system

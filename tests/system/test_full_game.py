@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from local_stack.stack import LocalStack
-from tests.functions.openings import AFTER_1901, FALL_1901, SPRING_1901
+from testkit.openings import AFTER_1901, FALL_1901, SPRING_1901
 from tests.system.client import Api
 from tests.system.conftest import OPERATOR_TOKEN
 

@@ -16,7 +16,7 @@ import pytest
 
 from infra.webhooks import verify_signature
 from local_stack.stack import LocalStack, free_port
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 
 pytestmark = pytest.mark.system
@@ -71,13 +71,13 @@ def test_a_game_with_short_deadlines_plays_phases_untouched(stack: LocalStack) -
 class _Receiver(BaseHTTPRequestHandler):
     received: list[tuple[dict[str, str], bytes]]
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib name
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         self.received.append(({k: v for k, v in self.headers.items()}, body))
         self.send_response(204)
         self.end_headers()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
 

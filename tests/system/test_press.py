@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from local_stack.stack import LocalStack
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 
 pytestmark = pytest.mark.system

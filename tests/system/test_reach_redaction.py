@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from functions import wiring
+from composition import wiring
 from local_stack.stack import LocalStack
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 from tests.system.test_games_run_by_themselves import _wait_for
 from tests.system.test_redaction import _seat_accounts
@@ -63,7 +63,7 @@ class Listener:
         try:
             for frame in self.socket:
                 self.frames.append(json.loads(frame))
-        except Exception:  # noqa: BLE001 - closed
+        except Exception:
             return
 
     def close(self) -> None:

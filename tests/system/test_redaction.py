@@ -15,7 +15,7 @@ import pytest
 
 from functions.api.handler import openapi_document
 from local_stack.stack import LocalStack
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 from tests.system.test_games_run_by_themselves import _wait_for
 from tests.system.test_games_run_by_themselves import receiver as receiver  # a fixture

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 from tests.system.server_process import ServerProcess
 

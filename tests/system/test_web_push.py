@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from local_stack.stack import LocalStack
-from tests.functions.openings import SPRING_1901
+from testkit.openings import SPRING_1901
 from tests.system.client import Api
 from tests.system.test_games_run_by_themselves import _wait_for
 from tests.system.test_reminder_mail import account
@@ -49,7 +49,7 @@ class PushService:
         received = self.received
 
         class Handle(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length") or 0))
                 received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(410 if self.path.startswith("/gone/") else 201)

@@ -17,10 +17,9 @@ from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.ports.community import ArchiveQuery
 from functions.schemas import api as schemas
 from functions.schemas import community as models
-from functions.usecases import community_views, open_formats
-from functions.usecases.common import iso
-from functions.usecases.create_game import Created
-from functions.usecases.game_import import take_import_slot
+from functions.usecases.community import community_views, open_formats
+from functions.usecases.game import iso
+from functions.usecases.games import Created, take_import_slot
 
 router = Router()
 request = RequestHelpers(router)

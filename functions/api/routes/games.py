@@ -16,21 +16,17 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from functions.api.identity import actor_for, is_operator, signed_in, user_for
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases import lobby, views
-from functions.usecases.common import iso, load_with_press
-from functions.usecases.community_settings import community_settings
-from functions.usecases.create_game import CreateGame
-from functions.usecases.export import export_game
-from functions.usecases.game_import import import_game, take_import_slot
-from functions.usecases.kind_registry import kind_named
-from functions.usecases.lifecycle_settings import LifecycleSettings
-from functions.usecases.notify_targets import claim_webhook_hosts
-from functions.usecases.player_view import view_for
+from functions.usecases.game import LifecycleSettings, iso, load_with_press
+from functions.usecases.games import CreateGame, import_game, take_import_slot
+from functions.usecases.kinds import kind_named, lobby, view_for
+from functions.usecases.notifications import claim_webhook_hosts
+from functions.usecases.players import community_settings
+from functions.usecases.turns import export_game, views
 
 router = Router()
 request = RequestHelpers(router)
 
-# The model each game kind's view (functions/usecases/game_kinds.py) answers to, by name: the
+# The model each game kind's view (functions/usecases/games/game_kinds.py) answers to, by name: the
 # OpenAPI document's response, and the schema tests hold every view to.
 VIEW_MODELS: dict[str, str] = {"diplomacy": "GameView", "backgammon": "BackgammonView"}
 CREATED = answers(status=201, description="Created")

@@ -9,10 +9,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from functions.api.plumbing import OPTIONAL_SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases import views
-from functions.usecases.common import load
-from functions.usecases.history_cursor import decode_cursor, encode_cursor
-from functions.usecases.results import with_scores
+from functions.usecases.game import decode_cursor, encode_cursor, load, with_scores
+from functions.usecases.turns import views
 
 router = Router()
 request = RequestHelpers(router)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases.common import iso
-from functions.usecases.telegram_bot import link_code_for
-from functions.usecases.webhook_secrets import rotate_webhook_secret
+from functions.usecases.game import iso
+from functions.usecases.notifications import rotate_webhook_secret
+from functions.usecases.reach import link_code_for
 
 router = Router()
 request = RequestHelpers(router)
@@ -38,5 +38,5 @@ def post_rotate_secret(game_id: str, index: str) -> Response[schemas.RotateSecre
 def post_link_code(game_id: str) -> schemas.LinkCodeResponse:
     found, store = services()
     actor = request.actor(store, game_id, found.settings.operator_token)
-    issued = link_code_for(actor, game_id, store=wiring.telegram_store(), now=found.clock.now())
+    issued = link_code_for(actor, game_id, store=api_services.current().telegram_store, now=found.clock.now())
     return schemas.LinkCodeResponse(code=issued.code, expires_at=iso(issued.expires_at))

@@ -10,10 +10,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases import views
-from functions.usecases.backgammon_game import BACKGAMMON, play
-from functions.usecases.common import load
-from functions.usecases.submit_orders import retract_orders, set_wait_flag, submit_orders
+from functions.usecases.backgammon import BACKGAMMON, play
+from functions.usecases.game import load
+from functions.usecases.turns import retract_orders, set_wait_flag, submit_orders, views
 
 router = Router()
 request = RequestHelpers(router)

@@ -1,4 +1,4 @@
-"""Press (issue 13; functions/usecases/press.py): send, read, list channels, mark read."""
+"""Press (issue 13; functions/usecases/press/press.py): send, read, list channels, mark read."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases import press
+from functions.usecases.press import press
 
 router = Router()
 request = RequestHelpers(router)
@@ -23,7 +23,7 @@ SENT: dict[int, OpenAPIResponse] = {**answers(status=201, description="Sent"),
 
 def _chats() -> Any:
     """The Telegram chats linked to seats; read through ``wiring`` on each call (tests replace it)."""
-    return wiring.telegram_store()
+    return api_services.current().telegram_store
 
 
 @router.post("/games/<game_id>/messages", status_code=201, tags=["press"], security=SECURITY, responses=SENT,

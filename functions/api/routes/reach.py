@@ -20,14 +20,14 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.api.identity import signed_in
 from functions.api.plumbing import SECURITY, RequestHelpers, answers
 from functions.errors import DomainError
 from functions.schemas import reach as schemas
-from functions.usecases import notice_preferences, push_subscriptions
-from functions.usecases.common import load
-from functions.usecases.mail_notices import KIND_WORDS
+from functions.usecases.game import load
+from functions.usecases.notifications import notice_preferences
+from functions.usecases.reach import KIND_WORDS, push_subscriptions
 
 TAGS = ["notifications"]
 router = Router()
@@ -38,14 +38,14 @@ HTML = "text/html; charset=utf-8"
 @router.get("/games/<game_id>/live", tags=TAGS, responses=answers(),
             summary="Where to open the game's live socket (WebSocket; docs/notifications.md)")
 def get_live(game_id: str) -> schemas.LiveAddress:
-    services = wiring.services()
+    services = api_services.current()
     load(services.store, game_id)
     return schemas.LiveAddress(url=services.settings.live_url or None)
 
 
 def _preferences(user_id: str) -> schemas.Preferences:
-    services = wiring.services()
-    sender = wiring.push_sender()
+    services = api_services.current()
+    sender = api_services.current().push_sender
     found: dict[str, Any] = notice_preferences.preferences(services.reach_store, user_id)
     return schemas.Preferences(**found, push_key=sender.public_key() if sender else None,
                                mail=bool(services.settings.mail_from))
@@ -62,7 +62,7 @@ def get_notifications() -> schemas.Preferences:
 def put_notifications(body: schemas.PreferencesRequest) -> schemas.Preferences:
     user = signed_in(request.bearer())
     choices = body.preferences.model_dump(exclude_none=True)
-    notice_preferences.change(wiring.services().reach_store, user.user_id, choices)
+    notice_preferences.change(api_services.current().reach_store, user.user_id, choices)
     return _preferences(user.user_id)
 
 
@@ -70,7 +70,7 @@ def put_notifications(body: schemas.PreferencesRequest) -> schemas.Preferences:
             summary="The account's push devices (never their endpoints or keys)")
 def get_push_devices() -> schemas.PushDevices:
     user = signed_in(request.bearer())
-    return schemas.PushDevices.model_validate(push_subscriptions.devices(wiring.services().reach_store,
+    return schemas.PushDevices.model_validate(push_subscriptions.devices(api_services.current().reach_store,
                                                                          user.user_id))
 
 
@@ -78,7 +78,7 @@ def get_push_devices() -> schemas.PushDevices:
              summary="Register this browser's push subscription (each device its own)")
 def post_push_device(body: schemas.PushDeviceRequest) -> Response[schemas.PushDeviceView]:
     user = signed_in(request.bearer())
-    services = wiring.services()
+    services = api_services.current()
 
     def apply() -> schemas.PushDeviceView:
         added = push_subscriptions.register(
@@ -93,7 +93,7 @@ def post_push_device(body: schemas.PushDeviceRequest) -> Response[schemas.PushDe
                summary="Forget one push device")
 def delete_push_device(device_id: str) -> schemas.PushDevices:
     user = signed_in(request.bearer())
-    store = wiring.services().reach_store
+    store = api_services.current().reach_store
     push_subscriptions.remove(store, user.user_id, device_id)
     return schemas.PushDevices.model_validate(push_subscriptions.devices(store, user.user_id))
 
@@ -118,7 +118,7 @@ PAGE: dict[int, OpenAPIResponse] = {
             summary="The unsubscribe link of a mail: a page with the button (following it changes nothing)")
 def get_unsubscribe(t: Annotated[str, Query(max_length=400)]) -> Response[str]:
     try:
-        _, kind = notice_preferences.read_token(wiring.services().settings.mail_link_key, t)
+        _, kind = notice_preferences.read_token(api_services.current().settings.mail_link_key, t)
     except DomainError as error:
         return _page(error.status, "Link not recognised", error.message)
     form = (f'<form method="post" action="?t={html.escape(t, quote=True)}">'
@@ -130,7 +130,7 @@ def get_unsubscribe(t: Annotated[str, Query(max_length=400)]) -> Response[str]:
              summary="One-click unsubscribe (RFC 8058): that kind of mail stops for the link's account")
 def post_unsubscribe(t: Annotated[str, Query(max_length=400)]) -> Response[str]:
     try:
-        services = wiring.services()
+        services = api_services.current()
         _, kind = notice_preferences.unsubscribe(services.reach_store, services.settings.mail_link_key, t)
     except DomainError as error:
         return _page(error.status, "Link not recognised", error.message)

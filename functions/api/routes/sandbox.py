@@ -2,8 +2,8 @@
 and the what-if preview inside a game (issue 31), ``POST /games/{id}/whatif``.
 
 The first two need no token and read or write no game; each request is counted against
-its caller's rate limit first (functions/usecases/sandbox.py). The what-if needs a seated
-player's token, reads the game once and writes nothing at all (functions/usecases/whatif.py).
+its caller's rate limit first (functions/usecases/sandbox/sandbox.py). The what-if needs a seated
+player's token, reads the game once and writes nothing at all (functions/usecases/sandbox/whatif.py).
 Errors, body limits and the OpenAPI document are the same as every other route's
 (functions/api/handler.py).
 """
@@ -13,11 +13,10 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from functions import wiring
+from functions.api import services as api_services
 from functions.api.plumbing import ERROR_BODY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import sandbox as schemas
-from functions.usecases import sandbox
-from functions.usecases.whatif import what_if
+from functions.usecases.sandbox import sandbox, what_if
 
 router = Router()
 request = RequestHelpers(router)
@@ -37,7 +36,7 @@ def _position(body: schemas.AdjudicateRequest | schemas.LegalOrdersRequest) -> s
 
 
 def _count_the_caller() -> None:
-    services = wiring.services()
+    services = api_services.current()
     limit = services.settings.sandbox_rate_limit
     now = services.clock.now().timestamp()
     sandbox.take_sandbox_slot(services.rate_counter, request.source_ip(), now, limit)

@@ -11,14 +11,12 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from functions.api.identity import user_for
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases.common import iso
-from functions.usecases.join import join_game
-from functions.usecases.join_limits import counted_parties
-from functions.usecases.join_rules import admission
-from functions.usecases.seats import leave_game, open_seat, set_dummy_powers
+from functions.usecases.game import iso
+from functions.usecases.players import admission, counted_parties
+from functions.usecases.seats import join_game, leave_game, open_seat, set_dummy_powers
 
 if TYPE_CHECKING:
-    from functions.usecases.seats import SeatChanged
+    from functions.usecases.seats.seats import SeatChanged
 
 router = Router()
 request = RequestHelpers(router)
@@ -31,7 +29,7 @@ def post_join(game_id: str, body: schemas.JoinRequest) -> Response[schemas.JoinR
     user = user_for(request.bearer())  # signed in: the seat is bound to the account (issue 15)
 
     def apply() -> schemas.JoinResponse:
-        if user is not None:  # the index first; the META is the truth (functions/usecases/accounts.py)
+        if user is not None:  # the index first; the META is the truth (usecases/accounts/accounts.py)
             found.account_store.remember_game(user.user_id, game_id, iso(found.clock.now()))
         joined = join_game(
             store, found.clock, game_id, body.side or body.power,

@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from functions.api.identity import is_operator, signed_in
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import community as models
-from functions.usecases import tournaments
+from functions.usecases.community import tournaments
 
 router = Router()
 request = RequestHelpers(router)

@@ -10,14 +10,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases import fog_of_war
-from functions.usecases.common import load
-from functions.usecases.game_control import extend_deadline, pause_game, resume_game
-from functions.usecases.process_turn import process_turn
-from functions.usecases.votes import cast_vote
+from functions.usecases.game import load
+from functions.usecases.players import is_fog_game, own_resolution, seer
+from functions.usecases.seats import cast_vote, extend_deadline, pause_game, resume_game
+from functions.usecases.turns import process_turn
 
 if TYPE_CHECKING:
-    from functions.usecases.game_control import DeadlineState
+    from functions.usecases.seats import DeadlineState
 
 router = Router()
 request = RequestHelpers(router)
@@ -36,14 +35,14 @@ def post_process_turn(
     def apply() -> schemas.ProcessTurnResponse:
         actor = request.actor(store, game_id, found.settings.operator_token)
         current = load(store, game_id)  # the actor's read, served again: one read a turn (issue 29)
-        fog_game = fog_of_war.is_fog_game(current)
+        fog_game = is_fog_game(current)
         done = process_turn(
             store, found.clock, game_id, actor, require_all=require_all, expected_phase=phase,
             scheduler=found.scheduler, game=current,
         )
         resolution = {"phase": done.processed_phase, **done.resolution}
         if fog_game and done.game_status == "ACTIVE":  # the caller's own results only (fog_of_war)
-            resolution = fog_of_war.own_resolution(resolution, fog_of_war.seer(actor))
+            resolution = own_resolution(resolution, seer(actor))
         return schemas.ProcessTurnResponse.model_validate(
             {"status": "ok", "phase": done.phase, "game_status": done.game_status, "resolution": resolution}
         )

@@ -1,0 +1,27 @@
+"""Press between the powers: its rules and the messages, channels and ledgers.
+
+What other rooms use of this area is exported here; inside the area, modules import each
+other directly."""
+
+from __future__ import annotations
+
+from functions.usecases.press.press import (
+    MESSAGE,
+    has_press,
+    message_view,
+    send_message,
+    unread_total,
+    with_unread,
+)
+from functions.usecases.press.press_rules import PUBLIC, validate_mode
+
+__all__ = [
+    "MESSAGE",
+    "PUBLIC",
+    "has_press",
+    "message_view",
+    "send_message",
+    "unread_total",
+    "validate_mode",
+    "with_unread",
+]
