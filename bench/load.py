@@ -280,7 +280,7 @@ def main() -> int:
         stack = LocalStack(port=0, pump_interval=0.5).start()
     if not args.operator_token:
         parser.error("--base-url needs --operator-token (or $CONVOY_OPERATOR_TOKEN) for the racers")
-    base = args.base_url or stack.url  # type: ignore[union-attr]
+    base: str = args.base_url if stack is None else stack.url
     stats = Stats()
     try:
         setup = Client(base, stats)

@@ -102,9 +102,10 @@ def classify(played: PlayedPhase, convoy: tuple[str, Position], theirs: tuple[st
                  if isinstance(o, Convoy) and o.origin.province in differ}
     for r in played.resolution.results:
         e = r.explanation
-        failed = isinstance(r.order, Move) and r.result is not ResultCode.OK
-        if failed and e is not None and e.strengths and e.strengths[0].excluded and (
-            r.order.dest.province in differ | convoying  # type: ignore[union-attr]
+        move = r.order if isinstance(r.order, Move) else None
+        failed = move is not None and r.result is not ResultCode.OK
+        if move is not None and failed and e is not None and e.strengths and e.strengths[0].excluded and (
+            move.dest.province in differ | convoying
         ):
             return "own support: MILA counts a power's support for an attack on its own unit"
     occupied = {u.province for u in played.next_state.units}

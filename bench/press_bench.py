@@ -61,10 +61,12 @@ def _older_press(gid: str, count: int, clock: SteppingClock) -> int:
     from composition import wiring
     from functions.ports import MessageRecord
     from infra.dynamodb import items, keys
-    from infra.dynamodb.press_store import INBOX, MSG, POWER, inbox_sk, msg_sk
+    from infra.dynamodb.press_store import INBOX, MSG, POWER, DynamoPressStore, inbox_sk, msg_sk
 
     services = wiring.services()
-    table, client = services.settings.game_table, services.press_store.client  # type: ignore[attr-defined]
+    store = services.press_store
+    assert isinstance(store, DynamoPressStore), "the bench writes DynamoDB items: run it on the local stack"
+    table, client = services.settings.game_table, store.client
     inbox = dict.fromkeys(POWERS, 0)
     seqs: dict[str, int] = {}
     puts: list[dict[str, Any]] = []

@@ -36,7 +36,7 @@ import functools
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from composition.settings import load_settings
 from functions.api.services import LazyAdapters, Services
@@ -85,7 +85,7 @@ def _once(build: Callable[[], T]) -> Callable[[], T]:
             with _lock:
                 if name not in _built:
                     _built[name] = build()
-        return _built[name]  # type: ignore[no-any-return]
+        return cast(T, _built[name])  # the value ``build`` returned under its name
 
     return cached
 

@@ -38,7 +38,7 @@ from engine.reasons import (
     SupportOutcome,
     Units,
 )
-from engine.types import Convoy, Move, Order, Reason, ResultCode, SupportHold, SupportMove
+from engine.types import Build, Convoy, Move, Order, Reason, ResultCode, SupportHold, SupportMove, Waive
 
 Parts = tuple[Decision, tuple[Strength, ...], Units]
 MATCHING_CODES = frozenset(
@@ -69,7 +69,8 @@ class Explainer:
             matching = reason is not None and reason.code in MATCHING_CODES
             decision = Decision.MATCHING if matching else Decision.LEGALITY
             return explanation(order, code, reason, decision, names=self.names, disbanded=disbanded)
-        province = order.unit.province  # type: ignore[union-attr]  # a movement order, carried out
+        assert not isinstance(order, Build | Waive), "an adjustment order is no movement order"
+        province = order.unit.province
         because = ""
         cls = type(order)
         if cls is Move:

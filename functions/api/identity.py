@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def looks_like_jwt(token: str | None) -> bool:
-    return bool(token) and token.count(".") == 2 and token.startswith("eyJ")  # type: ignore[union-attr]
+    return token is not None and token.count(".") == 2 and token.startswith("eyJ")
 
 
 def user_for(token: str | None) -> User | None:
