@@ -62,7 +62,7 @@ MAX_YEAR = 3000  # max_year's bound in POST /games
 MAX_ORDERS_PER_POWER = 64
 MAX_ORDER_CHARS = 120
 MAX_SOURCE_ID = 64
-# setting -> (least, most), as POST /games bounds them (functions/schemas/bodies.py)
+# setting -> (least, most), as POST /games bounds them (functions/schemas/games.py)
 SETTING_BOUNDS: dict[str, tuple[int, int]] = {
     "reminder_seconds": (0, 7 * 86400), "max_year": (1, MAX_YEAR), "nmr_extensions": (0, 10),
     "civil_disorder_after": (0, 20),
