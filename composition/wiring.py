@@ -46,24 +46,17 @@ from functions.ports import (
     PressStore,
     SystemClock,
 )
-from functions.ports.notifications import Seat, TargetStanding
+from functions.ports.notifier import TargetStanding
 from functions.ports.reach import ConnectionStore, PushSender, ReachStore
+from functions.ports.telegram import Seat
 from functions.settings import Settings
 
 if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): annotations only here
     from functions.ports.accounts import AccountStore, IdentityProvider, TokenVerifier
     from functions.ports.community import CommunityStore
-    from functions.ports.notifications import (
-        DeadlineGames,
-        Deliverer,
-        DeliveryLog,
-        GameActions,
-        MessageQueue,
-        ReplyOutbox,
-        TargetDirectory,
-        TargetHealth,
-        TelegramStore,
-    )
+    from functions.ports.deadlines import DeadlineGames
+    from functions.ports.notifier import Deliverer, DeliveryLog, MessageQueue, TargetDirectory, TargetHealth
+    from functions.ports.telegram import GameActions, ReplyOutbox, TelegramStore
     from functions.usecases.accounts.accounts import AccountDirectory
     from functions.usecases.reach import Reach
 

@@ -24,18 +24,16 @@ from functions.ports import (
     PowerChats,
     PressStore,
 )
+from functions.ports.deadlines import DeadlineInfo, Firing
 from functions.ports.notifications import (
-    DeadlineInfo,
     DeliveryTarget,
     DiscordTarget,
-    Firing,
     OutboxMessage,
-    Seat,
-    SubmitOutcome,
     TelegramTarget,
     WebhookTarget,
     target_from_dict,
 )
+from functions.ports.telegram import Seat, SubmitOutcome
 from functions.usecases.game import iso, load, parse_iso
 from functions.usecases.notifications import webhook_document
 from functions.usecases.players import SCHEDULER, Actor

@@ -28,8 +28,8 @@ from functions.settings import Settings
 if TYPE_CHECKING:  # annotations only: a cold API serving a player's view imports none of these
     from functions.ports.accounts import AccountStore, IdentityProvider, TokenVerifier
     from functions.ports.community import CommunityStore
-    from functions.ports.notifications import TelegramStore
     from functions.ports.reach import PushSender, ReachStore
+    from functions.ports.telegram import TelegramStore
 
 
 class LazyAdapters(Protocol):

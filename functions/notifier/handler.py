@@ -38,7 +38,8 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from functions.observability import get_logger, get_tracer
 from functions.ports import GAME_ENDED
-from functions.ports.notifications import MessageQueue, OutboxMessage
+from functions.ports.notifications import OutboxMessage
+from functions.ports.notifier import MessageQueue
 from functions.usecases.notifications import Budget, deliver_batch
 from functions.usecases.reach import Reached, reach_players
 

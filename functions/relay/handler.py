@@ -33,7 +33,8 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from functions.observability import get_logger, get_tracer
 from functions.ports import GameStore
-from functions.ports.notifications import MessageQueue, OutboxMessage, StreamImages
+from functions.ports.notifications import OutboxMessage
+from functions.ports.notifier import MessageQueue, StreamImages
 from functions.usecases.game import forget_game
 from functions.usecases.notifications import (
     message_from_event_item,

@@ -3,8 +3,9 @@
 The OpenAPI document (GET /openapi.json, docs/openapi.json) is generated from these
 models and the routes; a test fails when the committed copy drifts. This module defines
 the base models and the player's view; every other route's bodies are in
-functions/schemas/bodies.py, press's in functions/schemas/press.py and backgammon's in
-functions/schemas/backgammon.py, read on first use and importable from here (``LAZY``).
+functions/schemas/games.py, turns.py, exports.py and errors.py, press's in
+functions/schemas/press.py and backgammon's in functions/schemas/backgammon.py, read on
+first use and importable from here (``LAZY``).
 
 No ``from __future__ import annotations`` in the schema modules (issue 9 item 6): pydantic
 reads each field's annotation when the class is defined, and a string annotation costs a
@@ -110,17 +111,23 @@ class GameView(BaseModel):
 # The other routes' bodies, press's models (issue 13) and backgammon's, defined on first use
 # (PEP 562): import them from here (``schemas.JoinRequest``, ``schemas.SentMessage``).
 LAZY: dict[str, tuple[str, ...]] = {
-    "functions.schemas.bodies": (
+    "functions.schemas.games": (
         "PhaseSeconds", "NotifyTarget", "BackgammonSettings", "EveryDays", "DeadlineAt",
         "CreateGameRequest", "WebhookSecret", "RotateSecretResponse", "CreateGameResponse",
-        "ExtendRequest", "DeadlineState", "WaitRequest", "WaitResponse", "LinkCodeResponse",
-        "JoinRequest", "JoinResponse", "SubmitOrdersRequest", "ProcessTurnRequest",
-        "RetractOrdersRequest", "RejectedOrder", "SubmitOrdersResponse", "ResultEntry", "Resolution",
-        "ProcessTurnResponse", "VoteRequest", "VoteResponse", "SeatChange", "DummyPowersRequest",
-        "DummyPowersResponse", "OrdersStatus", "HistoryEntry", "History", "Events", "GameSummary",
-        "GameList", "Variant", "VariantList", "ExportedPhase", "ExportedCurrent", "ExportDocument",
-        "ImportedSource", "ImportedPhase", "ImportedCurrent", "ImportDocument", "ErrorBody",
+        "LinkCodeResponse", "GameSummary", "GameList", "Variant", "VariantList",
     ),
+    "functions.schemas.turns": (
+        "ExtendRequest", "DeadlineState", "WaitRequest", "WaitResponse", "JoinRequest", "JoinResponse",
+        "SubmitOrdersRequest", "ProcessTurnRequest", "RetractOrdersRequest", "RejectedOrder",
+        "SubmitOrdersResponse", "ResultEntry", "Resolution", "ProcessTurnResponse", "VoteRequest",
+        "VoteResponse", "SeatChange", "DummyPowersRequest", "DummyPowersResponse", "OrdersStatus",
+        "HistoryEntry", "History", "Events",
+    ),
+    "functions.schemas.exports": (
+        "ExportedPhase", "ExportedCurrent", "ExportDocument", "ImportedSource", "ImportedPhase",
+        "ImportedCurrent", "ImportDocument",
+    ),
+    "functions.schemas.errors": ("ErrorBody",),
     "functions.schemas.press": (
         "SendMessageRequest", "SentMessage", "MessageView", "MessageList", "ChannelView",
         "ChannelList", "MarkReadRequest", "MarkReadResponse",

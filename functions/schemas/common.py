@@ -1,5 +1,5 @@
 """The base of every API model, and the models both the player's view
-(functions/schemas/api.py) and the other routes' bodies (functions/schemas/bodies.py) use.
+(functions/schemas/api.py) and the other routes' bodies (games.py, turns.py, ...) use.
 
 Import them from ``functions.schemas.api``, which re-exports them; they live here so that
 the view's module and the bodies' module, which it loads lazily, import each other in

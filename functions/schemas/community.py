@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from functions.schemas.bodies import ScoringName
 from functions.schemas.common import BaseModel, _Request
+from functions.schemas.games import ScoringName
 
 # --- profiles, ratings, the archive --------------------------------------------------------------
 

@@ -265,7 +265,7 @@ def _update(update_id: int, text: str) -> dict[str, Any]:
 
 
 def test_a_twice_delivered_telegram_update_is_handled_once() -> None:
-    from functions.ports.notifications import Seat
+    from functions.ports.telegram import Seat
 
     store, games, outbox = MemoryTelegramStore(), FakeGameActions(), MemoryReplyOutbox()
     store.link_user(7, Seat(game_id="g1", power="FRANCE"))
@@ -276,7 +276,7 @@ def test_a_twice_delivered_telegram_update_is_handled_once() -> None:
 
 
 def test_a_telegram_reply_failure_releases_the_update_and_the_retry_handles_it_once() -> None:
-    from functions.ports.notifications import Seat
+    from functions.ports.telegram import Seat
 
     class ReplyThatDies(MemoryReplyOutbox):
         dead = True

@@ -6,11 +6,11 @@ import pytest
 
 from functions.errors import Conflict, Forbidden, ValidationFailed
 from functions.ports.accounts import Profile
+from functions.usecases.community.tournament_standings import tournament_standings
 from functions.usecases.community.tournaments import (
     RoundNotOver,
     create_tournament,
     seed_next_round,
-    tournament_standings,
 )
 from testkit.account_fakes import MemoryAccountStore
 from testkit.community_fakes import MemoryCommunityStore

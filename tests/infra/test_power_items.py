@@ -15,7 +15,8 @@ from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 from functions.usecases.game import LifecycleSettings
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import SCHEDULER, Actor
-from functions.usecases.press.press import send_message, with_unread
+from functions.usecases.press.press import send_message
+from functions.usecases.press.reading import with_unread
 from functions.usecases.seats import cast_vote, join_game
 from functions.usecases.turns import process_turn, set_wait_flag, submit_orders
 from infra.dynamodb import items, keys

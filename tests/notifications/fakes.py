@@ -6,15 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from functions.ports.notifications import (
-    DeadlineInfo,
-    DeliveryTarget,
-    Firing,
-    OutboxMessage,
-    Seat,
-    SubmitOutcome,
-    TargetStanding,
-)
+from functions.ports.deadlines import DeadlineInfo, Firing
+from functions.ports.notifications import DeliveryTarget, OutboxMessage
+from functions.ports.notifier import TargetStanding
+from functions.ports.telegram import Seat, SubmitOutcome
 
 
 class MemoryDeliveryLog:

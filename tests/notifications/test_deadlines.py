@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from functions.deadline.handler import make_handlers
-from functions.ports.notifications import DiscordTarget, Firing, OutboxMessage, TelegramTarget
+from functions.ports.deadlines import Firing
+from functions.ports.notifications import DiscordTarget, OutboxMessage, TelegramTarget
 from functions.usecases.notifications.notifications import (
     deliver,
     render_text,

@@ -15,13 +15,8 @@ import boto3
 import pytest
 
 from functions.notifier.handler import make_handler
-from functions.ports.notifications import (
-    DeliveryTarget,
-    OutboxMessage,
-    TargetStanding,
-    TelegramTarget,
-    WebhookTarget,
-)
+from functions.ports.notifications import DeliveryTarget, OutboxMessage, TelegramTarget, WebhookTarget
+from functions.ports.notifier import TargetStanding
 from functions.usecases.notifications.delivery_lanes import SLOW_DELAY_SECONDS
 from functions.usecases.notifications.notifications import (
     PARK_AFTER_FAILURES,

@@ -22,7 +22,8 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds import view_for
 from functions.usecases.notifications import notice_preferences
 from functions.usecases.players import Actor, hash_token
-from functions.usecases.press.press import read_messages, send_message
+from functions.usecases.press.press import send_message
+from functions.usecases.press.reading import read_messages
 from functions.usecases.reach import Reach, live_updates, push_subscriptions, reach_players
 from functions.usecases.reach.digests import DIGEST, DIGEST_DUE
 from functions.usecases.reach.press_batches import PRESS_BATCH
@@ -289,7 +290,7 @@ def test_press_while_away_is_batched_and_read_press_is_not_mailed(world: World) 
     # a message FRANCE reads before the next batch flushes is not mailed
     world.deliver(send("third", 3))
     read_messages(world.store, world.press, world.game, Actor("player", "FRANCE"), channel="ENGLAND,FRANCE")
-    from functions.usecases.press.press import mark_read
+    from functions.usecases.press.reading import mark_read
 
     mark_read(world.store, world.press, world.game, Actor("player", "FRANCE"), "ENGLAND,FRANCE", 3)
     world.deliver(world.delayed.later[-1][0])

@@ -10,9 +10,11 @@ from typing import Any
 import boto3
 import pytest
 
-from functions.ports.notifications import Seat
+from functions.ports.telegram import Seat
 from functions.telegram.handler import make_handler
-from functions.usecases.reach.telegram_bot import issue_link_code, parse_command, split_orders
+from functions.usecases.reach.telegram_bot import parse_command
+from functions.usecases.reach.telegram_commands import split_orders
+from functions.usecases.reach.telegram_links import issue_link_code
 from infra.notification_store import (
     DynamoDeliveryLog,
     DynamoReplyOutbox,

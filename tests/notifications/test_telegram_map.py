@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 
 from functions.adapters import HttpDeliverer
-from functions.ports.notifications import OutboxMessage, Seat, TelegramTarget
+from functions.ports.notifications import OutboxMessage, TelegramTarget
+from functions.ports.telegram import Seat
 from functions.usecases.notifications.notifications import render_text
-from functions.usecases.reach.telegram_bot import handle_update, issue_link_code
+from functions.usecases.reach.telegram_bot import handle_update
+from functions.usecases.reach.telegram_links import issue_link_code
 from infra.webhooks import HttpDelivery, HttpSettings
 from tests.notifications.fakes import FakeGameActions, MemoryReplyOutbox, MemoryTelegramStore
 from tests.notifications.test_telegram import NOW, update

@@ -8,7 +8,8 @@ import pytest
 
 from composition.settings import load_settings
 from functions.adapters import StoreDeadlineGames, StoreGameActions, StoreTargetDirectory
-from functions.ports.notifications import DiscordTarget, Seat, TelegramTarget
+from functions.ports.notifications import DiscordTarget, TelegramTarget
+from functions.ports.telegram import Seat
 from functions.usecases.game import parse_iso
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.seats import join_game

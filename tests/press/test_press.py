@@ -24,7 +24,7 @@ from functions.errors import (
     TooManyChannels,
 )
 from functions.usecases.players import ANONYMOUS, CIVIL_DISORDER, Actor, seat_status
-from functions.usecases.press import press
+from functions.usecases.press import press, reading
 from functions.usecases.press.press_rules import clean_text
 from tests.press.conftest import Press, player
 
@@ -38,7 +38,7 @@ def send(
 
 def read(t: Press, power: str | None, **kw: object) -> dict[str, object]:
     actor = player(power) if power else ANONYMOUS
-    return press.read_messages(t.store, t.press, t.game_id, actor, **kw)  # type: ignore[arg-type]
+    return reading.read_messages(t.store, t.press, t.game_id, actor, **kw)  # type: ignore[arg-type]
 
 
 def test_a_channel_is_the_sender_and_the_recipients_with_its_own_seq(table: Press) -> None:
@@ -84,24 +84,24 @@ def test_unread_goes_up_with_others_messages_and_down_when_read(table: Press) ->
     send(table, "FRANCE", ["ENGLAND"], "one")
     send(table, "FRANCE", ["ENGLAND"], "two")
     game = table.store.load(table.game_id)
-    assert press.unread_total(table.press, game, player("ENGLAND")) == 2
-    assert press.unread_total(table.press, game, player("FRANCE")) == 0  # own messages are read
-    done = press.mark_read(table.store, table.press, table.game_id, player("ENGLAND"), "ENGLAND,FRANCE", 1)
+    assert reading.unread_total(table.press, game, player("ENGLAND")) == 2
+    assert reading.unread_total(table.press, game, player("FRANCE")) == 0  # own messages are read
+    done = reading.mark_read(table.store, table.press, table.game_id, player("ENGLAND"), "ENGLAND,FRANCE", 1)
     assert (done["unread"], done["unread_total"]) == (1, 1)
     # marks never move back and never past the last message
-    back = press.mark_read(table.store, table.press, table.game_id, player("ENGLAND"), "ENGLAND,FRANCE", 0)
+    back = reading.mark_read(table.store, table.press, table.game_id, player("ENGLAND"), "ENGLAND,FRANCE", 0)
     assert back["read_upto"] == 1
-    past = press.mark_read(table.store, table.press, table.game_id, player("ENGLAND"), "ENGLAND,FRANCE", 99)
+    past = reading.mark_read(table.store, table.press, table.game_id, player("ENGLAND"), "ENGLAND,FRANCE", 99)
     assert (past["read_upto"], past["unread_total"]) == (2, 0)
     # replying marks the channel read for the one who replies
     send(table, "FRANCE", ["ENGLAND"], "three")
     send(table, "ENGLAND", ["FRANCE"], "reply")
-    channels = press.list_channels(table.store, table.press, table.game_id, player("ENGLAND"))
+    channels = reading.list_channels(table.store, table.press, table.game_id, player("ENGLAND"))
     assert channels["unread_total"] == 0
     [channel] = channels["channels"]
     assert channel["members"] == ["ENGLAND", "FRANCE"] and channel["last_message"]["text"] == "reply"
     with pytest.raises(ChannelNotFound):
-        press.mark_read(table.store, table.press, table.game_id, player("GERMANY"), "ENGLAND,FRANCE", 1)
+        reading.mark_read(table.store, table.press, table.game_id, player("GERMANY"), "ENGLAND,FRANCE", 1)
 
 
 def test_bad_recipients_and_bad_text_are_refused_and_nothing_is_written(table: Press) -> None:

@@ -11,9 +11,10 @@ import boto3
 import pytest
 
 from functions.adapters import StoreGameActions, StoreTargetDirectory
-from functions.ports.notifications import Seat
+from functions.ports.telegram import Seat
 from functions.usecases.notifications.notifications import deliver, message_from_outbox_item
-from functions.usecases.reach.telegram_bot import handle_update, issue_link_code
+from functions.usecases.reach.telegram_bot import handle_update
+from functions.usecases.reach.telegram_links import issue_link_code
 from infra.dynamodb import items
 from infra.notification_store import DynamoReplyOutbox, DynamoTelegramStore
 from tests.notifications.fakes import MemoryDeliveryLog, RecordingDeliverer

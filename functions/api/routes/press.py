@@ -13,7 +13,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from functions.api import services as api_services
 from functions.api.plumbing import OPTIONAL_SECURITY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import api as schemas
-from functions.usecases.press import press
+from functions.usecases.press import press, reading
 
 router = Router()
 request = RequestHelpers(router)
@@ -48,11 +48,11 @@ def get_messages(
     game_id: str,
     after: Annotated[int, Query(ge=0)] = 0,
     channel: Annotated[str | None, Query(max_length=200)] = None,
-    limit: Annotated[int, Query(ge=1, le=press.MAX_READ)] = 50,
+    limit: Annotated[int, Query(ge=1, le=reading.MAX_READ)] = 50,
 ) -> schemas.MessageList:
     found, store = services()
     actor = request.actor(store, game_id, found.settings.operator_token)
-    read = press.read_messages(store, found.press_store, game_id, actor, after=after, channel=channel,
+    read = reading.read_messages(store, found.press_store, game_id, actor, after=after, channel=channel,
                                limit=limit)
     return schemas.MessageList.model_validate(read)
 
@@ -62,7 +62,7 @@ def get_messages(
 def get_channels(game_id: str) -> schemas.ChannelList:
     found, store = services()
     actor = request.actor(store, game_id, found.settings.operator_token)
-    return schemas.ChannelList.model_validate(press.list_channels(store, found.press_store, game_id, actor))
+    return schemas.ChannelList.model_validate(reading.list_channels(store, found.press_store, game_id, actor))
 
 
 @router.post("/games/<game_id>/channels/<channel>/read", tags=["press"], security=SECURITY,
@@ -74,7 +74,7 @@ def post_channel_read(game_id: str, channel: str, body: schemas.MarkReadRequest
     def apply() -> schemas.MarkReadResponse:
         actor = request.actor(store, game_id, found.settings.operator_token)
         name = unquote(channel)  # rawPath keeps %2C if a client encoded the commas
-        done = press.mark_read(store, found.press_store, game_id, actor, name, body.upto)
+        done = reading.mark_read(store, found.press_store, game_id, actor, name, body.upto)
         return schemas.MarkReadResponse(**done)
 
     return request.intent(f"read:{channel}", game_id, body, apply)

@@ -16,7 +16,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from functions.api import services as api_services
 from functions.api.plumbing import ERROR_BODY, SECURITY, RequestHelpers, answers, services
 from functions.schemas import sandbox as schemas
-from functions.usecases.sandbox import sandbox, what_if
+from functions.usecases.sandbox import positions, sandbox, what_if
 
 router = Router()
 request = RequestHelpers(router)
@@ -30,8 +30,8 @@ RESPONSES: dict[int, OpenAPIResponse] = answers({
 })
 
 
-def _position(body: schemas.AdjudicateRequest | schemas.LegalOrdersRequest) -> sandbox.PositionRequest:
-    return sandbox.PositionRequest(variant=body.variant, rules=body.rules, state=body.state,
+def _position(body: schemas.AdjudicateRequest | schemas.LegalOrdersRequest) -> positions.PositionRequest:
+    return positions.PositionRequest(variant=body.variant, rules=body.rules, state=body.state,
                                    compact=body.compact, phase=body.phase)
 
 

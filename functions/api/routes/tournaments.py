@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from functions.api.identity import is_operator, signed_in
 from functions.api.plumbing import SECURITY, RequestHelpers, answers, services
 from functions.schemas import community as models
-from functions.usecases.community import tournaments
+from functions.usecases.community import tournament_standings, tournaments
 
 router = Router()
 request = RequestHelpers(router)
@@ -40,7 +40,7 @@ def post_tournament(body: models.TournamentRequest) -> Response[models.Tournamen
             body.max_year,
             body.phase_seconds,
         )
-        return models.Tournament.model_validate(tournaments.tournament_view(store, created))
+        return models.Tournament.model_validate(tournament_standings.tournament_view(store, created))
 
     return request.intent("tournament", None, body, apply, status=201)
 
@@ -54,7 +54,7 @@ def post_tournament(body: models.TournamentRequest) -> Response[models.Tournamen
 def get_tournament(tournament_id: str) -> models.Tournament:
     found, store = services()
     found_event = tournaments.load_tournament(found.community_store, tournament_id)
-    return models.Tournament.model_validate(tournaments.tournament_view(store, found_event))
+    return models.Tournament.model_validate(tournament_standings.tournament_view(store, found_event))
 
 
 @router.post(
@@ -75,7 +75,7 @@ def post_round(tournament_id: str) -> Response[models.Tournament]:
         seeded = tournaments.seed_next_round(
             store, found.community_store, found.account_store, found.clock, tournament_id, caller, operator
         )
-        return models.Tournament.model_validate(tournaments.tournament_view(store, seeded))
+        return models.Tournament.model_validate(tournament_standings.tournament_view(store, seeded))
 
     return request.intent("tournament_round", tournament_id, {}, apply)
 
@@ -89,4 +89,4 @@ def post_round(tournament_id: str) -> Response[models.Tournament]:
 def get_standings(tournament_id: str) -> models.Standings:
     found, store = services()
     event = tournaments.load_tournament(found.community_store, tournament_id)
-    return models.Standings.model_validate(tournaments.tournament_standings(store, event))
+    return models.Standings.model_validate(tournament_standings.tournament_standings(store, event))

@@ -23,7 +23,7 @@ from typing import Any
 from functions.errors import AlreadySeated, AuthRejected, NotAPlayer, SeatAlreadyBound
 from functions.ports import Clock, GameRecord, GameStore, IdentityRejected, PressStore
 from functions.ports.accounts import AccountStore, AuthTokens, IdentityProvider, Profile, TokenVerifier
-from functions.ports.notifications import Seat
+from functions.ports.telegram import Seat
 from functions.usecases.game import DIPLOMACY, iso, kind_name, load, load_active, retrying
 from functions.usecases.kinds import WAITING, listing_fields
 from functions.usecases.players import Actor, hash_token

@@ -6,9 +6,8 @@ A director (a signed-in account, or the operator) creates the event with its ent
 game per board and seats the players at once, each seat bound to its account: the players play
 with their own sign-in, no token to hand out. A board's game is private, with a password nobody
 is told, so no one else takes a seat while the director seats the board. The next round is
-seeded once every board of the last one is over. Standings add up each finished board's points
-under the event's system (``community.tournament.standings``); a board still in play counts
-nothing yet.
+seeded once every board of the last one is over. The event's view and standings are in
+``tournament_standings``.
 
 Powers are dealt to each board's players by a shuffle seeded from the event, round and board,
 so a replayed seeding deals the same; a player who had a power before is dealt another one
@@ -25,13 +24,10 @@ from typing import Any
 
 from community.tournament import (
     Board,
-    BoardResult,
     Round,
-    board_points,
     meetings,
     repeats,
     seed_round,
-    standings,
 )
 from engine.scoring import SCORING_SYSTEMS
 from functions.errors import Conflict, DomainError, Forbidden, ValidationFailed
@@ -39,7 +35,7 @@ from functions.ports import Clock, GameStore, ItemNotFound, StaleVersion
 from functions.ports.accounts import AccountStore
 from functions.ports.community import CommunityStore
 from functions.usecases.accounts import User
-from functions.usecases.game import LifecycleSettings, iso, with_scores
+from functions.usecases.game import LifecycleSettings, iso
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.seats import join_game
 
@@ -232,85 +228,3 @@ def _board_game(
             owner=User(player, str(tournament["names"].get(player, ""))),
         )
     return created.game_id
-
-
-def tournament_view(store: GameStore, tournament: Mapping[str, Any]) -> dict[str, Any]:
-    """The event with each board's game status, result and points."""
-    names = tournament["names"]
-    boards = []
-    for round_ in tournament["seeded"]:
-        for board in round_["boards"]:
-            game = store.load(board["game_id"])
-            result = with_scores(game.result)
-            points = _points(tournament, round_["number"], board, game.result) if game.result else None
-            boards.append(
-                {
-                    "round": round_["number"],
-                    "number": board["number"],
-                    "game_id": board["game_id"],
-                    "seats": [
-                        {"power": power, "player": p, "display_name": names.get(p, "")}
-                        for power, p in sorted(board["seats"].items())
-                    ],
-                    "status": game.status,
-                    "result": result,
-                    "points": points,
-                }
-            )
-    return {
-        "tournament_id": tournament["tournament_id"],
-        "name": tournament["name"],
-        "variant": tournament["variant"],
-        "scoring": tournament["scoring"],
-        "rounds": tournament["rounds"],
-        "players": list(tournament["players"]),
-        "director": tournament["director"],
-        "boards": boards,
-        "repeat_pairs": [int(r.get("repeats", 0)) for r in tournament["seeded"]],
-    }
-
-
-def _board_result(round_number: int, board: Mapping[str, Any], result: Mapping[str, Any]) -> BoardResult:
-    seats = dict(board["seats"])
-    return BoardResult(
-        Board(round_number, int(board["number"]), tuple(sorted(seats.values()))), seats, result
-    )
-
-
-def _points(
-    tournament: Mapping[str, Any], round_number: int, board: Mapping[str, Any], result: Mapping[str, Any]
-) -> dict[str, float]:
-    return board_points(_board_result(round_number, board, result), str(tournament["scoring"]))
-
-
-def tournament_standings(store: GameStore, tournament: Mapping[str, Any]) -> dict[str, Any]:
-    """Totals over the finished boards, ranked (community.tournament.standings)."""
-    played, finished_rounds = [], 0
-    for round_ in tournament["seeded"]:
-        done = 0
-        for board in round_["boards"]:
-            game = store.load(board["game_id"])
-            if game.status == "COMPLETED" and game.result:
-                played.append(_board_result(round_["number"], board, game.result))
-                done += 1
-        finished_rounds += int(done == len(round_["boards"]))
-    rows = standings(played, str(tournament["scoring"]), tournament["players"])
-    names = tournament["names"]
-    return {
-        "tournament_id": tournament["tournament_id"],
-        "name": tournament["name"],
-        "scoring": tournament["scoring"],
-        "rounds_played": len(tournament["seeded"]),
-        "rounds_finished": finished_rounds,
-        "standings": [
-            {
-                "rank": r.rank,
-                "player": r.player,
-                "display_name": names.get(r.player, ""),
-                "total": r.total,
-                "best": r.best,
-                "boards": r.boards,
-            }
-            for r in rows
-        ],
-    }

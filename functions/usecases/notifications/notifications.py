@@ -28,15 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from functions.ports.notifications import (
-    Deliverer,
-    DeliveryLog,
-    DeliveryTarget,
-    OutboxMessage,
-    TargetDirectory,
-    TargetHealth,
-    TargetStanding,
-)
+from functions.ports.notifications import DeliveryTarget, OutboxMessage
+from functions.ports.notifier import Deliverer, DeliveryLog, TargetDirectory, TargetHealth, TargetStanding
 from functions.usecases.notifications.delivery_budget import Budget
 from functions.usecases.notifications.delivery_lanes import (
     SLOW_DELAY_SECONDS,

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from functions.ports import PLAYER_JOINED
-from functions.ports.notifications import MessageQueue, OutboxMessage, target_from_dict
+from functions.ports.notifications import OutboxMessage, target_from_dict
+from functions.ports.notifier import MessageQueue
 
 OUTBOX_SK_PREFIX = "OUTBOX#"
 EVENT_SK_PREFIX = "EVENT#"

@@ -5,15 +5,9 @@ other directly."""
 
 from __future__ import annotations
 
-from functions.usecases.press.press import (
-    MESSAGE,
-    has_press,
-    message_view,
-    send_message,
-    unread_total,
-    with_unread,
-)
-from functions.usecases.press.press_rules import PUBLIC, validate_mode
+from functions.usecases.press.press import MESSAGE, send_message
+from functions.usecases.press.press_rules import PUBLIC, has_press, validate_mode
+from functions.usecases.press.reading import message_view, unread_total, with_unread
 
 __all__ = [
     "MESSAGE",

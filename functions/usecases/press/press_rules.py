@@ -23,6 +23,7 @@ from functions.errors import (
     ValidationFailed,
 )
 from functions.ports import GameRecord
+from functions.usecases.game import DIPLOMACY, kind_name
 from functions.usecases.players import active_powers
 
 PUBLIC = "ALL"
@@ -123,3 +124,8 @@ def clean_text(text: str) -> str:
         ):
             raise MessageNotPrintable(f"the message holds a non-printable character U+{ord(char):04X}")
     return trimmed
+
+
+def has_press(game: GameRecord) -> bool:
+    """Press is Diplomacy's: other game kinds (backgammon) have none."""
+    return kind_name(game) == DIPLOMACY

@@ -15,7 +15,8 @@ from functions.usecases.reach.live_updates import (
 from functions.usecases.reach.mail_notices import KIND_WORDS
 from functions.usecases.reach.push_subscriptions import endpoint_allowed
 from functions.usecases.reach.reach_players import Reach, Reached, reach_players
-from functions.usecases.reach.telegram_bot import handle_update, link_code_for
+from functions.usecases.reach.telegram_bot import handle_update
+from functions.usecases.reach.telegram_links import link_code_for
 
 __all__ = [
     "KIND_WORDS",

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from functions.ports.notifications import MessageQueue, OutboxMessage
+from functions.ports.notifications import OutboxMessage
+from functions.ports.notifier import MessageQueue
 from functions.ports.reach import ReachStore
 from functions.usecases.reach.personal_notices import Notice
 

@@ -30,7 +30,8 @@ from typing import NamedTuple
 
 from functions.errors import GameNotFound
 from functions.ports import GameRecord, GameStore, PressStore
-from functions.ports.notifications import DeliveryLog, MessageQueue, OutboxMessage
+from functions.ports.notifications import OutboxMessage
+from functions.ports.notifier import DeliveryLog, MessageQueue
 from functions.ports.reach import (
     ConnectionStore,
     ContactDirectory,

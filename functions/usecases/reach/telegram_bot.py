@@ -26,26 +26,24 @@ keeps the claim: the player then simply repeats the command.)
 Answers are written as OUTBOX items with dedupe key ``tg:<update_id>``, so the
 notifier sends them with the same retries and DLQ as every other notice.
 
-Link codes: `issue_link_code` returns the code once; only its SHA-256 is stored,
-it expires, and redeeming consumes it (one time).
+Linking (codes, /link, /games, /use) is in ``telegram_links``; the seat's commands are in
+``telegram_commands``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from functions.ports.notifications import GameActions, ReplyOutbox, Seat, TelegramStore
-from functions.usecases.players import Actor, require_player
+from functions.ports.telegram import GameActions, ReplyOutbox, TelegramStore
+from functions.usecases.reach.telegram_commands import PhotoAnswer, seat_command
+from functions.usecases.reach.telegram_links import account_command, hash_link_code, link_chat
 
 if TYPE_CHECKING:  # the bot's cold import stays without the account use cases' imports
     from functions.usecases.accounts import AccountDirectory
 
-LINK_CODE_TTL = timedelta(minutes=30)
 HELP_TEXT = (
     "Convoy bot commands:\n"
     "/link CODE - link this chat to your seat (get the code from the game API)\n"
@@ -67,47 +65,11 @@ class Command:
 
 
 @dataclass(frozen=True)
-class PhotoAnswer:
-    """An answer that is a picture of ``seat``'s board; drawn by the notifier at delivery."""
-
-    seat: Seat
-    caption: str
-
-
-@dataclass(frozen=True)
 class UpdateOutcome:
     """What handling did: `handled`, `duplicate` or `ignored` (not a command message)."""
 
     status: str
     command: str | None = None
-
-
-def hash_link_code(code: str) -> str:
-    return hashlib.sha256(code.strip().upper().encode()).hexdigest()
-
-
-def issue_link_code(
-    seat: Seat, *, store: TelegramStore, now: datetime, ttl: timedelta = LINK_CODE_TTL
-) -> str:
-    """A fresh one-time code for `seat` (the API returns it to the authenticated player)."""
-    code = secrets.token_hex(5).upper()  # 40 bits, short enough to type, expires in minutes
-    store.save_link_code(hash_link_code(code), seat, now + ttl)
-    return code
-
-
-@dataclass(frozen=True)
-class LinkCode:
-    code: str
-    expires_at: datetime
-
-
-def link_code_for(
-    actor: Actor, game_id: str, *, store: TelegramStore, now: datetime, ttl: timedelta = LINK_CODE_TTL
-) -> LinkCode:
-    """The API's use case: a seated player asks for a code to type as ``/link CODE`` in the bot."""
-    power = require_player(actor)
-    code = issue_link_code(Seat(game_id=game_id, power=power), store=store, now=now, ttl=ttl)
-    return LinkCode(code=code, expires_at=now + ttl)
 
 
 def parse_command(text: str) -> Command | None:
@@ -118,12 +80,6 @@ def parse_command(text: str) -> Command | None:
     head, *rest = stripped.split(None, 1)  # the command ends at the first space or newline
     name = head[1:].split("@", 1)[0].lower()
     return Command(name=name, argument=rest[0].strip() if rest else "") if name else None
-
-
-def split_orders(argument: str) -> list[str]:
-    """Order lines from the text after /orders: newlines or ';' separate orders."""
-    parts = argument.replace(";", "\n").splitlines()
-    return [p.strip() for p in parts if p.strip()]
 
 
 def handle_update(
@@ -211,27 +167,11 @@ def _answer(
     if command.name in ("start", "help"):
         return HELP_TEXT
     if command.name == "link":
-        if not command.argument:
-            return "Usage: /link CODE"
-        seat = store.redeem_link_code(hash_link_code(command.argument), now)
-        if seat is None:
-            return "That link code is unknown, used or expired. Ask the API for a new one."
-        store.link_user(user_id, seat)
-        store.link_chat(user_id, seat, chat_id)
-        account = accounts.link_telegram(user_id, seat) if accounts is not None else None
-        linked = f"Linked: you play {seat.power} in game {seat.game_id}."
-        return f"{linked}\nThis chat is linked to your account too: see /games." if account else linked
+        return link_chat(command.argument, user_id=user_id, chat_id=chat_id, store=store, now=now,
+                         accounts=accounts)
     if command.name in ("games", "use"):
-        return _account_command(command, user_id, chat_id, store, accounts)
-    handlers: dict[str, Callable[[Seat, str], str | PhotoAnswer]] = {
-        "orders": lambda seat, arg: _submit(games, seat, arg),
-        "myorders": lambda seat, _: _my_orders(games, seat),
-        "status": lambda seat, _: _status(games, seat),
-        "last": lambda seat, _: _last(games, seat),
-        "map": lambda seat, _: _map(games, seat),
-        "msg": lambda seat, arg: _press(games, seat, arg, f"tg:{update_id}"),
-    }
-    handler = handlers.get(command.name)
+        return account_command(command.name, command.argument, user_id, chat_id, store, accounts)
+    handler = seat_command(command.name, games, update_id)
     if handler is None:
         return f"Unknown command /{command.name}.\n\n{HELP_TEXT}"
     seat = store.seat_of(user_id)
@@ -244,98 +184,3 @@ def _answer(
         if code:  # a domain refusal (GAME_NOT_ACTIVE, ...): tell the player, don't retry
             return f"Refused ({code}): {exc}"
         raise
-
-
-NO_ACCOUNT = ("This chat is not linked to an account. Bind a seat to your account (join while signed "
-              "in, or POST /me/seats), get a link code for it and send /link CODE here.")
-
-
-def _account_command(command: Command, user_id: int, chat_id: int | str, store: TelegramStore,
-                     accounts: AccountDirectory | None) -> str:
-    if accounts is None:
-        return NO_ACCOUNT
-    if command.name == "games":
-        listed = accounts.games_of(user_id)
-        if listed is None:
-            return NO_ACCOUNT
-        return _games_text(listed)
-    if not command.argument:
-        return "Usage: /use GAME_ID (see /games)"
-    try:
-        seat = accounts.seat_in(user_id, command.argument.split()[0])
-    except Exception as exc:
-        if getattr(exc, "code", None) == "GAME_NOT_FOUND":
-            return "No such game."
-        raise
-    if seat is None:
-        return "Your account holds no seat in that game (see /games)."
-    store.link_user(user_id, seat)
-    store.link_chat(user_id, seat, chat_id)
-    return f"Now playing {seat.power} in game {seat.game_id} from this chat."
-
-
-def _games_text(listed: list[dict[str, Any]]) -> str:
-    if not listed:
-        return "Your account has no games yet."
-    lines = ["Your games:"]
-    for game in listed:
-        seat = game["power"] or "no seat"
-        waiting = game.get("stage") == "waiting for players"  # /me/games (issue 32)
-        due = "waiting for players" if waiting else "orders due" if game["orders_due"] else "no orders due"
-        unread = f", {game['unread_press']} unread" if game["unread_press"] else ""
-        creator = ", you created it" if game["is_creator"] else ""
-        lines.append(f"  {game['game_id']} {game['name']}: {seat}, {game['phase']}, {due}{unread}{creator}"
-                     f" ({game['status'].lower()})")
-    lines.append("/use GAME_ID plays a seat from this chat.")
-    return "\n".join(lines)
-
-
-def _submit(games: GameActions, seat: Seat, argument: str) -> str:
-    orders = split_orders(argument)
-    if not orders:
-        return "Usage: /orders A PAR - BUR; F BRE - MAO"
-    outcome = games.submit_orders(seat, orders)
-    lines = [f"{seat.power}, {outcome.phase}: {len(outcome.accepted)} order(s) accepted."]
-    lines += [f"  ok  {o}" for o in outcome.accepted]
-    lines += [f"  NO  {o}: {why}" for o, why in outcome.rejected]
-    return "\n".join(lines)
-
-
-def _press(games: GameActions, seat: Seat, argument: str, dedupe_key: str) -> str:
-    """``/msg ENGLAND,GERMANY text`` or ``/msg ALL text``."""
-    head, _, text = argument.strip().partition(" ")
-    if not head or not text.strip():
-        return "Usage: /msg ENGLAND,GERMANY text  (or /msg ALL text)"
-    to: str | list[str] = "ALL" if head.upper() == "ALL" else [p for p in head.split(",") if p]
-    channel, seq = games.send_message(seat, to, text, dedupe_key)
-    return f"Sent to {channel} (#{seq})."
-
-
-def _my_orders(games: GameActions, seat: Seat) -> str:
-    phase, orders = games.my_orders(seat)
-    if not orders:
-        return f"{seat.power}, {phase}: no orders submitted."
-    return "\n".join([f"{seat.power}, {phase}:"] + [f"  {o}" for o in orders])
-
-
-def _status(games: GameActions, seat: Seat) -> str:
-    phase, submitted = games.orders_status(seat)
-    lines = [f"{phase}:"] + [
-        f"  {p}: {'submitted' if done else 'waiting'}" for p, done in sorted(submitted.items())
-    ]
-    return "\n".join(lines)
-
-
-def _last(games: GameActions, seat: Seat) -> str:
-    results = list(games.last_resolution(seat))
-    return (
-        "\n".join(["Last resolution:"] + [f"  {r}" for r in results])
-        if results
-        else "Nothing adjudicated yet."
-    )
-
-
-def _map(games: GameActions, seat: Seat) -> PhotoAnswer:
-    phase, orders = games.my_orders(seat)  # also refuses a seat whose game is gone
-    mine = f"your {len(orders)} pending order(s)" if orders else "no orders from you yet"
-    return PhotoAnswer(seat, f"Game {seat.game_id}, {phase}: {seat.power}, {mine}.")

@@ -35,7 +35,7 @@ from functions.errors import StalePhase
 from functions.ports import GameStore
 from functions.usecases.game import load_active, state_of
 from functions.usecases.players import Actor, require_player, seen_by
-from functions.usecases.sandbox import sandbox
+from functions.usecases.sandbox import positions, sandbox
 
 
 def what_if(
@@ -59,7 +59,7 @@ def what_if(
     own = "given" if power in orders else "pending"
     if own == "pending":
         orders[power] = list(game.pending_orders.get(power, []))  # the caller's own, and no one else's
-    position = sandbox.PositionRequest(
+    position = positions.PositionRequest(
         variant=game.variant, rules=game.rules, state=engine.state_to_dict(state)
     )
     done = sandbox.adjudicate(position, orders, include_compact=include_compact)

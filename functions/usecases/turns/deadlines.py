@@ -46,7 +46,7 @@ from functions.ports import DeadlineScheduler
 from functions.usecases.game import parse_iso
 
 if TYPE_CHECKING:  # a lazy port (functions/ports/__init__.py): the API imports this module too
-    from functions.ports.notifications import DeadlineGames
+    from functions.ports.deadlines import DeadlineGames
 
 log = logging.getLogger(__name__)
 

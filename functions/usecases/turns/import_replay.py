@@ -7,7 +7,7 @@ good; a fake ``winner`` and any ``result`` were accepted). So:
 Taken from the document, each checked within bounds (``BAD_IMPORT`` 422 otherwise):
 - the variant and the rulebook (known ones);
 - the settings of the export's allow-list, each within the bounds ``POST /games`` has
-  (``SETTING_BOUNDS``; ``dummy_powers`` and ``deadline_at`` by the create checks);
+  (``import_checks.SETTING_BOUNDS``; ``dummy_powers`` and ``deadline_at`` by the create checks);
 - the *first* position (the first phase's, or ``current`` for a bare position): a movement
   or adjustment phase (so no dislodged unit and no retreat option comes from the document)
   of a year from the variant's start to ``MAX_YEAR``, units standing where the map allows,
@@ -34,42 +34,34 @@ position: that is all its history proves.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import engine
 from functions.errors import BadImport
 from functions.ports import GameRecord, PhaseRecord
 from functions.usecases.game import (
-    check_dummies,
-    check_grid,
     game_map,
-    iso,
     make_result,
-    parse_iso,
     survivors,
 )
-from functions.usecases.turns.export import EXPORTED_SETTINGS, FORMAT
+from functions.usecases.turns.export import FORMAT
+from functions.usecases.turns.import_checks import (
+    MAX_YEAR,
+    as_mapping,
+    as_text,
+    checked_settings,
+    phase_time,
+    source_id,
+)
 from functions.usecases.turns.lifecycle import owing_powers
 from functions.usecases.turns.order_entry import read_orders
 from functions.usecases.turns.resolutions import resolution_view
 
 MAX_PHASES = 400  # a 30-year game has at most 150 phases; a long export of 400 is about 4 MB
-MAX_YEAR = 3000  # max_year's bound in POST /games
 MAX_ORDERS_PER_POWER = 64
 MAX_ORDER_CHARS = 120
-MAX_SOURCE_ID = 64
-# setting -> (least, most), as POST /games bounds them (functions/schemas/bodies.py)
-SETTING_BOUNDS: dict[str, tuple[int, int]] = {
-    "reminder_seconds": (0, 7 * 86400), "max_year": (1, MAX_YEAR), "nmr_extensions": (0, 10),
-    "civil_disorder_after": (0, 20),
-}
-PHASE_SECONDS = (1, 30 * 86400)
-PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
-_SOURCE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 @dataclass(frozen=True)
@@ -99,25 +91,25 @@ def replay_document(document: Mapping[str, Any]) -> Replayed:
 def _replayed(document: Mapping[str, Any]) -> Replayed:
     if not isinstance(document, Mapping) or document.get("format") != FORMAT:
         raise BadImport(f'"format" must be "{FORMAT}"')
-    variant, rules = _text(document["variant"], "variant", 40), _text(document["rules"], "rules", 10)
+    variant, rules = as_text(document["variant"], "variant", 40), as_text(document["rules"], "rules", 10)
     the_map = game_map(variant)
     try:
         engine.get_rulebook(rules)
     except KeyError:
         raise BadImport(f"unknown rulebook {rules!r}") from None
-    settings = checked_settings(_mapping(document.get("settings") or {}, "settings"), the_map)
+    settings = checked_settings(as_mapping(document.get("settings") or {}, "settings"), the_map)
     entries = document.get("phases") or []
     if not isinstance(entries, Sequence) or len(entries) > MAX_PHASES:
         raise BadImport(f"phases: a list of at most {MAX_PHASES}")
-    current = _mapping(document["current"], "current")
-    first = _mapping(entries[0], "phases[0]")["state"] if entries else current["state"]
+    current = as_mapping(document["current"], "current")
+    first = as_mapping(entries[0], "phases[0]")["state"] if entries else current["state"]
     position = first_position(first, the_map)
     phases, state = _replay(entries, position, the_map, rules, settings)
-    if engine.state_from_dict(_mapping(current["state"], "current.state")) != state or \
+    if engine.state_from_dict(as_mapping(current["state"], "current.state")) != state or \
             current.get("phase") != state.phase_name:
         raise BadImport("current is not where the history leads: the history does not replay")
     status, result = ending(state, phases, settings, the_map)
-    return Replayed(variant, rules, settings, state, phases, status, result, _source_id(document))
+    return Replayed(variant, rules, settings, state, phases, status, result, source_id(document))
 
 
 # --- the first position ----------------------------------------------------------------------
@@ -125,7 +117,7 @@ def _replayed(document: Mapping[str, Any]) -> Replayed:
 
 def first_position(raw: Any, the_map: engine.MapData) -> engine.GameState:
     """The one position taken from the document: bounded and plain (see the module's list)."""
-    state = engine.state_from_dict(_mapping(raw, "state"))
+    state = engine.state_from_dict(as_mapping(raw, "state"))
     if not the_map.start_year <= state.year <= MAX_YEAR:
         raise BadImport(f"a position's year is from {the_map.start_year} to {MAX_YEAR}, not {state.year}")
     if state.phase_type is engine.PhaseType.RETREAT or state.dislodged or state.contested:
@@ -150,11 +142,11 @@ def _replay(entries: Sequence[Any], state: engine.GameState, the_map: engine.Map
     working = _working(the_map, settings)
     phases: list[PhaseRecord] = []
     for n, raw in enumerate(entries):
-        entry = _mapping(raw, f"phases[{n}]")
+        entry = as_mapping(raw, f"phases[{n}]")
         if entry.get("n") != n or entry.get("phase") != state.phase_name:
             raise BadImport(f"phases[{n}] must be number {n}, phase {state.phase_name}: the history "
                             "does not replay")
-        if n and engine.state_from_dict(_mapping(entry["state"], "state")) != state:
+        if n and engine.state_from_dict(as_mapping(entry["state"], "state")) != state:
             raise BadImport(f"the orders of {phases[-1].phase} do not lead to {state.phase_name}'s "
                             "position: the history does not replay")
         if state.status is not engine.GameStatus.ACTIVE or ending(state, phases, settings, the_map)[1]:
@@ -171,7 +163,7 @@ def _replay(entries: Sequence[Any], state: engine.GameState, the_map: engine.Map
         phases.append(PhaseRecord(
             n=n, phase=state.phase_name, state_before=engine.state_to_dict(state),
             orders=dict(sorted(working.pending_orders.items())), resolution=resolved,
-            processed_at=_time(entry.get("processed_at"), n),
+            processed_at=phase_time(entry.get("processed_at"), n),
         ))
         state = engine.concluded(after.state)  # a finished game ends on W<year>A, as process_turn stores it
     return phases, state
@@ -179,7 +171,7 @@ def _replay(entries: Sequence[Any], state: engine.GameState, the_map: engine.Map
 
 def _orders(raw: Any, state: engine.GameState, the_map: engine.MapData, n: int
             ) -> dict[str, list[engine.Order]]:
-    given = _mapping(raw, f"phases[{n}].orders")
+    given = as_mapping(raw, f"phases[{n}].orders")
     out: dict[str, list[engine.Order]] = {}
     for power, texts in sorted(given.items()):
         if power not in the_map.power_ids:
@@ -200,14 +192,14 @@ def _orders(raw: Any, state: engine.GameState, the_map: engine.MapData, n: int
 def _votes(raw: Any, settings: Mapping[str, Any], the_map: engine.MapData, n: int
            ) -> dict[str, dict[str, bool]] | None:
     """A phase's public-ballot votes (the only part of a resolution the replay cannot know)."""
-    votes = _mapping(raw or {}, f"phases[{n}].resolution").get("votes")
+    votes = as_mapping(raw or {}, f"phases[{n}].resolution").get("votes")
     if not votes:
         return None
     if settings.get("draw_votes") != "public":
         raise BadImport(f"phases[{n}] records votes, but the game's ballots are secret")
     out: dict[str, dict[str, bool]] = {}
-    for power, vote in sorted(_mapping(votes, "votes").items()):
-        vote = _mapping(vote, "vote")
+    for power, vote in sorted(as_mapping(votes, "votes").items()):
+        vote = as_mapping(vote, "vote")
         if power not in the_map.power_ids or not vote or set(vote) - {"draw", "concede"} or \
                 not all(isinstance(v, bool) for v in vote.values()):
             raise BadImport(f"phases[{n}].resolution.votes: a power of the map -> draw/concede booleans")
@@ -233,92 +225,8 @@ def ending(state: engine.GameState, phases: Sequence[PhaseRecord], settings: Map
     return "COMPLETED", make_result(kind, winners, state, the_map, last.phase, last.processed_at)
 
 
-# --- settings ----------------------------------------------------------------------------------
-
-
-def checked_settings(given: Mapping[str, Any], the_map: engine.MapData) -> dict[str, Any]:
-    """The export's allow-listed settings, each within ``POST /games``' bounds."""
-    unknown = sorted(str(k)[:40] for k in set(given) - set(EXPORTED_SETTINGS))
-    if unknown:
-        raise BadImport(f"unknown settings: {', '.join(unknown)}")
-    out: dict[str, Any] = {"private": False}  # an imported game comes back open
-    seconds = _mapping(given.get("phase_seconds") or {}, "phase_seconds")
-    if set(seconds) - set(PHASE_TYPES) or not all(_whole(v, *PHASE_SECONDS) for v in seconds.values()):
-        raise BadImport(f"phase_seconds: {PHASE_SECONDS[0]} to {PHASE_SECONDS[1]} s per MOVEMENT, RETREAT, "
-                        "ADJUSTMENT")
-    if "phase_seconds" in given:
-        out["phase_seconds"] = dict(sorted(seconds.items()))
-    for name in ("auto_process", "demo"):
-        if given.get(name) is not None and not isinstance(given[name], bool):
-            raise BadImport(f"{name} is true or false")
-    if "auto_process" in given:
-        out["auto_process"] = bool(given["auto_process"])
-    if given.get("demo"):
-        out["demo"] = True
-    if given.get("draw_votes") is not None:
-        if given["draw_votes"] not in ("secret", "public"):
-            raise BadImport('draw_votes is "secret" or "public"')
-        out["draw_votes"] = given["draw_votes"]
-    for name, (least, most) in SETTING_BOUNDS.items():
-        if given.get(name) is not None:
-            if not _whole(given[name], least, most):
-                raise BadImport(f"{name} is a whole number from {least} to {most}")
-            out[name] = given[name]
-    if given.get("dummy_powers"):
-        dummies = given["dummy_powers"]
-        if not isinstance(dummies, list) or len(dummies) > len(the_map.power_ids):
-            raise BadImport("dummy_powers is a list of the map's powers")
-        out["dummy_powers"] = check_dummies([_text(p, "dummy_powers", 40) for p in dummies], the_map)
-    if given.get("deadline_at"):
-        out["deadline_at"] = check_grid(_mapping(given["deadline_at"], "deadline_at"))
-    return out
-
-
-# --- small readers -----------------------------------------------------------------------------
-
-
 def _working(the_map: engine.MapData, settings: Mapping[str, Any]) -> GameRecord:
     """A scratch game record, for the lifecycle rule that reads one (the NMRs)."""
     return GameRecord(game_id="import", variant=the_map.map_id, rules="", created_at="",
                       creator_token_hash="", state={}, phase="", phase_started_at="",
                       settings=dict(settings))
-
-
-def _mapping(value: Any, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise BadImport(f"{what} must be an object")
-    return value
-
-
-def _text(value: Any, what: str, most: int) -> str:
-    if not isinstance(value, str) or not value or len(value) > most:
-        raise BadImport(f"{what} is a text of 1 to {most} characters")
-    return value
-
-
-def _whole(value: Any, least: int, most: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= most
-
-
-def _time(value: Any, n: int) -> str:
-    """An ISO time with its zone, in the store's canonical form; "" where the document does not
-    know it (a game converted from a format without phase times, such as MILA's saved games)."""
-    if value is None or value == "":
-        return ""
-    try:
-        at = parse_iso(_text(value, f"phases[{n}].processed_at", 40))
-    except ValueError:
-        raise BadImport(f"phases[{n}].processed_at is an ISO time") from None
-    if at.tzinfo is None or not datetime(2000, 1, 2, tzinfo=at.tzinfo) <= at:
-        raise BadImport(f"phases[{n}].processed_at is an ISO time with its zone, this century")
-    return iso(at)
-
-
-def _source_id(document: Mapping[str, Any]) -> str | None:
-    source = _mapping(document.get("source") or {}, "source")
-    game_id = source.get("game_id")
-    if game_id is None:
-        return None
-    if not isinstance(game_id, str) or not _SOURCE_ID.match(game_id):
-        raise BadImport(f"source.game_id is 1 to {MAX_SOURCE_ID} letters, digits, '-' or '_'")
-    return game_id
