@@ -16,12 +16,6 @@ def group(node: Node) -> tuple[Node, ...]:
     return node
 
 
-def word(node: Node) -> str:
-    """The token name at this place."""
-    assert isinstance(node, str), f"a token name, not {node!r}"
-    return node
-
-
 def number(node: Node) -> int:
     """The integer at this place."""
     assert isinstance(node, int), f"an integer, not {node!r}"
