@@ -28,7 +28,7 @@ from tests.web.helpers import axe_serious, nav, shot
 pytestmark = pytest.mark.system
 ZONE = "Europe/Berlin"
 OTHERS = ["AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def _context(browser: Any, url: str, seats: dict[str, dict[str, str]] | None = None, **kw: Any) -> Any:
