@@ -106,7 +106,10 @@ def test_the_archive_searches_by_variant_player_result_and_date(
     assert [e.game_id for e in community.search(ArchiveQuery(variant="classical"))] == [second, first]
     assert [e.game_id for e in community.search(ArchiveQuery(player="bob"))] == [first]
     conceded = ArchiveQuery(player="ada", kind="concession")
+    calls: list[str] = []
+    community.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
     assert [e.game_id for e in community.search(conceded)] == [second, first]
+    assert calls == ["Query", "BatchGetItem"]  # the player's lines, then their games in one read
     assert community.search(ArchiveQuery(variant="classical", kind="draw")) == []
     second_day = community.search(ArchiveQuery(variant="1900"))
     assert second_day == []
