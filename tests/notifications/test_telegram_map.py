@@ -16,7 +16,7 @@ import pytest
 from functions.adapters import HttpDeliverer
 from functions.ports.notifications import OutboxMessage, TelegramTarget
 from functions.ports.telegram import Seat
-from functions.usecases.notifications.notifications import render_text
+from functions.usecases.notifications.rendering import render_text
 from functions.usecases.reach.telegram_bot import handle_update
 from functions.usecases.reach.telegram_links import issue_link_code
 from infra.webhooks import HttpDelivery, HttpSettings
@@ -120,7 +120,7 @@ def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:
 
 
 def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
-    from functions.usecases.notifications.notifications import message_from_outbox_item
+    from functions.usecases.notifications.outbox_items import message_from_outbox_item
     from infra.dynamodb.stream_images import STREAM_IMAGES
     from infra.notification_store import DynamoReplyOutbox
 
