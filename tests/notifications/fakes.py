@@ -257,8 +257,16 @@ class FakeGameActions:
 
 
 class MemoryReplyOutbox:
+    """`ReplyOutbox`: text replies and picture replies, each kept once per dedupe key."""
+
     def __init__(self) -> None:
         self.replies: dict[str, tuple[int | str, str]] = {}
+        self.photos: dict[str, tuple[int | str, str, dict[str, str]]] = {}
 
     def reply(self, chat_id: int | str, text: str, dedupe_key: str) -> None:
         self.replies.setdefault(dedupe_key, (chat_id, text))
+
+    def reply_photo(
+        self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
+    ) -> None:
+        self.photos.setdefault(dedupe_key, (chat_id, caption, dict(picture)))

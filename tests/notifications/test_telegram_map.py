@@ -29,20 +29,9 @@ from tests.notifications.test_webhooks import server as server
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00fake-image\r\n--not-a-boundary" * 4
 
 
-class PhotoOutbox(MemoryReplyOutbox):
-    def __init__(self) -> None:
-        super().__init__()
-        self.photos: dict[str, tuple[int | str, str, dict[str, str]]] = {}
-
-    def reply_photo(
-        self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
-    ) -> None:
-        self.photos.setdefault(dedupe_key, (chat_id, caption, dict(picture)))
-
-
 @pytest.fixture
-def linked() -> tuple[MemoryTelegramStore, FakeGameActions, PhotoOutbox]:
-    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), PhotoOutbox()
+def linked() -> tuple[MemoryTelegramStore, FakeGameActions, MemoryReplyOutbox]:
+    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), MemoryReplyOutbox()
     code = issue_link_code(Seat("g1", "FRANCE"), store=store, now=NOW)
     handle_update(update(1, f"/link {code}"), store=store, games=games, outbox=outbox, now=NOW)
     return store, games, outbox
@@ -59,7 +48,7 @@ def test_map_answers_with_a_picture_of_the_callers_seat(linked: Any) -> None:
 
 
 def test_map_from_an_unlinked_chat_is_a_text_hint() -> None:
-    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), PhotoOutbox()
+    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), MemoryReplyOutbox()
     handle_update(update(3, "/map", user=99), store=store, games=games, outbox=outbox, now=NOW)
     assert not outbox.photos and "/link" in outbox.replies["tg:3"][1]
 
