@@ -28,7 +28,8 @@ def test_the_template_routes_ping_to_a_mock_without_an_answer() -> None:
     integration = resources_of(template, "AWS::ApiGatewayV2::Integration")[integration_id]
     assert integration["IntegrationType"] == "MOCK"  # no function behind it
     assert "RouteResponseSelectionExpression" not in ping  # one-way: nothing is sent back
-    answered = {r["RouteId"]["Ref"] for r in resources_of(template, "AWS::ApiGatewayV2::RouteResponse").values()}
+    responses = resources_of(template, "AWS::ApiGatewayV2::RouteResponse").values()
+    answered = {r["RouteId"]["Ref"] for r in responses}
     assert "LivePingRoute" not in answered
 
 
