@@ -330,7 +330,7 @@ def _phase(call: Client, game_id: str, tokens: dict[str, str], rng: random.Rando
     deadline = datetime.fromisoformat(str(first["deadline"]).replace("Z", "+00:00"))
     last = _last(call, game_id)
     for n in range(args.map_views if last else 0):
-        picture = f"/games/{game_id}/map/resolution?phase={last}&format=png"
+        picture = f"/games/{game_id}/map/resolution?phase={last}&format=png{_notice_width()}"
         call("map", "GET", picture, tokens[seats[n % len(seats)]])
     before = call.own.snapshot()
     started = time.perf_counter()
@@ -339,6 +339,17 @@ def _phase(call: Client, game_id: str, tokens: dict[str, str], rng: random.Rando
     usage.function_seconds += code_seconds(time.perf_counter() - started, spent)
     usage.reads_by["deadline and reminder"] += spent.reads
     usage.writes_by["deadline and reminder"] += spent.writes
+
+
+def _notice_width() -> str:
+    """The width the measured product's PHASE_PROCESSED notice asks its picture at (since issue
+    29: NOTICE_MAP_WIDTH), as the link's query; the route's default before."""
+    try:
+        from functions.usecases.turns import process_turn
+    except ImportError:  # an older checkout's layout
+        return ""
+    width = getattr(process_turn, "NOTICE_MAP_WIDTH", None)
+    return f"&width={width}" if width else ""
 
 
 def _polling_phase(call: Client, game_id: str, tokens: dict[str, str], views: dict[str, Any], phase: str,
