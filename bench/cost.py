@@ -44,13 +44,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 SECONDS_PER_MONTH = 30 * 86400
 LAMBDA_GB = 0.5  # template.yaml Globals: MemorySize 512
-FUNCTIONS = 6  # SnapStart snapshots kept (one published version of each function)
 SWEEPS_PER_MONTH = SECONDS_PER_MONTH // 300  # the backstop sweeper's rate(5 minutes)
 
 # List prices, us-east-1, without free tiers, as AWS's pricing pages gave them when this table
@@ -268,7 +267,7 @@ def measure(args: argparse.Namespace) -> tuple[Usage, Usage]:
 
     stack = LocalStack(port=0, pump_interval=0.25).start()
     try:
-        from composition import wiring
+        wiring = _wiring()
 
         capacity = _load_meter()
         settings = wiring.settings()
@@ -495,12 +494,26 @@ def _last(call: Client, game_id: str) -> str | None:
     return str(found["phase"]) if found.get("phase") else None
 
 
+def _wiring() -> Any:
+    """The measured checkout's composition root (functions/wiring.py before issue 30)."""
+    try:
+        from composition import wiring
+    except ImportError:
+        from functions import wiring  # type: ignore[no-redef,attr-defined,unused-ignore]
+    return wiring
+
+
 def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
     """The phase's reminder and deadline schedules fire: the deadline function's own use cases,
     in process, at the reminder's time and just after the deadline."""
-    from composition import wiring
     from functions.adapters import StoreDeadlineGames
-    from functions.usecases.turns import fire_deadline, send_reminder
+
+    wiring = _wiring()
+    try:
+        from functions.usecases.turns import fire_deadline, send_reminder
+    except ImportError:  # before issue 30 the use cases were flat (the baseline, f0fa0cc)
+        from functions.usecases.deadlines import fire_deadline  # type: ignore[no-redef,import-not-found,unused-ignore]
+        from functions.usecases.reminders import send_reminder  # type: ignore[no-redef,import-not-found,unused-ignore]
 
     services = wiring.services()
     scheduler = wiring.deadline_scheduler()
@@ -523,6 +536,29 @@ def _map_cached(template: Path) -> bool:
     return "MapCachePolicy" in text and "/games/*/map*" in text
 
 
+class Deployment(NamedTuple):
+    """What the measured checkout's template.yaml says that the bill depends on."""
+
+    map_cached: bool  # CloudFront may keep the public map pictures
+    sampling: tuple[float, float] = LAMBDA_DEFAULT_SAMPLING  # X-Ray: (reservoir per second, rate)
+    snapstart_functions: int = 7  # functions whose published version keeps a SnapStart snapshot
+
+
+def deployment(template: Path) -> Deployment:
+    return Deployment(_map_cached(template), trace_sampling(template), snapstart_functions(template))
+
+
+def snapstart_functions(template: Path) -> int:
+    """Functions with SnapStart (the Globals' setting or their own; ``ApplyOn: None`` is off):
+    one snapshot each is cached while its version is published (the live alias's)."""
+    from local_stack.template import load_template, resources_of
+
+    loaded = load_template(template)
+    default = ((loaded.get("Globals") or {}).get("Function") or {}).get("SnapStart")
+    functions = resources_of(loaded, "AWS::Serverless::Function").values()
+    return sum(1 for f in functions if (f.get("SnapStart", default) or {}).get("ApplyOn", "None") != "None")
+
+
 def trace_sampling(template: Path) -> tuple[float, float]:
     """(reservoir per second, fixed rate) of the template's X-Ray sampling rule for the stack's
     functions (AWS::XRay::SamplingRule), or Lambda's default when it declares none."""
@@ -543,15 +579,14 @@ def traces(invocations: float, sampling: tuple[float, float]) -> float:
     return kept + rate * (invocations - kept)
 
 
-def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool,
-         sampling: tuple[float, float] = LAMBDA_DEFAULT_SAMPLING) -> dict[str, float]:
+def bill(setup: Usage, phase: Usage, args: argparse.Namespace, deployed: Deployment) -> dict[str, float]:
     """Monthly dollars per line for ``args.games`` games."""
     phases = args.games * SECONDS_PER_MONTH / (3600 * args.phase_hours)
     month = phase.scaled(phases)
     new_games = phases / args.game_phases  # games started (and ended) in a month, steady state
     once = setup.scaled(new_games)
     maps = month.requests["map"]
-    from_cache = maps * args.cache_hit if map_cached else 0.0
+    from_cache = maps * args.cache_hit if deployed.map_cached else 0.0
     edge_requests = sum(month.requests.values()) + sum(once.requests.values())
     sockets = month.requests["live socket"]  # upgrades: through CloudFront to the WebSocket API
     api_requests = edge_requests - from_cache - sockets
@@ -564,7 +599,7 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool,
     gb_seconds = LAMBDA_GB * (code_time + month.function_seconds + async_invocations * RELAY_SECONDS
                               + aws_time)
     sqs = sum(n for k, n in (month.calls + once.calls).items() if k.startswith("sqs:"))
-    traced = traces(invocations, sampling)
+    traced = traces(invocations, deployed.sampling)
     price = {name: value for name, (value, _) in PRICES.items()}
     return {
         "CloudFront requests": edge_requests * price["cloudfront_request"],
@@ -574,7 +609,7 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool,
                                     + month.socket_minutes * price["websocket_minute"]),
         "Lambda requests": invocations * price["lambda_request"],
         "Lambda duration": gb_seconds * price["lambda_gb_second"],
-        "Lambda SnapStart cache": (FUNCTIONS * LAMBDA_GB * SECONDS_PER_MONTH
+        "Lambda SnapStart cache": (deployed.snapstart_functions * LAMBDA_GB * SECONDS_PER_MONTH
                                    * price["snapstart_cache_gb_second"]),
         "DynamoDB writes": (month.write_units + once.write_units) * price["dynamodb_write_unit"],
         "DynamoDB reads": (month.read_units + once.read_units) * price["dynamodb_read_unit"],
@@ -585,9 +620,8 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool,
     }
 
 
-def report(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool,
-           sampling: tuple[float, float] = LAMBDA_DEFAULT_SAMPLING) -> dict[str, Any]:
-    lines = bill(setup, phase, args, map_cached, sampling)
+def report(setup: Usage, phase: Usage, args: argparse.Namespace, deployed: Deployment) -> dict[str, Any]:
+    lines = bill(setup, phase, args, deployed)
     scheduler_calls = {k: v for k, v in phase.calls.items() if k.startswith("scheduler:")}
     return {
         "per_phase": {
@@ -602,8 +636,9 @@ def report(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: boo
                    "invocations": phase.socket_invocations, "pushes": phase.pushes},
         "per_game_setup": {"requests": dict(setup.requests), "write_units": round(setup.write_units, 1),
                            "read_units": round(setup.read_units, 1)},
-        "map_cached": map_cached,
-        "trace_sampling": list(sampling),
+        "map_cached": deployed.map_cached,
+        "trace_sampling": list(deployed.sampling),
+        "snapstart_functions": deployed.snapstart_functions,
         "lambda_seconds": {"code": round(phase.api_seconds + phase.function_seconds, 3),
                            "aws_calls": round(aws_call_seconds(phase.calls) + phase.pushes * POST_SECONDS,
                                               3)},
@@ -718,8 +753,7 @@ def main(argv: list[str] | None = None) -> None:
     root = (args.checkout or HERE.parent).resolve()
     sys.path.insert(0, str(root))
     setup, phase = measure(args)
-    template = root / "template.yaml"
-    found = report(setup, phase, args, _map_cached(template), trace_sampling(template))
+    found = report(setup, phase, args, deployment(root / "template.yaml"))
     if args.json:
         print(json.dumps(found, default=float))
     else:
