@@ -293,9 +293,14 @@ def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Us
     seats = POWERS[:args.players]
     tokens = {p: call("join", "POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in seats}
     # the live client asks where the socket is once per game and remembers it (web/src/live.ts)
-    live_url = (call("live url", "GET", f"/games/{game_id}/live")["url"] if args.client == "live" else None)
-    for _ in seats[1:] if args.client == "live" else []:
-        call("live url", "GET", f"/games/{game_id}/live")
+    # a client that remembers the socket's address asks once per game and seat (web/src/live.ts);
+    # one that does not asks each visit (_live_phase), and this first ask is not billed
+    live_url = None
+    if args.client == "live":
+        if live_client(_checkout_root()).remembers_address:
+            live_url = [call("live url", "GET", f"/games/{game_id}/live")["url"] for _ in seats][0]
+        else:
+            live_url = call.session.get(f"{base}/games/{game_id}/live", timeout=60).json()["url"]
     _settle(meter)
     _take(meter, before, setup)
     phases: list[Usage] = []
@@ -394,12 +399,17 @@ def _live_phase(call: Client, game_id: str, tokens: dict[str, str], url: str, rn
     for n, action in enumerate(actions):
         todo[visits[n % len(visits)]].append(action)
     first: dict[str, Any] | None = None
+    client = live_client(_checkout_root())
     for power, visit in visits:
+        if not client.view_from_subscribe:  # the page's own GET beside the socket
+            call("page view", "GET", f"/games/{game_id}", tokens[power])
+        if not client.remembers_address:  # where the socket is, asked every visit
+            url = call("live url", "GET", f"/games/{game_id}/live")["url"]
         with LiveVisit(url, tokens[power], game_id, usage, call) as socket:
             view = socket.view
             first = first or view
             for _ in range(keepalives(args.visit_minutes)):
-                socket.ping()
+                socket.ping() if client.pings else socket.subscribe()
             for kind, n in todo[(power, visit)]:
                 if kind == "message":
                     _message(call, game_id, tokens, n)
@@ -410,6 +420,30 @@ def _live_phase(call: Client, game_id: str, tokens: dict[str, str], url: str, rn
         usage.socket_minutes += args.visit_minutes
     assert first is not None
     return first
+
+
+class LiveClient(NamedTuple):
+    """How the measured checkout's web client uses its socket (read off its sources, so a
+    ``--compare`` plays each checkout's own client, not this one's)."""
+
+    remembers_address: bool  # GET /games/{id}/live once per game (issue 29), else every visit
+    view_from_subscribe: bool  # the first view is the subscribe answer, else a GET beside it
+    pings: bool  # the keepalive is a ping (no function, no answer), else a re-subscribe
+
+
+def live_client(root: Path) -> LiveClient:
+    web = root / "web" / "src"
+    live = (web / "live.ts").read_text() if (web / "live.ts").exists() else ""
+    page = web / "components" / "GamePage.tsx"
+    return LiveClient("convoy.liveUrl." in live, page.exists() and "FIRST_VIEW_WAIT_MS" in page.read_text(),
+                      "socket?.send(PING)" in live)
+
+
+_root: list[Path] = []  # the measured checkout (main sets it)
+
+
+def _checkout_root() -> Path:
+    return _root[0] if _root else HERE.parent
 
 
 def keepalives(minutes: float) -> int:
@@ -751,6 +785,7 @@ def main(argv: list[str] | None = None) -> None:
         print_comparison(_run(args.compare.resolve(), given), _run(None, given), args)
         return
     root = (args.checkout or HERE.parent).resolve()
+    _root[:] = [root]
     sys.path.insert(0, str(root))
     setup, phase = measure(args)
     found = report(setup, phase, args, deployment(root / "template.yaml"))
