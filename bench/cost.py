@@ -737,7 +737,8 @@ def print_comparison(before: dict[str, Any], after: dict[str, Any], args: argpar
         per = found["per_phase"]
         print()
         print(f"{name}: scheduler calls per phase {json.dumps(per['scheduler_calls'], sort_keys=True)}, "
-              f"{per['bytes_out'] / 1024:.0f} KB out per phase")
+              f"{per['bytes_out'] / 1024:.0f} KB out per phase; socket {found.get('socket')}; Lambda "
+              f"seconds {found.get('lambda_seconds')}; X-Ray sampling {found.get('trace_sampling')}")
         print()
         print_usage(found)
 
