@@ -79,6 +79,7 @@ from functions.usecases.turns.resolutions import resolution_view, without_explan
 from functions.usecases.turns.views import missing_powers, powers_to_wait_on
 
 MAX_FOLLOWING = 4  # a retreat and an adjustment phase, with room to spare
+NOTICE_MAP_WIDTH = 800  # the width of the resolution picture a PHASE_PROCESSED notice links to
 
 
 def process_turn(
@@ -245,8 +246,11 @@ def notify(game: GameRecord, processed: str, seq: int) -> OutboxRecord:
     return outbox_at(
         game, seq, "PHASE_PROCESSED",
         {"phase": processed, "next_phase": game.phase, "game_status": game.status, "deadline": game.deadline,
-         # the phase's resolution map (issue 14); notices put the API's base URL before it
-         "map": f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"},
+         # the phase's resolution map (issue 14); notices put the API's base URL before it. 800 px
+         # wide (issue 29): what a chat or a mail shows, at 128 KB where the 1200 px default was
+         # 354 KB, and every receiver of every notice fetches it (docs/scaling.md)
+         "map": (f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"
+                 f"&width={NOTICE_MAP_WIDTH}")},
         f"{processed}:processed",
     )
 
