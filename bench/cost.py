@@ -96,8 +96,9 @@ AWS_BATCH_SECONDS = 0.010  # DynamoDB TransactWriteItems, TransactGetItems, Batc
 POST_SECONDS = 0.020  # PostToConnection, per frame pushed
 DYNAMODB_BATCHES = frozenset({"TransactWriteItems", "TransactGetItems", "BatchGetItem", "BatchWriteItem"})
 
-# X-Ray: Lambda's own sampling when the template sets no rule (the first invocation each second,
-# then 5 % of the rest), else the rule template.yaml declares (AWS::XRay::SamplingRule).
+# X-Ray: Lambda's own sampling (the first invocation each second, then 5 % of the rest), which a
+# function cannot change (AWS Lambda guide: "You cannot configure the X-Ray sampling rate for your
+# functions"); an AWS::XRay::SamplingRule reaches API Gateway REST, AppSync and SDK-run hosts only.
 LAMBDA_DEFAULT_SAMPLING = (1.0, 0.05)  # (reservoir per second, fixed rate)
 
 
@@ -579,7 +580,7 @@ class Deployment(NamedTuple):
 
 
 def deployment(template: Path) -> Deployment:
-    return Deployment(_map_cached(template), trace_sampling(template), snapstart_functions(template))
+    return Deployment(_map_cached(template), LAMBDA_DEFAULT_SAMPLING, snapstart_functions(template))
 
 
 def snapstart_functions(template: Path) -> int:
@@ -591,19 +592,6 @@ def snapstart_functions(template: Path) -> int:
     default = ((loaded.get("Globals") or {}).get("Function") or {}).get("SnapStart")
     functions = resources_of(loaded, "AWS::Serverless::Function").values()
     return sum(1 for f in functions if (f.get("SnapStart", default) or {}).get("ApplyOn", "None") != "None")
-
-
-def trace_sampling(template: Path) -> tuple[float, float]:
-    """(reservoir per second, fixed rate) of the template's X-Ray sampling rule for the stack's
-    functions (AWS::XRay::SamplingRule), or Lambda's default when it declares none."""
-    from local_stack.template import load_template, resources_of  # the measured checkout's
-
-    rules = resources_of(load_template(template), "AWS::XRay::SamplingRule")
-    for rule in rules.values():
-        found = rule["SamplingRule"]
-        if found.get("ServiceType") == "AWS::Lambda::Function":
-            return float(found["ReservoirSize"]), float(found["FixedRate"])
-    return LAMBDA_DEFAULT_SAMPLING
 
 
 def traces(invocations: float, sampling: tuple[float, float]) -> float:

@@ -12,9 +12,11 @@ TEMPLATE = Path(__file__).resolve().parents[2] / "template.yaml"
 
 
 def test_the_bill_reads_the_deployment_off_the_template() -> None:
-    # issue 29 item 3: the template's X-Ray rule, not Lambda's default; item 5: the map cache
+    # issue 29 item 3: traces at Lambda's own rule, the one a function cannot change (AWS Lambda
+    # guide), so the template declares no X-Ray rule that would not apply; item 5: the map cache
     deployed = cost.deployment(TEMPLATE)
-    assert deployed.sampling == (0.0, 0.01)
+    assert deployed.sampling == (1.0, 0.05)
+    assert "AWS::XRay::SamplingRule" not in TEMPLATE.read_text()
     assert deployed.map_cached
     assert deployed.snapstart_functions == 7  # every function of the template (Globals)
 
