@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from functions import errors
-from functions.usecases.game import LifecycleSettings, state_of
+from functions.usecases.game import LifecycleSettings, game_map, state_of
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import game_summary
 from functions.usecases.players import SCHEDULER, Actor, identify
 from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat, set_dummy_powers
 from functions.usecases.turns import process_turn, submit_orders
-from functions.usecases.turns.lifecycle import dummy_orders
+from functions.usecases.turns.turn_adjudicate import dummy_orders
 from functions.usecases.turns.views import events_after, game_view, history, orders_status
 from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
@@ -196,7 +196,7 @@ def test_a_demo_seats_its_creator_and_its_dummies_play(store: InMemoryGameStore,
     assert set(played["orders"]) == set(POWERS) - {"ITALY"}
     assert played["resolution"]["nmr"] == ["ITALY"]
     game.pending_orders = {}
-    assert dummy_orders(game, state_of(game)) == played["orders"]
+    assert dummy_orders(game, state_of(game), game_map(game.variant)) == played["orders"]
     with pytest.raises(errors.ValidationFailed):
         both = LifecycleSettings(demo=True, dummy_powers=("FRANCE",))
         create_game(store, clock, CreateGame(lifecycle=both))

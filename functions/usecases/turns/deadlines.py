@@ -42,7 +42,7 @@ from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
-from functions.ports import DeadlineScheduler
+from functions.ports import DeadlineScheduler, GameRecord
 from functions.usecases.game import parse_iso
 
 if TYPE_CHECKING:  # a lazy port (functions/ports/__init__.py): the API imports this module too
@@ -86,6 +86,24 @@ def reminder_time(
         return None
     at = deadline - timedelta(seconds=lead)
     return at if at > now else None
+
+
+def reminder_for(game: GameRecord, now: datetime) -> datetime | None:
+    """When ``game``'s current phase should be reminded (``reminder_time``), None if not."""
+    if game.status != "ACTIVE" or game.paused or not game.deadline:
+        return None
+    phase_type = str(game.state.get("phase_type", ""))
+    phase_seconds = (game.settings.get("phase_seconds") or {}).get(phase_type)
+    grid = game.settings.get("deadline_at")
+    if grid:  # a phase on the deadline_at grid lasts about its every_days (deadline_grid.py)
+        phase_seconds = int((grid.get("every_days") or {}).get(phase_type, 1)) * 86400
+    return reminder_time(
+        deadline=parse_iso(game.deadline),
+        phase_seconds=phase_seconds,
+        now=now,
+        reminder_seconds=game.settings.get("reminder_seconds"),
+        already_reminded=game.reminded_phase == game.phase,
+    )
 
 
 class SweepReport(NamedTuple):
@@ -197,7 +215,7 @@ def sync_schedule(
     was_timed: bool = False,
 ) -> None:
     """`reschedule_phase` after a committed state change, from META's ISO `deadline`
-    (`reminder`: `functions.usecases.turns.reminders.reminder_for(game, now)`; `was_timed`: the
+    (`reminder`: `reminder_for(game, now)`; `was_timed`: the
     phase had a running deadline before the change).
 
     `scheduler` None means deadlines are not wired (unit tests, a deployment without
@@ -219,3 +237,11 @@ def sync_schedule(
         )
     except Exception:
         log.exception("could not update the deadline schedule of %s %s", game_id, phase)
+
+
+def schedule_phase(scheduler: DeadlineScheduler | None, game: GameRecord, now: datetime, *,
+                   was_timed: bool = False) -> None:
+    """A committed game's current phase scheduled (its deadline and reminder, by name): a turn's
+    last step, after its commit; nothing for a game without deadlines."""
+    sync_schedule(scheduler, game.game_id, phase=game.phase, deadline=game.deadline,
+                  reminder=reminder_for(game, now), was_timed=was_timed)

@@ -18,12 +18,12 @@ make this phase that have not submitted); it never carries anyone's orders.
 from __future__ import annotations
 
 import enum
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from functions.errors import GameNotFound
-from functions.ports import DEADLINE_APPROACHING, Clock, DeadlineScheduler, GameRecord, GameStore
+from functions.ports import DEADLINE_APPROACHING, Clock, DeadlineScheduler, GameStore
 from functions.usecases.game import add_outbox, load, parse_iso, retrying
-from functions.usecases.turns.deadlines import reminder_time
+from functions.usecases.turns.deadlines import reminder_for
 from functions.usecases.turns.views import missing_powers
 
 EARLY_SLACK = timedelta(seconds=60)
@@ -35,24 +35,6 @@ class RemindOutcome(enum.StrEnum):
     NOTHING_OWED = "NOTHING_OWED"
     RESCHEDULED = "RESCHEDULED"
     STALE = "STALE"
-
-
-def reminder_for(game: GameRecord, now: datetime) -> datetime | None:
-    """When `game`'s current phase should be reminded (see `deadlines.reminder_time`)."""
-    if game.status != "ACTIVE" or game.paused or not game.deadline:
-        return None
-    phase_type = str(game.state.get("phase_type", ""))
-    phase_seconds = (game.settings.get("phase_seconds") or {}).get(phase_type)
-    grid = game.settings.get("deadline_at")
-    if grid:  # a phase on the deadline_at grid lasts about its every_days (deadline_grid.py)
-        phase_seconds = int((grid.get("every_days") or {}).get(phase_type, 1)) * 86400
-    return reminder_time(
-        deadline=parse_iso(game.deadline),
-        phase_seconds=phase_seconds,
-        now=now,
-        reminder_seconds=game.settings.get("reminder_seconds"),
-        already_reminded=game.reminded_phase == game.phase,
-    )
 
 
 def send_reminder(
