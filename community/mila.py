@@ -288,6 +288,14 @@ def resolution_record(resolution: engine.Resolution, nmr: Sequence[str]) -> dict
     return {"results": results, "notes": data.get("notes", []), "nmr": sorted(nmr)}
 
 
+def _ended_by_agreement(state: engine.GameState, given: Mapping[str, Any],
+                        following: Mapping[str, Any]) -> bool:
+    """MILA's ``Game.draw`` ends the game in the current phase without playing it: the phase
+    is kept with no orders and followed by ``COMPLETED`` at the same position (no solo)."""
+    same = _convoy_position(state)[1:] == _position(following["state"])[1:]
+    return following.get("name") == COMPLETED and not any(given.values()) and same
+
+
 def replay(phases: Sequence[Mapping[str, Any]], the_map: engine.MapData, rules: str,
            ) -> tuple[list[dict[str, Any]], engine.GameState]:
     """Convoy's phase records of MILA-layout ``phases`` replayed through the engine, and the
@@ -300,6 +308,8 @@ def replay(phases: Sequence[Mapping[str, Any]], the_map: engine.MapData, rules: 
         if phase["name"] != phase_name(state):
             raise DoesNotReplay(f"phase {n} is named {phase['name']}, the position is {phase_name(state)}")
         given = dict(phase.get("orders") or {})
+        if _ended_by_agreement(state, given, following):
+            break
         state, steps = replay_phase(state, the_map, rules, given, following["state"])
         for before, resolution, orders in steps:
             owing = engine.powers_with_orders_to_give(before, the_map)
@@ -317,8 +327,10 @@ def from_mila(saved: Mapping[str, Any], *, rules: str | None = None) -> dict[str
 
     ``rules``: the rulebook to adjudicate with; by default the ``convoy`` extension's, else
     ``FOREIGN_RULEBOOK`` (MILA and webDiplomacy adjudicate by the 2000 rulebook). The outcome
-    and status come from the extension when present; a game without it is ACTIVE unless its
-    last position is a solo."""
+    and status come from the extension when present; without it a game is ACTIVE unless its last
+    position is a solo or MILA named it ``COMPLETED`` (a draw or concession its players agreed:
+    the note's "Victory by:" powers). The importer replays either way and takes neither from
+    the document (issue 28): a game ended by agreement is imported as still in play."""
     variant = VARIANTS.get(str(saved.get("map")))
     if variant is None:
         raise UnsupportedVariant(f"no Convoy variant for MILA map {saved.get('map')!r}; "
@@ -327,7 +339,7 @@ def from_mila(saved: Mapping[str, Any], *, rules: str | None = None) -> dict[str
     rulebook = engine.get_rulebook(rules or extension.get("rulebook") or FOREIGN_RULEBOOK).name
     the_map = engine.load_map(variant)
     records, current = replay(list(saved["phases"]), the_map, rulebook)
-    status, result = _ending(extension, current, the_map, records)
+    status, result = _ending(extension, saved["phases"][-1], current, the_map, records)
     return {
         "format": FORMAT,
         "source": dict(extension.get("source") or {"game_id": saved.get("id"), "created_at": None}),
@@ -338,15 +350,31 @@ def from_mila(saved: Mapping[str, Any], *, rules: str | None = None) -> dict[str
     }
 
 
-def _ending(extension: Mapping[str, Any], current: engine.GameState, the_map: engine.MapData,
-            records: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, Any] | None]:
+def _ending(extension: Mapping[str, Any], last: Mapping[str, Any], current: engine.GameState,
+            the_map: engine.MapData, records: Sequence[Mapping[str, Any]],
+            ) -> tuple[str, dict[str, Any] | None]:
+    """How the game stands: the extension's outcome (a Convoy export), a solo on the board, or
+    MILA's ``COMPLETED`` last phase with no solo — a game its players ended by agreement."""
+    last_name, note = str(last.get("name")), str((last.get("state") or {}).get("note") or "")
     if extension.get("outcome"):
         return str(extension.get("status") or COMPLETED), dict(extension["outcome"])
+    counts = current.center_counts
+    centers = {p: int(counts.get(p, 0)) for p in sorted(the_map.power_ids)}
+    final_phase = records[-1]["phase"] if records else None
     if current.status is engine.GameStatus.COMPLETED and current.winner:
-        counts = current.center_counts
-        return COMPLETED, {
-            "kind": "solo", "winners": [current.winner],
-            "centers": {p: int(counts.get(p, 0)) for p in sorted(the_map.power_ids)},
-            "final_phase": records[-1]["phase"] if records else None, "ended_at": "",
-        }
+        return COMPLETED, {"kind": "solo", "winners": [current.winner], "centers": centers,
+                           "final_phase": final_phase, "ended_at": ""}
+    if last_name == COMPLETED:  # ended by agreement in MILA: "Victory by: AUS, ENG, ..." names who shares it
+        winners = _agreed_winners(note, current, the_map)
+        kind = "draw" if len(winners) != 1 else "concession"
+        return COMPLETED, {"kind": kind, "winners": winners, "centers": centers,
+                           "final_phase": final_phase, "ended_at": ""}
     return "ACTIVE", None
+
+
+def _agreed_winners(note: str, current: engine.GameState, the_map: engine.MapData) -> list[str]:
+    """The powers MILA's note names (its three-letter abbreviations), else every survivor."""
+    by_abbreviation = {p[:3]: p for p in the_map.power_ids}
+    named = (w.strip().upper() for w in note.partition("Victory by:")[2].split(","))
+    winners = sorted({by_abbreviation[a] for a in named if a in by_abbreviation})
+    return winners or sorted({u.power for u in current.units} | set(current.ownership.values()))

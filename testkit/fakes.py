@@ -205,7 +205,7 @@ class InMemoryPressStore:
         self.messages: dict[tuple[str, str], list[MessageRecord]] = {}
         self.inboxes: dict[tuple[str, str], list[InboxEntry]] = {}
         self.keys: dict[tuple[str, str], dict[str, object]] = {}
-        self.notices: list[object] = []
+        self.notices: list[PressNotice] = []
 
     def ledger(self, game_id: str, power: str) -> PowerPress:
         import copy

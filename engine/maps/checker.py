@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.maps.loader import BUILD_SITE_RULES
-from engine.types import COASTS
+from engine.types import COASTS, PhaseType, Season
 
 SCHEMA_VERSION = 1
 KINDS = ("land", "sea", "coast")
 STRENGTHS = ("full", "half")
 EDGE_FLAGS = ("no_support_across", "move_does_not_cut_support", "retreat_disbanded_if_contested")
 ACTIVE_WHEN = "owns_some_but_not_all_home_centers"
-SEASONS = ("SPRING", "FALL", "WINTER")
-PHASES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
+SEASONS = tuple(s.value for s in Season)
+PHASES = tuple(p.value for p in PhaseType)
 START_PHASES = {("SPRING", "MOVEMENT"), ("FALL", "MOVEMENT"), ("WINTER", "ADJUSTMENT")}
 
 # Fields each record must have (the rest have defaults).

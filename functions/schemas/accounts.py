@@ -92,6 +92,9 @@ class MyGame(BaseModel):
     power: str | None = Field(description="The account's seat; null when it only created the game")
     phase: str
     deadline: str | None
+    press: str | None = Field(default=None, description="Diplomacy: the press mode (full, public_only, none, "
+                              "rulebook); null for a kind without press")
+    fog: bool = Field(default=False, description="Played in fog of war: each power sees only near its units")
     orders_due: bool
     unread_press: int
     is_creator: bool

@@ -149,6 +149,9 @@ class GameSummary(BaseModel):
     seats_total: int
     stage: Stage = Field(description=STAGE_TEXT)
     deadline: str | None = Field(default=None, description="UTC, ISO 8601; null without a running clock")
+    press: str | None = Field(default=None, description="Diplomacy: the press mode (full, public_only, none, "
+                              "rulebook); null for a kind without press")
+    fog: bool = Field(default=False, description="Played in fog of war: each power sees only near its units")
     rules: str
     phase: str
     status: str

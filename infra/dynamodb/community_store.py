@@ -176,13 +176,12 @@ class DynamoCommunityStore(TableAdapter):
         return [_entry(i) for i in found]
 
     def _entries(self, lines: list[PlayedGame]) -> list[ArchiveEntry]:
-        out = []
-        for line in lines:
-            answer = self._call("get_item", TableName=self.table_name,
-                                Key=_key(archive_pk(line.variant), f"{line.ended_at}#{line.game_id}"))
-            if "Item" in answer:
-                out.append(_entry(items.from_item(answer["Item"], _PACKED)))
-        return out
+        """The archive entries of a player's lines, in the lines' order (newest first): one
+        batch read (archive entries are written once, so an eventually consistent read is exact)."""
+        where = [(archive_pk(line.variant), f"{line.ended_at}#{line.game_id}") for line in lines]
+        read = self._get_many([_key(pk, sk) for pk, sk in where], consistent=False)
+        found = {(e["pk"], e["sk"]): e for e in (items.from_item(i, _PACKED) for i in read)}
+        return [_entry(found[k]) for k in where if k in found]
 
     def _query(self, pk: str, prefix: str, *, newest_first: bool = False, since: str | None = None,
                until: str | None = None, kind: str | None = None, variant: str | None = None,

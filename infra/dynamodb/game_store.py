@@ -109,15 +109,10 @@ class DynamoGameStore(TableAdapter):
             return {}
         wanted = [items.to_item({"pk": keys.game_pk(game_id), "sk": keys.LEGACY_LEDGER_PREFIX + p})
                   for p in powers]
-        request: dict[str, Any] = {self.table_name: {"Keys": wanted, "ConsistentRead": True}}
         found: dict[str, PowerPress] = {}
-        while request:
-            response = self._call("batch_get_item", RequestItems=request)
-            for item in response.get("Responses", {}).get(self.table_name, []):
-                raw = items.from_item(item)
-                power = str(raw["sk"])[len(keys.LEGACY_LEDGER_PREFIX):]
-                found[power] = items.ledger_from_attrs(power, raw)
-            request = response.get("UnprocessedKeys") or {}
+        for raw in map(items.from_item, self._get_many(wanted)):
+            power = str(raw["sk"])[len(keys.LEGACY_LEDGER_PREFIX):]
+            found[power] = items.ledger_from_attrs(power, raw)
         return found
 
     def list_games(self, limit: int = 50) -> list[GameRecord]:

@@ -41,9 +41,9 @@ GAME_KIND = "GAME"
 LIST_INDEX = "by_kind"
 DUE_INDEX = "by_due"
 DUE_BUCKETS = 16
-# The settings a listing needs (the game's kind, its dummies, demo), copied into ``lobby``
-# with the seats' status and the result: small, and no secret among them.
-LOBBY_SETTINGS = ("game", "dummy_powers", "demo", "press", "anonymous", "name")
+# The settings a listing needs (the game's kind, its dummies, demo, press mode, fog), copied into
+# ``lobby`` with the seats' status and the result: small, and no secret among them.
+LOBBY_SETTINGS = ("game", "dummy_powers", "demo", "press", "anonymous", "name", "fog")
 
 
 def due_bucket(game_id: str) -> str:

@@ -99,19 +99,9 @@ class DynamoPressStore(DynamoGameStore):
         return items.from_item(item) if item else None
 
     def _batch(self, game_id: str, sks: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """BatchGetItem (strongly consistent) of up to a few dozen items, unprocessed keys retried."""
-        found: dict[str, dict[str, Any]] = {}
-        pending = [items.to_item({"pk": keys.game_pk(game_id), "sk": sk}) for sk in dict.fromkeys(sks)]
-        while pending:
-            chunk, pending = pending[:100], pending[100:]
-            request: dict[str, Any] = {self.table_name: {"Keys": chunk, "ConsistentRead": True}}
-            while request:
-                response = self._call("batch_get_item", RequestItems=request)
-                for item in response.get("Responses", {}).get(self.table_name, []):
-                    plain = items.from_item(item)
-                    found[plain["sk"]] = plain
-                request = response.get("UnprocessedKeys") or {}
-        return found
+        """A few dozen of the game's items by sort key (strongly consistent), by sort key."""
+        wanted = [items.to_item({"pk": keys.game_pk(game_id), "sk": sk}) for sk in dict.fromkeys(sks)]
+        return {plain["sk"]: plain for plain in map(items.from_item, self._get_many(wanted))}
 
     def ledger(self, game_id: str, power: str) -> PowerPress:
         raw = self._get(game_id, POWER + power) or self._get(game_id, LEGACY_POWER + power)

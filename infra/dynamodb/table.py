@@ -1,5 +1,5 @@
 """What every DynamoDB store of the game table shares: its name, a lazily made client, and
-one way to call it that turns AWS failures into the ports' storage errors.
+one way to call it that turns AWS failures into the ports' storage errors, and one batch read.
 
 The client is made on the first call, not at import or construction, so a Lambda's cold
 start pays for it only when a request needs the table (docs/performance.md).
@@ -7,6 +7,7 @@ start pays for it only when a request needs the table (docs/performance.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from functions.ports import StorageError, StorageUnavailable
@@ -44,3 +45,18 @@ class TableAdapter:
         except aws_errors.BotoCoreError as exc:  # no answer at all: connection, timeout, credentials
             raise StorageUnavailable(f"{operation}: {exc}") from exc
         return response
+
+    def _get_many(self, keys: Sequence[dict[str, Any]], *, consistent: bool = True) -> list[dict[str, Any]]:
+        """The items of ``keys`` (DynamoDB-typed) that exist, in no particular order: BatchGetItem
+        by 100 keys (its limit), unprocessed keys asked again. One request where a loop of
+        GetItem made one per key."""
+        found: list[dict[str, Any]] = []
+        pending = list(keys)
+        while pending:
+            chunk, pending = pending[:100], pending[100:]
+            request: dict[str, Any] = {self.table_name: {"Keys": chunk, "ConsistentRead": consistent}}
+            while request:
+                response = self._call("batch_get_item", RequestItems=request)
+                found += response.get("Responses", {}).get(self.table_name, [])
+                request = response.get("UnprocessedKeys") or {}
+        return found

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from testkit.api_harness import POWERS, InProcessApi
+from testkit.fakes import InMemoryPressStore
 
 NAMES = {"FRANCE": "Zanzibar Quill", "GERMANY": "Ottoline Vex"}
 
@@ -38,7 +39,9 @@ def _everything(api: InProcessApi, game_id: str, tokens: dict[str, str]) -> str:
     seen.append([e._asdict() for e in api.store.events.get(game_id, [])])
     from composition import wiring
 
-    seen.append([n._asdict() for n in wiring.services().press_store.notices])  # type: ignore[attr-defined]
+    press = wiring.services().press_store
+    assert isinstance(press, InMemoryPressStore)  # what in_process_api wires
+    seen.append([n._asdict() for n in press.notices])
     return json.dumps(seen, default=str)
 
 

@@ -50,7 +50,7 @@ def test_base64_bodies_are_decoded(api: InProcessApi) -> None:
     event = to_event("POST", "/games", {"content-type": "application/json"}, b"", "127.0.0.1")
     event["body"] = base64.b64encode(json.dumps({"variant": "classical"}).encode()).decode()
     event["isBase64Encoded"] = True
-    result = entry.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    result = entry.lambda_handler(event, LocalContext())
     assert result["statusCode"] == 201 and json.loads(result["body"])["game_id"]
 
 

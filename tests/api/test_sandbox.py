@@ -22,8 +22,8 @@ import engine
 from composition import wiring
 from local_stack.http_adapter import LocalContext, to_event
 from testkit.api_harness import InProcessApi, in_process_api
+from testkit.datc import EXTRA, MAIN
 from testkit.sandbox_datc import api_rules, run_case_over_api
-from tests.engine.test_datc import EXTRA, MAIN
 
 CLASSICAL = engine.load_map("classical")
 FRANCE_START = "France:APar,FBre,AMar|Par,Bre,Mar"
@@ -495,7 +495,7 @@ def _from(ip: str, body: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
     event = to_event(
         "POST", "/adjudicate", {"content-type": "application/json"}, json.dumps(body).encode(), ip
     )
-    result = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    result = handler.lambda_handler(event, LocalContext())
     return int(result["statusCode"]), dict(result["headers"]), json.loads(result["body"])
 
 

@@ -14,7 +14,7 @@ from testkit.api_harness import InProcessApi, in_process_api
 class CountingApi:
     """The in-process API with every write of the game store counted."""
 
-    def __init__(self, api: InProcessApi) -> None:
+    def __init__(self, api: InProcessApi, monkeypatch: pytest.MonkeyPatch) -> None:
         self.api = api
         self.writes = 0
         store = api.store
@@ -28,14 +28,14 @@ class CountingApi:
             self.writes += 1
             return create(*args, **kwargs)
 
-        store._write = counted_write  # type: ignore[method-assign]
-        store.create = counted_create  # type: ignore[method-assign]
+        monkeypatch.setattr(store, "_write", counted_write)
+        monkeypatch.setattr(store, "create", counted_create)
 
 
 @pytest.fixture
-def counting() -> Iterator[CountingApi]:
+def counting(monkeypatch: pytest.MonkeyPatch) -> Iterator[CountingApi]:
     for api in in_process_api():
-        yield CountingApi(api)
+        yield CountingApi(api, monkeypatch)
 
 
 def test_a_preview_writes_nothing_and_shows_no_one_elses_orders(counting: CountingApi) -> None:

@@ -27,7 +27,7 @@ def wsgi_app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Ite
     query = environ.get("QUERY_STRING", "")
     path = environ.get("PATH_INFO", "/") + (f"?{query}" if query else "")
     event = to_event(environ["REQUEST_METHOD"], path, headers, body, "127.0.0.1")
-    result = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    result = handler.lambda_handler(event, LocalContext())
     payload = result.get("body") or ""
     data = base64.b64decode(payload) if result.get("isBase64Encoded") else payload.encode()
     status = int(result.get("statusCode", 200))

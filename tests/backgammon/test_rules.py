@@ -181,6 +181,6 @@ def test_the_driver_must_feed_the_input_the_phase_needs() -> None:
     with pytest.raises(StepError):
         step(state, (MOVE, (0, 7)))
     with pytest.raises(StepError):
-        step(state, Roll(DieRolls(7, 1)))  # type: ignore[arg-type]
+        step(state, Roll(DieRolls(7, 1)))
     with pytest.raises(StepError):
         step(moving(start_position(), Side.WHITE, (3, 1)), Roll(DieRolls(3, 1)))

@@ -91,6 +91,40 @@ def test_the_document_comes_back_through_convoy_s_engine_and_importer(exported: 
     assert exported["result"]["kind"] == "draw" and store.load(created.game_id).status == "ACTIVE"
 
 
+def test_a_game_mila_ended_by_agreement_is_read_as_a_draw(exported: dict[str, Any]) -> None:
+    """MILA's ``Game.draw`` names the last position ``COMPLETED`` with no solo on the board and
+    "Victory by: AUS, ENG, ..." in its note (MILA issue #149: the format has no outcome field).
+    Such a file without Convoy's extension was refused as not replaying; now it reads as a draw
+    of the named powers, and the importer still plays on (issue 28: no result from a document)."""
+    saved = to_mila(exported)
+    del saved["convoy"]
+    ended = {**saved["phases"][-1], "name": COMPLETED}  # MILA keeps S1908M unplayed, then COMPLETED
+    ended["state"] = {**ended["state"], "name": COMPLETED, "note": "Victory by: ENG, FRA, TUR"}
+    saved["phases"].append(ended)
+    back = from_mila(saved)
+    assert back["current"]["status"] == COMPLETED and back["current"]["phase"] == "S1908M"
+    assert back["result"]["kind"] == "draw" and back["result"]["winners"] == ["ENGLAND", "FRANCE", "TURKEY"]
+    assert [p["phase"] for p in back["phases"]] == [p["phase"] for p in exported["phases"]]
+    store = InMemoryGameStore()
+    created = import_game(store, FakeClock(), back)
+    assert store.load(created.game_id).status == "ACTIVE"
+
+
+def test_mila_s_own_draw_imports(exported: dict[str, Any]) -> None:
+    """The same, from a file MILA's package wrote: two phases played, then ``Game.draw()``."""
+    pytest.importorskip("diplomacy", reason=MILA_MISSING)
+    from diplomacy import Game
+    from diplomacy.utils.export import to_saved_game_format
+
+    game = Game(map_name="standard")
+    game.process()
+    game.process()
+    game.draw()
+    back = from_mila(json.loads(json.dumps(to_saved_game_format(game))))
+    assert back["current"]["phase"] == "S1902M" and back["result"]["kind"] == "draw"  # drawn in S1902M
+    assert back["result"]["winners"] == sorted(MAP.power_ids)
+
+
 def test_orders_that_do_not_lead_to_the_recorded_position_are_refused(exported: dict[str, Any]) -> None:
     saved = to_mila(exported)
     saved["phases"][0]["orders"]["FRANCE"] = ["A PAR H", "A MAR H", "F BRE H"]

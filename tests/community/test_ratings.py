@@ -4,6 +4,7 @@ change nothing. The orderings are community/ratings.py's (its docstring says why
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from community.ratings import (
     FinishedGame,
     Ledger,
     Rating,
+    RatingUpdate,
     StaleRating,
     apply_change,
     ranks,
@@ -25,10 +27,17 @@ SEATS = {power: f"player-{power.lower()}" for power in POWERS}
 
 
 def game(game_id: str, kind: str, winners: list[str], centers: Mapping[str, int],
-         **extra: object) -> FinishedGame:
+         **extra: Any) -> FinishedGame:
     result = {"kind": kind, "winners": winners, "centers": {p: centers.get(p, 0) for p in POWERS}}
-    fields: dict[str, object] = {"players": SEATS, **extra}
-    return FinishedGame(game_id, str(fields.pop("variant", "classical")), result, **fields)  # type: ignore[arg-type]
+    fields: dict[str, Any] = {"players": SEATS, **extra}
+    return FinishedGame(game_id, str(fields.pop("variant", "classical")), result, **fields)
+
+
+def _rated(finished: FinishedGame) -> RatingUpdate:
+    """``finished``'s rating changes from everyone's prior (the game must be a rated one)."""
+    update = rate_game(finished, {})
+    assert update is not None, unrated_reason(finished)
+    return update
 
 
 SOLO = game("g-solo", "solo", ["FRANCE"], {"FRANCE": 18, "ENGLAND": 6, "GERMANY": 5, "ITALY": 5})
@@ -55,8 +64,8 @@ def test_a_finished_game_moves_the_winner_up_and_the_losers_down() -> None:
 
 def test_a_smaller_draw_is_worth_more_to_its_members() -> None:
     """Draw shares: two-way draw members gain more than five-way draw members from the same start."""
-    two = {c.player: c.after.mu for c in rate_game(TWO_WAY, {}).changes}  # type: ignore[union-attr]
-    five = {c.player: c.after.mu for c in rate_game(FIVE_WAY, {}).changes}  # type: ignore[union-attr]
+    two = {c.player: c.after.mu for c in _rated(TWO_WAY).changes}
+    five = {c.player: c.after.mu for c in _rated(FIVE_WAY).changes}
     assert two["player-england"] > five["player-england"] > MU
     assert two["player-england"] == two["player-turkey"]  # a draw is a tie
 
@@ -113,7 +122,7 @@ def test_a_player_who_left_ranks_below_the_eliminated() -> None:
                 departed={"player-austria": "AUSTRIA"})
     got = ranks(left)
     assert got["player-austria"] > got["replacement"] == got["player-russia"]
-    after = {c.player: c.after.mu for c in rate_game(left, {}).changes}  # type: ignore[union-attr]
+    after = {c.player: c.after.mu for c in _rated(left).changes}
     assert after["player-austria"] < after["replacement"]
 
 

@@ -3,6 +3,8 @@ cases over the in-memory store, so the test reads the log exactly as the game st
 
 from __future__ import annotations
 
+from typing import Any
+
 from community.reliability import Reliability, Tenure, by_player, reliability, tenures
 from functions.ports import EventRecord
 from functions.usecases.game import LifecycleSettings
@@ -14,10 +16,10 @@ from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
 
 
-def _table(**settings: object) -> Table:
+def _table(**settings: Any) -> Table:
     store, clock = InMemoryGameStore(), FakeClock()
     request = CreateGame(phase_seconds={"MOVEMENT": 3600, "RETREAT": 600, "ADJUSTMENT": 600},
-                         lifecycle=LifecycleSettings(**settings))  # type: ignore[arg-type]
+                         lifecycle=LifecycleSettings(**settings))
     created = create_game(store, clock, request)
     tokens = {p: join_game(store, clock, created.game_id, p).token for p in POWERS}
     return Table(store, clock, created.game_id, created.token, tokens)

@@ -87,7 +87,9 @@ def test_fourteen_players_two_rounds_played_scored_and_standing() -> None:
     per_player: dict[str, float] = {}
     for board in played:
         points = board_points(board, "c_diplo")
-        owned = sum(int(c) for c in board.result["centers"].values())  # type: ignore[attr-defined]
+        centers = board.result["centers"]
+        assert isinstance(centers, dict)
+        owned = sum(int(c) for c in centers.values())
         assert sum(points.values()) == pytest.approx(7 + owned + 59)  # C-Diplo's 100, less unowned centres
         for player, value in points.items():
             per_player[player] = per_player.get(player, 0.0) + value

@@ -268,7 +268,7 @@ def _for_moto(translated: dict[str, Any]) -> dict[str, Any]:
     """The translated template with references to resources moto skips made into marked strings."""
     from moto.cloudformation.parsing import get_model_map
 
-    template = json.loads(json.dumps(translated))
+    template: dict[str, Any] = json.loads(json.dumps(translated))
     modelled = get_model_map()
     skipped = {k for k, r in template["Resources"].items() if r["Type"] not in modelled}
     aliases = {k: r["Properties"]["FunctionName"]["Ref"] for k, r in template["Resources"].items()

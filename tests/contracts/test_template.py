@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from local_stack.template import load_template, resources_of
 
@@ -49,11 +50,11 @@ def test_api_function_is_least_privilege() -> None:
     assert "dynamodb:Scan" not in actions and "dynamodb:DeleteTable" not in actions
 
 
-def _functions() -> dict[str, dict[str, object]]:
+def _functions() -> dict[str, dict[str, Any]]:
     return resources_of(load_template(), "AWS::Serverless::Function")
 
 
-def _by_handler() -> dict[str, dict[str, object]]:
+def _by_handler() -> dict[str, dict[str, Any]]:
     return {str(props["Handler"]): props for props in _functions().values()}
 
 
@@ -68,14 +69,14 @@ def test_issue5_functions_are_declared() -> None:
     ):
         assert handler in handlers, handler
     sweep = handlers["composition.deadline.sweep_handler"]["Events"]
-    assert [e["Properties"]["ScheduleExpression"] for e in sweep.values()] == ["rate(5 minutes)"]  # type: ignore[union-attr]
+    assert [e["Properties"]["ScheduleExpression"] for e in sweep.values()] == ["rate(5 minutes)"]
 
 
 def test_relay_stream_mapping_filters_outbox_inserts_and_reports_failures() -> None:
     import json
 
     events = _by_handler()["composition.relay.handler"]["Events"]
-    (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]  # type: ignore[union-attr]
+    (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]
     assert stream["Stream"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
     assert stream["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     outbox, submitted, expired = [json.loads(f["Pattern"]) for f in stream["FilterCriteria"]["Filters"]]
@@ -90,7 +91,7 @@ def test_relay_stream_mapping_filters_outbox_inserts_and_reports_failures() -> N
 
 def test_notifier_queue_mapping_reports_failures_and_queue_has_dlq() -> None:
     events = _by_handler()["composition.notifier.handler"]["Events"]
-    (sqs,) = [e["Properties"] for e in events.values() if e["Type"] == "SQS"]  # type: ignore[union-attr]
+    (sqs,) = [e["Properties"] for e in events.values() if e["Type"] == "SQS"]
     assert sqs["Queue"] == {"Fn::GetAtt": ["OutboxQueue", "Arn"]}
     assert sqs["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     queue = resources_of(load_template(), "AWS::SQS::Queue")["OutboxQueue"]
@@ -121,11 +122,11 @@ def test_schedule_group_and_a_role_scheduler_assumes_to_invoke_only_the_deadline
 
 def test_telegram_route_and_secrets() -> None:
     telegram = _by_handler()["composition.telegram.handler"]
-    (route,) = [e["Properties"] for e in telegram["Events"].values()]  # type: ignore[union-attr]
+    (route,) = [e["Properties"] for e in telegram["Events"].values()]
     assert (route["Path"], route["Method"]) == ("/webhooks/telegram", "POST")
-    assert "TELEGRAM_WEBHOOK_SECRET_PARAMETER" in telegram["Environment"]["Variables"]  # type: ignore[index]
+    assert "TELEGRAM_WEBHOOK_SECRET_PARAMETER" in telegram["Environment"]["Variables"]
     notifier = _by_handler()["composition.notifier.handler"]
-    assert "TELEGRAM_BOT_TOKEN_PARAMETER" in notifier["Environment"]["Variables"]  # type: ignore[index]
+    assert "TELEGRAM_BOT_TOKEN_PARAMETER" in notifier["Environment"]["Variables"]
 
 
 SECRET_VARIABLES = ("CONVOY_OPERATOR_TOKEN", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
@@ -136,12 +137,12 @@ def test_no_secret_is_a_plain_environment_variable_or_template_parameter() -> No
     # and each function may read exactly the parameters it names
     template = load_template()
     for name, props in _functions().items():
-        variables = (props.get("Environment") or {}).get("Variables") or {}  # type: ignore[union-attr]
+        variables = (props.get("Environment") or {}).get("Variables") or {}
         assert not set(SECRET_VARIABLES) & set(variables), name
         named = {v["Ref"] for k, v in variables.items() if k.endswith("_PARAMETER")}
         readable = {
             ref
-            for policy in props.get("Policies", [])  # type: ignore[attr-defined]
+            for policy in props.get("Policies", [])
             for s in policy["Statement"] if s["Action"] == "ssm:GetParameters"
             for ref in named if "${" + ref + "}" in str(s["Resource"])
         }
@@ -156,7 +157,7 @@ def test_every_function_is_least_privilege() -> None:
     for name, props in _functions().items():
         actions = {
             a
-            for policy in props.get("Policies", [])  # type: ignore[attr-defined]
+            for policy in props.get("Policies", [])
             for s in policy["Statement"]
             for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
         }
@@ -191,8 +192,8 @@ def test_async_functions_dead_letter_and_schedules_have_a_dead_letter_queue() ->
         props = handlers[handler]
         assert props["DeadLetterQueue"] == {"Type": "SQS", "TargetArn": failed}, handler
         config = props["EventInvokeConfig"]
-        assert config["DestinationConfig"]["OnFailure"]["Destination"] == failed  # type: ignore[index]
-    (sweep,) = handlers["composition.deadline.sweep_handler"]["Events"].values()  # type: ignore[union-attr]
+        assert config["DestinationConfig"]["OnFailure"]["Destination"] == failed
+    (sweep,) = handlers["composition.deadline.sweep_handler"]["Events"].values()
     assert sweep["Properties"]["DeadLetterConfig"] == {"Arn": failed}
     env = load_template()["Globals"]["Function"]["Environment"]["Variables"]
     assert env["FAILED_WORK_QUEUE_ARN"] == failed  # per-phase schedules dead-letter there too
@@ -200,7 +201,7 @@ def test_async_functions_dead_letter_and_schedules_have_a_dead_letter_queue() ->
 
 def test_relay_stream_mapping_has_a_retry_cap_bisect_and_a_failure_destination() -> None:
     events = _by_handler()["composition.relay.handler"]["Events"]
-    (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]  # type: ignore[union-attr]
+    (stream,) = [e["Properties"] for e in events.values() if e["Type"] == "DynamoDB"]
     assert 0 < int(stream["MaximumRetryAttempts"]) <= 10
     assert stream["BisectBatchOnFunctionError"] is True
     failed = {"Fn::GetAtt": ["FailedWorkQueue", "Arn"]}
@@ -236,8 +237,8 @@ def test_api_has_access_logs_and_route_throttles() -> None:
         assert 0 < int(limits["ThrottlingRateLimit"]) < default
     # every throttled route exists as a route of its own (a RouteSettings key names a route key)
     events = [e for handler in _by_handler().values() for e in handler.get("Events", {}).values()]
-    keys = {f"{e['Properties']['Method']} {e['Properties']['Path']}" for e in events  # type: ignore[index]
-            if e.get("Type") == "HttpApi"}  # type: ignore[union-attr]
+    keys = {f"{e['Properties']['Method']} {e['Properties']['Path']}" for e in events
+            if e.get("Type") == "HttpApi"}
     assert set(api["RouteSettings"]) <= keys
 
 
@@ -323,15 +324,15 @@ def test_issue27_samconfig_builds_in_source_and_deploys_with_a_confirmed_change_
     assert {k: deploy.get(k) for k in ours} == ours
 
 
-def _statements(function: str) -> list[dict[str, object]]:
+def _statements(function: str) -> list[dict[str, Any]]:
     props = load_template()["Resources"][function]["Properties"]
     return [s for policy in props["Policies"] for s in policy["Statement"]]
 
 
 def test_issue27_the_sweeper_may_query_the_index_it_queries() -> None:
     (table,) = [s for s in _statements("DeadlineSweepFunction") if s["Sid"] == "GameTableReadWrite"]
-    assert "dynamodb:Query" in table["Action"]  # type: ignore[operator]
-    assert {"Fn::Sub": "${GameTable.Arn}/index/by_due"} in table["Resource"]  # type: ignore[operator]
+    assert "dynamodb:Query" in table["Action"]
+    assert {"Fn::Sub": "${GameTable.Arn}/index/by_due"} in table["Resource"]
     # the same grants as the deadline function's, by Sid, plus the index
     assert [s["Sid"] for s in _statements("DeadlineSweepFunction")] == [
         s["Sid"] for s in _statements("DeadlineFunction")]
@@ -339,7 +340,7 @@ def test_issue27_the_sweeper_may_query_the_index_it_queries() -> None:
 
 def test_issue27_notices_link_to_the_players_origin_not_execute_api() -> None:
     notifier = _by_handler()["composition.notifier.handler"]
-    url = notifier["Environment"]["Variables"]["CONVOY_PUBLIC_URL"]  # type: ignore[index]
+    url = notifier["Environment"]["Variables"]["CONVOY_PUBLIC_URL"]
     assert url == {"Fn::Sub": "https://${WebDistribution.DomainName}"}
 
 

@@ -4,6 +4,7 @@ also routes every API path to the HTTP API, so client and API share one origin."
 from __future__ import annotations
 
 import fnmatch
+from typing import Any
 
 from functions.api.handler import openapi_document
 from local_stack.template import load_template, resources_of
@@ -12,9 +13,10 @@ CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
 ALL_VIEWER_EXCEPT_HOST = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
 
 
-def _distribution() -> dict:
+def _distribution() -> dict[str, Any]:
     distributions = resources_of(load_template(), "AWS::CloudFront::Distribution")
-    return distributions["WebDistribution"]["DistributionConfig"]
+    config: dict[str, Any] = distributions["WebDistribution"]["DistributionConfig"]
+    return config
 
 
 def test_the_bucket_is_private_and_read_only_by_the_distribution() -> None:

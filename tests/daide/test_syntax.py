@@ -5,7 +5,7 @@ offending token" (the syntax document, HUH), not at its front."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -19,10 +19,10 @@ from tests.daide.bot import DaideBot
 from tests.daide.fakes import FakeConvoy, RunningBridge
 
 
-def _huh(text: str, reader: object) -> str:
+def _huh(text: str, reader: Callable[[Message], object]) -> str:
     message = parse_message(text)
     with pytest.raises(GrammarError) as error:
-        reader(message)  # type: ignore[operator]
+        reader(message)
     return format_message(huh(message, error.value.at))
 
 

@@ -24,7 +24,6 @@ bot of the same power and their replies collected, then the turn is processed ov
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +31,7 @@ from daide_bridge import tokens
 from daide_bridge.grammar import CONVOY_POWERS, TO_CONVOY_POWER, turn
 from daide_bridge.messages import Message, Node, format_message, from_values
 from tests.daide.bot import DaideBot
+from tests.daide.trees import group, number
 
 Turn = tuple[str, int]
 _SEASON_ORDER = {"SPR": 0, "SUM": 1, "FAL": 2, "AUT": 3, "WIN": 4}
@@ -123,11 +123,11 @@ def _note(
     if head == "HLO" and isinstance(reply[1], tuple):
         found.powers[client] = str(reply[1][0])
     elif head == "NOW" and isinstance(reply[1], tuple):
-        when = (str(reply[1][0]), int(reply[1][1]))  # type: ignore[call-overload]
+        when = (str(reply[1][0]), number(reply[1][1]))
         seen_turn[client] = when
         found.positions.setdefault(when, _units(reply))
     elif head == "ORD" and isinstance(reply[1], tuple):
-        when = (str(reply[1][0]), int(reply[1][1]))  # type: ignore[call-overload]
+        when = (str(reply[1][0]), number(reply[1][1]))
         found.adjudicated.setdefault(when, set()).add(reply[2])
     elif head in ("THX", "REJ", "HUH") and client in last:
         last[client].append(reply)
@@ -227,7 +227,7 @@ def _replies(bot: DaideBot, exchange: Exchange) -> tuple[Message, ...]:
     return (first, *(_next(bot, ("THX",)) for _ in orders[1:]))
 
 
-def _next(bot: DaideBot, heads: Iterable[str]) -> Message:
+def _next(bot: DaideBot, heads: tuple[str, ...]) -> Message:
     while True:
         message = bot.message()
         if message[0] in heads:
@@ -239,10 +239,10 @@ def _reach(table: Table, when: Turn, done: Replayed) -> None:
     until Convoy's game is at ``when``; then wait for every bot's NOW of it."""
     for _ in range(10):
         view = table.view()
-        now = turn(view)
+        now = group(turn(view))
         if now == when or view["status"] != "ACTIVE":
             break
-        assert (now[1], _SEASON_ORDER[str(now[0])]) < (when[1], _SEASON_ORDER[when[0]]), (
+        assert (number(now[1]), _SEASON_ORDER[str(now[0])]) < (when[1], _SEASON_ORDER[when[0]]), (
             f"Convoy is at {now}, past {when}, which the transcript played"
         )
         table.process(str(view["phase"]))

@@ -43,7 +43,9 @@ def test_the_lock_pins_every_runtime_dependency_as_pyproject_does() -> None:
     )
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     for requirement in project["dependencies"]:
-        name, version = re.match(r"([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==(\S+)", requirement).groups()  # type: ignore[union-attr]
+        pinned = re.match(r"([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==(\S+)", requirement)
+        assert pinned is not None, f"{requirement} is not pinned with =="
+        name, version = pinned.groups()
         assert pins.get(build_artifacts.normalize(name)) == version, requirement
     dev = project["optional-dependencies"]["dev"] + project["optional-dependencies"]["bench"]
     for requirement in dev:  # no test or bench tool ships

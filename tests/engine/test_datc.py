@@ -58,7 +58,8 @@ def _orders(state: GameState, lines: list[tuple[str, str]]) -> dict[str, list[en
 def _movement_state(case: Case) -> GameState:
     season, phase = _phase(case)
     owners = {u.location.split("/")[0]: u.power for u in case.owners} or dict(MAP.starting_ownership)
-    return GameState(case.year, season, phase, frozenset(_units(case.prestate)), owners)
+    return GameState(case.year, season, phase, frozenset(_units(case.prestate)),
+                     engine.Ownership(owners))
 
 
 def _replay_movement_before_retreats(case: Case, game_rules: str | engine.Rulebook) -> GameState:
@@ -82,7 +83,7 @@ def replay_movement(
     ] + list(case.dislodged)
     season, _ = _phase(case)
     state = GameState(case.year, season, engine.PhaseType.MOVEMENT, frozenset(_units(before)),
-                      dict(MAP.starting_ownership))
+                      engine.Ownership(MAP.starting_ownership))
     orders = _orders(state, [(r.power, r.order) for r in case.prior_results])
     game, resolution = engine.Game(map=MAP, state=state, rules=game_rules).adjudicate(orders)
     assert game.state is not None

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import pytest
 
 import engine
-from testkit.datc import DATC_DIR, Case
-from tests.engine.test_datc import MAIN, MAP, RULES_FOR_TAG, _movement_state, replay_movement
+from testkit.datc import DATC_DIR, MAIN, RULES_FOR_TAG, Case
+from tests.engine.test_datc import MAP, _movement_state, replay_movement
 
 RESULTS_FILE = DATC_DIR / "datc_v3.0_results.txt"
 NOT_PLAYED = "NOT_PLAYED"
@@ -96,7 +96,7 @@ def check_prior_marks(case: Case, before: engine.GameState, resolution: engine.R
     (FORMAT.md: a hold succeeds if not dislodged; a support if given and not cut; a convoy if
     its army arrived)."""
     results = list(resolution.results)
-    arrived = {r.order.unit.province for r in results  # type: ignore[union-attr]
+    arrived = {r.order.unit.province for r in results
                if isinstance(r.order, engine.Move) and r.result is engine.ResultCode.OK}
     for mark in case.prior_results:
         order = engine.parse_order(mark.order, power=mark.power, state=before, map=MAP)

@@ -28,8 +28,10 @@ import engine
 from bench.random_play import PlayedPhase, play_game
 from engine import (
     AttackOutcome,
+    Build,
     Decision,
     Move,
+    Order,
     OrderResult,
     PhaseType,
     ResultCode,
@@ -37,17 +39,24 @@ from engine import (
     StrengthKind,
     SupportHold,
     SupportMove,
+    Waive,
 )
 
 MAP = engine.load_map("classical")
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def _province(order: Order) -> str:
+    """Where the unit ``order`` commands stands: a movement phase orders units only."""
+    assert not isinstance(order, Build | Waive), order
+    return order.unit.province
+
+
 def _by_unit(played: PlayedPhase) -> dict[str, OrderResult]:
     """Each unit's result (the carried-out order, not a void duplicate)."""
     out: dict[str, OrderResult] = {}
     for r in played.resolution.results:
-        province = r.order.unit.province  # type: ignore[union-attr]
+        province = _province(r.order)
         if r.result is not ResultCode.VOID or province not in out:
             out[province] = r
     return out
@@ -113,7 +122,8 @@ def check_strengths(r: OrderResult, results: dict[str, OrderResult], played: Pla
             assert set(cutters) <= set(blamed)
         target = played.state.unit_at(_attacked(played, s.unit) or "")
         for supporter in s.excluded:
-            assert target is not None and played.state.unit_at(supporter).power == target.power  # type: ignore[union-attr]
+            excluded = played.state.unit_at(supporter)
+            assert target is not None and excluded is not None and excluded.power == target.power
 
 
 def _supports(result: OrderResult, unit: str) -> bool:
@@ -140,8 +150,9 @@ def check_support(r: OrderResult, results: dict[str, OrderResult]) -> None:
     blamed = e.named(Role.CUT_BY) + e.named(Role.DISLODGED_BY)
     assert (r.result is ResultCode.CUT) == bool(blamed), e
     for cutter in blamed:
-        assert isinstance(results[cutter].order, Move)
-        assert results[cutter].order.dest.province == r.order.unit.province  # type: ignore[union-attr]
+        cut_by = results[cutter].order
+        assert isinstance(cut_by, Move)
+        assert cut_by.dest.province == _province(r.order)
 
 
 def check_stayed(r: OrderResult, results: dict[str, OrderResult]) -> None:
@@ -231,7 +242,8 @@ def test_a_supported_move_into_rumania_beats_bulgaria() -> None:
 
 
 def _datc(case_id: str) -> dict[str, str]:
-    from tests.engine.test_datc import MAIN, _movement_state
+    from testkit.datc import MAIN
+    from tests.engine.test_datc import _movement_state
 
     case = next(c for c in MAIN if c.id == case_id)
     state = _movement_state(case)

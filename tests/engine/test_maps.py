@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from importlib import resources
+from typing import Any
 
 import pytest
 
@@ -19,8 +21,9 @@ from engine.maps import MapDataError, build_map
 CLASSICAL = engine.load_map("classical")
 
 
-def _classical_json() -> dict[str, object]:
-    return json.loads((resources.files("engine.maps") / "classical.json").read_text())
+def _classical_json() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((resources.files("engine.maps") / "classical.json").read_text())
+    return data
 
 
 def test_load_once_and_cache() -> None:
@@ -62,8 +65,8 @@ def test_adjacency_is_coast_aware_and_symmetric() -> None:
     assert not CLASSICAL.adjacent(UnitKind.ARMY, Location("LVP"), Location("IRI"))
     for src, dests in CLASSICAL.fleet_adjacent.items():
         assert all(src in CLASSICAL.fleet_adjacent[d] for d in dests)
-    for src, provinces in CLASSICAL.army_adjacent.items():
-        assert all(src in CLASSICAL.army_adjacent[p] for p in provinces)
+    for province, near in CLASSICAL.army_adjacent.items():
+        assert all(province in CLASSICAL.army_adjacent[p] for p in near)
 
 
 def test_where_units_may_stand() -> None:
@@ -86,8 +89,10 @@ def test_starting_units_stand_on_legal_spots() -> None:
     (lambda d: d["edges"].append(
         {"from": "GAS", "to": "SPA", "to_coast": None, "army": False, "fleet": True}), "SPA"),
 ])
-def test_inconsistent_data_is_refused_naming_the_culprit(damage: object, culprit: str) -> None:
+def test_inconsistent_data_is_refused_naming_the_culprit(
+    damage: Callable[[dict[str, Any]], None], culprit: str
+) -> None:
     data = copy.deepcopy(_classical_json())
-    damage(data)  # type: ignore[operator]
+    damage(data)
     with pytest.raises(MapDataError, match=culprit):
         build_map(data)

@@ -109,7 +109,8 @@ def test_canonical_text_is_a_fixed_point(text: str) -> None:
 def test_names_and_aliases_resolve(name: str) -> None:
     """Brief: full names and aliases (Mid-Atlantic Ocean, MID, MAO) all mean MAO."""
     assert parse_order(f"F {name} - Spain/nc", power=FR) == Move(FR, L("MAO"), L("SPA", "NC"), False, F)
-    assert parse_order(f"F POR S F {name} H", power=FR).target == L("MAO")  # type: ignore[union-attr]
+    support = parse_order(f"F POR S F {name} H", power=FR)
+    assert isinstance(support, SupportHold) and support.target == L("MAO")
 
 
 @pytest.mark.parametrize(
@@ -127,8 +128,9 @@ def test_multi_word_names(text: str) -> None:
 )
 def test_coast_spellings(coast: str) -> None:
     """Brief: coasts as SPA/SC, SPA(SC), SPA SC, spa/sc, (sc)."""
-    assert parse_order(f"F MAO - {coast}", power=FR).dest == L("SPA", "SC")  # type: ignore[union-attr]
-    assert parse_order(f"F {coast} - MAO", power=FR).unit == L("SPA", "SC")  # type: ignore[union-attr]
+    into, out_of = parse_order(f"F MAO - {coast}", power=FR), parse_order(f"F {coast} - MAO", power=FR)
+    assert isinstance(into, Move) and into.dest == L("SPA", "SC")
+    assert isinstance(out_of, Move) and out_of.unit == L("SPA", "SC")
 
 
 def test_power_from_state() -> None:
@@ -170,7 +172,8 @@ def test_default_map_and_other_maps() -> None:
         parse_order("A ALS - BUR", power=FR)
     m1900 = load_map("1900")
     assert parse_order("A Alsace - BUR", power=FR, map=m1900) == Move(FR, L("ALS"), L("BUR"), False, A)
-    assert parse_order("F MAO - SPA/WC", power=FR, map=m1900).dest == L("SPA", "WC")  # type: ignore[union-attr]
+    west = parse_order("F MAO - SPA/WC", power=FR, map=m1900)
+    assert isinstance(west, Move) and west.dest == L("SPA", "WC")
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ def test_architecture_section_2_calls_work_exactly_as_written() -> None:
     game = engine.Game(map=m, state=s)                 # rules="2023" (default) or "2000"
     game2, resolution = game.adjudicate({"FRANCE": [o]})   # dict power -> list[Order]
     s2 = game2.state
+    assert s2 is not None
     d = engine.state_to_dict(s2)
     assert engine.state_from_dict(d) == s2
     r = engine.resolution_to_dict(resolution)

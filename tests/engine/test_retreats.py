@@ -82,11 +82,12 @@ def test_movement_orders_are_void_in_a_retreat_phase_6_H_3_and_6_H_4() -> None:
     by_type = {type(r.order): r for r in results}
     assert by_type[Convoy].result is ResultCode.VOID
     assert by_type[Move].result is ResultCode.VOID
-    assert by_type[Move].reason is not None and "WRONG_PHASE" in by_type[Move].reason.detail
+    move_reason, retreat_reason = by_type[Move].reason, by_type[Retreat].reason
+    assert move_reason is not None and "WRONG_PHASE" in move_reason.detail
     assert by_type[Retreat].result is ResultCode.VOID
-    assert by_type[Retreat].reason is not None
-    assert by_type[Retreat].reason.code == "ILLEGAL"
-    assert "RETREAT_NOT_ALLOWED" in by_type[Retreat].reason.detail
+    assert retreat_reason is not None
+    assert retreat_reason.code == "ILLEGAL"
+    assert "RETREAT_NOT_ALLOWED" in retreat_reason.detail
     # The unordered (illegally ordered) unit is reported as disbanded.
     assert by_type[Disband].order == Disband("ENGLAND", L("HOL"), A)
     assert by_type[Disband].result is ResultCode.DISBAND

@@ -10,6 +10,7 @@ docs/reliability.md lists it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -140,7 +141,11 @@ def test_a_scheduler_failure_after_the_commit_leaves_the_deadline_for_the_sweepe
 def test_an_order_committed_between_process_reads_and_commit_is_adjudicated_not_lost() -> None:
     store, clock = InMemoryGameStore(), FakeClock()
     game_id, players = _game(store, clock)
-    store.before_write = lambda: submit_orders(store, clock, game_id, players["FRANCE"], ["A PAR - BUR"])
+
+    def submit_in_between() -> None:
+        submit_orders(store, clock, game_id, players["FRANCE"], ["A PAR - BUR"])
+
+    store.before_write = submit_in_between
     process_turn(store, clock, game_id, Actor("creator"), expected_phase="S1901M")
     [adjudicated] = store.phases(game_id)
     assert adjudicated.orders["FRANCE"] == ["A PAR - BUR"]
@@ -189,7 +194,7 @@ class CrashAfterSend:
         self.sent: list[str] = []
         self.crash = True
 
-    def send_messages(self, messages: Any) -> set[str]:
+    def send_messages(self, messages: Sequence[OutboxMessage], delay_seconds: int = 0) -> set[str]:
         self.sent += [m.dedupe_key for m in messages]
         if self.crash:
             self.crash = False

@@ -16,25 +16,20 @@ from functions.usecases.players.identity import Actor
 from functions.usecases.players.join_rules import RecordRequired, RecordTooLow, admission
 from functions.usecases.seats import join_game
 from functions.usecases.seats.votes import cast_vote
+from testkit.community_fakes import MemoryCommunityStore
 from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS
 
 
-class Records:
-    """The two reads join_rules makes of the community store."""
-
-    def __init__(self, stats: dict[str, PlayerStats], ratings: dict[str, StoredRating]) -> None:
-        self._stats, self._ratings = stats, ratings
-
-    def stats(self, player: str) -> PlayerStats | None:
-        return self._stats.get(player)
-
-    def rating(self, player: str, variant: str) -> StoredRating | None:
-        found = self._ratings.get(player)
-        return found if found and found.variant == variant else None
+def _records(stats: dict[str, PlayerStats], ratings: dict[str, StoredRating]) -> MemoryCommunityStore:
+    """A community store holding these records only: what join_rules reads (stats, ratings)."""
+    store = MemoryCommunityStore()
+    store.counters.update(stats)
+    store.ratings.update({(r.player, r.variant): r for r in ratings.values()})
+    return store
 
 
-RECORDS = Records(
+RECORDS = _records(
     {
         "steady": PlayerStats("steady", "Steady", {"phases_owed": 10, "on_time": 9}),
         "flaky": PlayerStats("flaky", "Flaky", {"phases_owed": 10, "on_time": 5}),
@@ -48,7 +43,7 @@ RECORDS = Records(
 
 def _join(store: InMemoryGameStore, clock: FakeClock, game_id: str, user: str | None, power: str) -> str:
     owner = User(user, user) if user else None
-    return join_game(store, clock, game_id, power, owner=owner, admit=admission(RECORDS, user)).power  # type: ignore[arg-type]
+    return join_game(store, clock, game_id, power, owner=owner, admit=admission(RECORDS, user)).power
 
 
 def test_community_settings_are_checked() -> None:

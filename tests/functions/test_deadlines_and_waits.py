@@ -4,6 +4,7 @@ wait flags hold auto-processing, and the creator can pause, resume and extend.""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -53,8 +54,8 @@ class RecordingScheduler:
         self.calls.append(("unremind", game_id, phase))
 
 
-def _game(store: InMemoryGameStore, clock: FakeClock, sched: RecordingScheduler, **options: object) -> str:
-    game_id = create_game(store, clock, CreateGame(phase_seconds=PHASES, **options)).game_id  # type: ignore[arg-type]
+def _game(store: InMemoryGameStore, clock: FakeClock, sched: RecordingScheduler, **options: Any) -> str:
+    game_id = create_game(store, clock, CreateGame(phase_seconds=PHASES, **options)).game_id
     for power in POWERS:
         join_game(store, clock, game_id, power, scheduler=sched)
     return game_id

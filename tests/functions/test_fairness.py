@@ -8,6 +8,7 @@ the scheduler actor keep their powers (functions/usecases/turns/fairness.py).
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -25,8 +26,8 @@ CREATOR, OPERATOR = Actor("creator"), Actor("operator")
 TIMED = {"MOVEMENT": 3600, "RETREAT": 600, "ADJUSTMENT": 600}
 
 
-def _game(store: InMemoryGameStore, clock: FakeClock, seated: list[str], **options: object) -> str:
-    game_id = create_game(store, clock, CreateGame(**options)).game_id  # type: ignore[arg-type]
+def _game(store: InMemoryGameStore, clock: FakeClock, seated: list[str], **options: Any) -> str:
+    game_id = create_game(store, clock, CreateGame(**options)).game_id
     for power in seated:
         join_game(store, clock, game_id, power)
     return game_id

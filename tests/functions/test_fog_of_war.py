@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -57,8 +58,8 @@ def fog() -> Fog:
     return Fog()
 
 
-def _units(view: dict[str, object]) -> set[str]:
-    return {str(u["location"]) for u in view["units"]}  # type: ignore[attr-defined, index]
+def _units(view: dict[str, Any]) -> set[str]:
+    return {str(u["location"]) for u in view["units"]}
 
 
 def test_each_power_s_view_is_the_position_it_sees_and_an_observer_s_is_empty(fog: Fog) -> None:

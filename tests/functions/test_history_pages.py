@@ -4,6 +4,7 @@ were 1.6 MB in one answer; ~1,100 would pass Lambda's 6 MB response limit)."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterator
 
 import pytest
 
@@ -12,12 +13,12 @@ from testkit.api_harness import InProcessApi, in_process_api
 
 
 @pytest.fixture
-def api():  # type: ignore[no-untyped-def]
+def api() -> Iterator[InProcessApi]:
     yield from in_process_api()
 
 
 def _long_game(api: InProcessApi, phases: int) -> str:
-    game_id = api.call("POST", "/games", {"variant": "classical"}).body["game_id"]
+    game_id: str = api.call("POST", "/games", {"variant": "classical"}).body["game_id"]
     api.store.phase_items[game_id] = [
         PhaseRecord(n, f"P{n}", {}, {}, {"results": []}, "2024-01-01T00:00:00.000Z") for n in range(phases)
     ]

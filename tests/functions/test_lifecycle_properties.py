@@ -68,7 +68,9 @@ class Run:
                 texts = [engine.format_order(o) for o in chosen]
                 submit_orders(self.store, self.clock, self.game_id, me, texts)
             elif action in ("draw", "concede"):
-                cast_vote(self.store, self.clock, self.game_id, me, **{action: flag})
+                cast_vote(self.store, self.clock, self.game_id, me,
+                          draw=flag if action == "draw" else None,
+                          concede=flag if action == "concede" else None)
             elif action == "leave":
                 leave_game(self.store, self.clock, self.game_id, me)
             elif action == "open":

@@ -9,7 +9,7 @@ from functions.usecases.accounts.accounts import User, my_games
 from functions.usecases.game import LifecycleSettings
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import game_summary, list_games
-from functions.usecases.notifications.notifications import message_from_event_item
+from functions.usecases.notifications.outbox_items import message_from_event_item
 from functions.usecases.players import Actor, hash_token, identify
 from functions.usecases.seats import join_game
 from functions.usecases.turns.views import list_variants

@@ -17,6 +17,8 @@ from urllib.parse import urlencode
 import pytest
 
 from composition import api, wiring
+from composition.settings import load_settings
+from functions.api.services import Services
 from functions.usecases.players import Actor
 from functions.usecases.turns import map_view, process_turn, submit_orders
 from local_stack.http_adapter import LocalContext
@@ -30,9 +32,7 @@ from tests.functions.conftest import POWERS, Table
 def api_table(table: Table) -> Iterator[Table]:
     """The seven-player table behind the API; Spring 1901 played, every Fall order pending."""
     wiring.override(
-        wiring.Services(
-            settings=wiring.load_settings(), store=table.store, clock=table.clock, idempotency=None
-        )
+        Services(settings=load_settings(), store=table.store, clock=table.clock, idempotency=None)
     )
     map_view._CACHE.clear()
     for power, orders in SPRING_1901.items():
@@ -70,7 +70,7 @@ def _get(
             "stage": "$default",
         },
     }
-    answer: dict[str, Any] = api.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    answer: dict[str, Any] = api.lambda_handler(event, LocalContext())
     return answer
 
 
@@ -182,9 +182,7 @@ def test_unknown_phase_format_or_width_are_clear_errors(api_table: Table) -> Non
 
 def test_no_resolution_map_before_the_first_adjudication(table: Table) -> None:
     wiring.override(
-        wiring.Services(
-            settings=wiring.load_settings(), store=table.store, clock=table.clock, idempotency=None
-        )
+        Services(settings=load_settings(), store=table.store, clock=table.clock, idempotency=None)
     )
     try:
         answer = _get(f"/games/{table.game_id}/map/resolution")
@@ -198,7 +196,7 @@ def test_no_resolution_map_before_the_first_adjudication(table: Table) -> None:
 def test_the_phase_processed_notice_links_to_that_phases_resolution_map(api_table: Table) -> None:
     # Given Spring 1901 adjudicated (by the fixture): its PHASE_PROCESSED outbox item
     from functions.ports.notifications import OutboxMessage
-    from functions.usecases.notifications.notifications import render_text
+    from functions.usecases.notifications.rendering import render_text
 
     items = [o for o in api_table.store.outbox[api_table.game_id] if o.kind == "PHASE_PROCESSED"]
     assert len(items) == 1
@@ -269,7 +267,7 @@ def test_a_past_phase_is_found_reading_a_logarithmic_number_of_phases(table: Tab
         # When one past phase is drawn, by name
         counting.phase_items = 0
         request = map_view.MapRequest("board", "svg", 400, "standard", name)
-        picture = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request)  # type: ignore[arg-type]
+        picture = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request)
         # Then it is that phase, found in at most ceil(log2(121)) = 7 single-item reads
         assert picture.phase == name and picture.body is not None
         assert counting.phase_items <= 7, (name, counting.phase_items)
@@ -280,9 +278,9 @@ def test_a_304_for_a_past_phase_reads_no_phase_at_all(table: Table) -> None:
     counting = CountingStore(table.store)
     map_view._CACHE.clear()
     request = map_view.MapRequest("resolution", "svg", 400, "standard", names[11])
-    first = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request)  # type: ignore[arg-type]
+    first = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request)
     counting.phase_items = 0
-    again = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request,  # type: ignore[arg-type]
+    again = map_view.map_picture(counting, table.game_id, Actor("anonymous"), request,
                                  if_none_match=first.etag)
     assert again.body is None and again.etag == first.etag and counting.phase_items == 0
     # and a name that is no adjudicated phase is refused without a read, ETag or not
@@ -291,7 +289,7 @@ def test_a_304_for_a_past_phase_reads_no_phase_at_all(table: Table) -> None:
                        ("resolution", current)):
         with pytest.raises(Exception) as refused:
             wanted = map_view.MapRequest(kind, "svg", 400, "standard", name)
-            map_view.map_picture(counting, table.game_id, Actor("anonymous"), wanted,  # type: ignore[arg-type]
+            map_view.map_picture(counting, table.game_id, Actor("anonymous"), wanted,
                                  if_none_match=first.etag)
         assert getattr(refused.value, "code", None) == "PHASE_NOT_FOUND", (kind, name)
     assert counting.phase_items == 0

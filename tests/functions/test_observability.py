@@ -8,14 +8,21 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from functions.observability import API_GATEWAY_HTTP, Logger, get_logger, get_metrics, get_tracer
+from functions.observability import API_GATEWAY_HTTP, Handler, Logger, get_logger, get_metrics, get_tracer
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def injected(logger: Logger, **options: Any) -> Callable[[Handler], Handler]:
+    """``@logger.inject_lambda_context(**options)``, typed: Powertools' decorators are not."""
+    decorate: Callable[[Handler], Handler] = logger.inject_lambda_context(**options)
+    return decorate
 
 
 class Context:
@@ -29,7 +36,7 @@ def test_each_line_is_json_with_the_invocation_and_extra_fields(
     monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")  # the system tests' stack sets WARNING
     logger = Logger(service="test-observability")
 
-    @logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP)
+    @injected(logger, correlation_id_path=API_GATEWAY_HTTP)
     def handler(event: Any, context: Any) -> str:
         logger.info("rejected", extra={"code": "NOT_A_PLAYER", "status": 401})
         return "done"
@@ -64,7 +71,7 @@ def test_invocations_on_several_threads_keep_their_own_keys(
     invocations = 4
     all_inside = threading.Barrier(invocations)
 
-    @logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
+    @injected(logger, correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
     def handler(event: Any, context: Any) -> None:
         logger.info("started", extra={"n": event["n"]})
         all_inside.wait(timeout=10)
@@ -95,7 +102,7 @@ def test_the_event_is_never_logged(
     monkeypatch.setenv("POWERTOOLS_LOGGER_LOG_EVENT", "true")
     logger = Logger(service="test-observability-event")
 
-    @logger.inject_lambda_context(log_event=True)
+    @injected(logger, log_event=True)
     def handler(event: Any, context: Any) -> None:
         logger.warning("handled")
 
@@ -108,7 +115,7 @@ def test_a_line_carries_the_fields_the_runbooks_query(capsys: pytest.CaptureFixt
     # docs/operations.md: level, message, UTC timestamp, service, the invocation's ids
     logger = get_logger()
 
-    @logger.inject_lambda_context(correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
+    @injected(logger, correlation_id_path=API_GATEWAY_HTTP, clear_state=True)
     def handler(event: Any, context: Any) -> None:
         logger.warning("route failed", extra={"route": "GET /games"})
 

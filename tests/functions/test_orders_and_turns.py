@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 
 import pytest
 
@@ -10,14 +11,11 @@ from functions import errors
 from functions.usecases.players import SCHEDULER, Actor
 from functions.usecases.turns import process_turn, retract_orders, submit_orders
 from functions.usecases.turns.views import events_after, game_view, history, last_resolution, orders_status
+from testkit.fakes import FakeClock, InMemoryGameStore
 from testkit.openings import SPRING_1901
 from tests.functions.conftest import POWERS, Table
 
 CREATOR = Actor("creator")
-
-
-def _submit(t: Table, power: str, orders: list[str], **kw: object) -> object:
-    return submit_orders(t.store, t.clock, t.game_id, t.player(power), orders, **kw)  # type: ignore[arg-type]
 
 
 def test_submit_accepts_canonical_and_rejects_with_codes(table: Table) -> None:
@@ -123,10 +121,17 @@ def test_history_resolution_names_its_phase_like_last_resolution(table: Table) -
     assert phase["resolution"]["results"] == last_resolution(table.store, table.game_id)["results"]
 
 
+def _processing(table: Table) -> Callable[[], None]:
+    """A ``before_write`` hook: another process_turn of the current phase, committed first."""
+    def process() -> None:
+        process_turn(table.store, table.clock, table.game_id, CREATOR,
+                     expected_phase=table.store.load(table.game_id).phase)
+    return process
+
+
 def test_two_process_calls_racing_adjudicate_once(table: Table) -> None:
     # Given a second process_turn that commits between the first one's load and write
-    table.store.before_write = lambda: process_turn(table.store, table.clock, table.game_id, CREATOR,
-                                                    expected_phase=table.store.load(table.game_id).phase)
+    table.store.before_write = _processing(table)
     # When the first one tries to commit, Then it refuses: the phase was already adjudicated
     with pytest.raises(errors.StalePhase):
         process_turn(table.store, table.clock, table.game_id, SCHEDULER,
@@ -136,36 +141,36 @@ def test_two_process_calls_racing_adjudicate_once(table: Table) -> None:
 
 
 def test_submit_losing_to_process_is_refused_not_dropped(table: Table) -> None:
-    table.store.before_write = lambda: process_turn(table.store, table.clock, table.game_id, CREATOR,
-                                                    expected_phase=table.store.load(table.game_id).phase)
+    table.store.before_write = _processing(table)
     with pytest.raises(errors.StalePhase):
         submit_orders(table.store, table.clock, table.game_id, table.player("FRANCE"), ["A PAR - BUR"])
     assert table.store.phases(table.game_id)[0].orders == {}
 
 
 def test_submit_winning_over_process_is_adjudicated(table: Table) -> None:
-    table.store.before_write = lambda: submit_orders(
-        table.store, table.clock, table.game_id, table.player("FRANCE"), ["A PAR - BUR"]
-    )
+    def france_submits() -> None:
+        submit_orders(table.store, table.clock, table.game_id, table.player("FRANCE"), ["A PAR - BUR"])
+
+    table.store.before_write = france_submits
     done = process_turn(table.store, table.clock, table.game_id, CREATOR,
                         expected_phase=table.store.load(table.game_id).phase)
     assert "A PAR - BUR" in [r["order_str"] for r in done.resolution["results"]]
     assert table.store.phases(table.game_id)[0].orders == {"FRANCE": ["A PAR - BUR"]}
 
 
-def test_auto_process_when_everyone_submitted(store: object, clock: object) -> None:
+def test_auto_process_when_everyone_submitted(store: InMemoryGameStore, clock: FakeClock) -> None:
     from functions.usecases.games import CreateGame, create_game
     from functions.usecases.seats import join_game
 
-    game_id = create_game(store, clock, CreateGame(auto_process=True)).game_id  # type: ignore[arg-type]
+    game_id = create_game(store, clock, CreateGame(auto_process=True)).game_id
     for power in POWERS:
-        join_game(store, clock, game_id, power)  # type: ignore[arg-type]
+        join_game(store, clock, game_id, power)
     results = [
-        submit_orders(store, clock, game_id, Actor("player", p), o)  # type: ignore[arg-type]
+        submit_orders(store, clock, game_id, Actor("player", p), o)
         for p, o in SPRING_1901.items()
     ]
     assert [r.auto_processed for r in results] == [False] * 6 + [True]
-    assert store.load(game_id).phase == "F1901M"  # type: ignore[attr-defined]
+    assert store.load(game_id).phase == "F1901M"
 
 
 def test_an_accepted_order_that_no_longer_parses_stops_the_turn_instead_of_vanishing(table: Table) -> None:
@@ -187,7 +192,7 @@ def test_an_accepted_order_that_no_longer_parses_stops_the_turn_instead_of_vanis
 
 
 def test_a_failing_auto_process_does_not_turn_a_saved_submission_into_an_error(
-    store: object, clock: object, monkeypatch: pytest.MonkeyPatch
+    store: InMemoryGameStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The orders are saved before auto-processing; a failure there is logged, and the
     client is told what was saved (an error would invite a retry into the next phase)."""
@@ -196,18 +201,18 @@ def test_a_failing_auto_process_does_not_turn_a_saved_submission_into_an_error(
     # the module, not the function the area exports under the same name
     module = importlib.import_module("functions.usecases.turns.submit_orders")
 
-    game_id = create_game(store, clock, CreateGame(auto_process=True)).game_id  # type: ignore[arg-type]
+    game_id = create_game(store, clock, CreateGame(auto_process=True)).game_id
     for power in POWERS:
-        join_game(store, clock, game_id, power)  # type: ignore[arg-type]
+        join_game(store, clock, game_id, power)
 
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("storage hiccup")
 
     monkeypatch.setattr(module, "process_turn", broken)
     results = [
-        submit_orders(store, clock, game_id, Actor("player", p), o)  # type: ignore[arg-type]
+        submit_orders(store, clock, game_id, Actor("player", p), o)
         for p, o in SPRING_1901.items()
     ]
     assert not any(r.auto_processed for r in results)
-    saved = store.load(game_id)  # type: ignore[attr-defined]
+    saved = store.load(game_id)
     assert saved.phase == "S1901M" and set(saved.pending_orders) == set(SPRING_1901)

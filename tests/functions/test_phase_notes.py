@@ -57,7 +57,7 @@ def test_a_winter_in_which_nobody_can_build_is_skipped_and_told(table: Table) ->
         engine.Unit(engine.UnitKind.FLEET, "RUSSIA", engine.Location("STP", "SC"))]
     owners = {p: "RUSSIA" for p in ("MOS", "WAR", "SEV", "STP", "RUM")}
     _set_position(table, engine.GameState(1901, engine.Season.FALL, engine.PhaseType.MOVEMENT,
-                                          frozenset(units), owners))
+                                          frozenset(units), engine.Ownership(owners)))
     # When the Fall is processed (every unit holds)
     done = process_turn(table.store, table.clock, table.game_id, CREATOR,
                         expected_phase=table.store.load(table.game_id).phase)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,9 @@ from tests.functions.test_deadlines_and_waits import CREATOR, OPERATOR, Recordin
 LEAD = timedelta(seconds=150)  # min(1 hour, 600 s // 4)
 
 
-def _notices(store: InMemoryGameStore, game_id: str, kind: str = "DEADLINE_APPROACHING") -> list[dict]:
+def _notices(
+    store: InMemoryGameStore, game_id: str, kind: str = "DEADLINE_APPROACHING"
+) -> list[dict[str, Any]]:
     return [o.payload for o in store.outbox[game_id] if o.kind == kind]
 
 

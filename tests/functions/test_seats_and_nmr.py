@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from functions import errors
@@ -20,9 +22,9 @@ CREATOR = Actor("creator")
 OPERATOR = Actor("operator")
 
 
-def _table(store: InMemoryGameStore, clock: FakeClock, **settings: object) -> Table:
+def _table(store: InMemoryGameStore, clock: FakeClock, **settings: Any) -> Table:
     request = CreateGame(phase_seconds={"MOVEMENT": 3600, "RETREAT": 600, "ADJUSTMENT": 600},
-                         lifecycle=LifecycleSettings(**settings))  # type: ignore[arg-type]
+                         lifecycle=LifecycleSettings(**settings))
     created = create_game(store, clock, request)
     tokens = {p: join_game(store, clock, created.game_id, p).token for p in POWERS}
     return Table(store, clock, created.game_id, created.token, tokens)

@@ -56,11 +56,11 @@ def test_a_round_seats_every_entrant_and_the_next_waits_for_its_boards() -> None
     assert standings["rounds_finished"] == 0 and {r["total"] for r in standings["standings"]} == {0.0}
 
 
-def test_two_seedings_at_once_one_wins_the_other_is_a_conflict() -> None:
+def test_two_seedings_at_once_one_wins_the_other_is_a_conflict(monkeypatch: pytest.MonkeyPatch) -> None:
     store, community, accounts, clock = _setup()
     event = create_tournament(community, accounts, clock, "d", "Cup", PLAYERS, 1, "c_diplo")
     stale = community.tournament(event["tournament_id"])
     seed_next_round(store, community, accounts, clock, event["tournament_id"], "d")
-    community.tournament = lambda _: stale  # type: ignore[method-assign,assignment,return-value]
+    monkeypatch.setattr(community, "tournament", lambda _: stale)
     with pytest.raises(Conflict):
         seed_next_round(store, community, accounts, clock, event["tournament_id"], "d")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, TypedDict, Unpack
+
 import pytest
 
 from functions import errors
@@ -11,6 +13,7 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import game_summary
 from functions.usecases.players import Actor
 from functions.usecases.seats import cast_vote, join_game
+from functions.usecases.seats.votes import VoteState
 from functions.usecases.turns import process_turn, submit_orders
 from functions.usecases.turns.views import events_after, game_view, history
 from testkit.fakes import FakeClock, InMemoryGameStore
@@ -19,21 +22,28 @@ from tests.functions.conftest import POWERS, Table
 CREATOR = Actor("creator")
 
 
-def _table(store: InMemoryGameStore, clock: FakeClock, **settings: object) -> Table:
-    created = create_game(store, clock, CreateGame(lifecycle=LifecycleSettings(**settings)))  # type: ignore[arg-type]
+def _table(store: InMemoryGameStore, clock: FakeClock, **settings: Any) -> Table:
+    created = create_game(store, clock, CreateGame(lifecycle=LifecycleSettings(**settings)))
     tokens = {p: join_game(store, clock, created.game_id, p).token for p in POWERS}
     return Table(store, clock, created.game_id, created.token, tokens)
 
 
-def _vote(t: Table, power: str, **vote: bool) -> object:
-    return cast_vote(t.store, t.clock, t.game_id, t.player(power), **vote)  # type: ignore[arg-type]
+class Vote(TypedDict, total=False):
+    """The ballot ``cast_vote`` takes: either flag, or both."""
+
+    draw: bool
+    concede: bool
+
+
+def _vote(t: Table, power: str, **vote: Unpack[Vote]) -> VoteState:
+    return cast_vote(t.store, t.clock, t.game_id, t.player(power), **vote)
 
 
 def test_secret_draw_needs_every_active_power_and_shows_only_own_vote(table: Table) -> None:
     # Given six of seven powers voting for a draw (issue 12 item 1, secret ballot by default)
     for power in POWERS[:-1]:
         answer = _vote(table, power, draw=True)
-        assert answer.game_status == "ACTIVE" and answer.votes is None  # type: ignore[attr-defined]
+        assert answer.game_status == "ACTIVE" and answer.votes is None
     game = table.store.load(table.game_id)
     # Then nobody sees another power's vote: views, events, listing
     view = game_view(game, table.player("FRANCE"))
@@ -43,8 +53,9 @@ def test_secret_draw_needs_every_active_power_and_shows_only_own_vote(table: Tab
     assert not [e for e in events_after(table.store, table.game_id, 0)["events"] if e["type"] == "VOTE_CAST"]
     # When the last one votes, the game is a draw of all survivors
     done = _vote(table, POWERS[-1], draw=True)
-    assert done.game_status == "COMPLETED"  # type: ignore[attr-defined]
-    result = done.result  # type: ignore[attr-defined]
+    assert done.game_status == "COMPLETED"
+    result = done.result
+    assert result is not None
     assert result["kind"] == "draw" and result["winners"] == POWERS
     assert result["final_phase"] is None  # nothing was adjudicated yet
     assert result["scores"]["draw_size"]["FRANCE"] == pytest.approx(100 / 7, abs=1e-3)
@@ -64,7 +75,7 @@ def test_public_ballot_shows_every_vote_and_logs_it(store: InMemoryGameStore, cl
     t = _table(store, clock, draw_votes="public")
     _vote(t, "FRANCE", draw=True)
     answer = _vote(t, "ENGLAND", draw=True)
-    assert set(answer.votes) == {"FRANCE", "ENGLAND"}  # type: ignore[attr-defined]
+    assert answer.votes is not None and set(answer.votes) == {"FRANCE", "ENGLAND"}
     assert set(game_view(store.load(t.game_id))["votes"]) == {"FRANCE", "ENGLAND"}
     cast = [e for e in events_after(store, t.game_id, 0)["events"] if e["type"] == "VOTE_CAST"]
     assert [e["data"]["power"] for e in cast] == ["FRANCE", "ENGLAND"]
@@ -92,7 +103,8 @@ def test_concession_every_active_power_but_one(table: Table) -> None:
         _vote(table, power, concede=True)
     assert table.store.load(table.game_id).status == "ACTIVE"
     done = _vote(table, "TURKEY", concede=True)
-    result = done.result  # type: ignore[attr-defined]
+    result = done.result
+    assert result is not None
     assert result["kind"] == "concession" and result["winners"] == ["GERMANY"]
     assert result["scores"]["sum_of_squares"] == {p: (100.0 if p == "GERMANY" else 0.0) for p in POWERS}
     game = table.store.load(table.game_id)

@@ -8,6 +8,7 @@ ever take part or show.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -24,8 +25,8 @@ def _snapshot(t: Table) -> str:
     return repr((s.games[t.game_id], s.events[t.game_id], s.outbox[t.game_id], s.phase_items[t.game_id]))
 
 
-def _results(answer: dict[str, object]) -> dict[str, dict[str, object]]:
-    return {r["order_str"]: r for r in answer["resolution"]["results"]}  # type: ignore[index]
+def _results(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {r["order_str"]: r for r in answer["resolution"]["results"]}
 
 
 @pytest.fixture

@@ -4,6 +4,8 @@ each Cognito refusal becomes the API's stable code, and the pool's tokens pass t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import boto3
 import pytest
 from moto.utilities.utils import load_resource
@@ -32,9 +34,9 @@ def _code(made: dict[str, str], email: str) -> None:
         UserPoolId=made["COGNITO_USER_POOL_ID"], Username=email)
 
 
-def _refusal(call: object, *args: str) -> str:
+def _refusal(call: Callable[..., object], *args: str) -> str:
     with pytest.raises(IdentityRejected) as refused:
-        call(*args)  # type: ignore[operator]
+        call(*args)
     return refused.value.code
 
 

@@ -72,7 +72,8 @@ def test_a_finished_game_rates_its_accounts_once(dynamo_store: DynamoGameStore, 
     assert stats is not None and stats.display_name == "name-ada"
     assert stats.counts["games_played"] == 1 and stats.counts["won"] == 1
     assert stats.counts["phases_owed"] == stats.counts["on_time"] == 1
-    assert community.stats("bob").counts["survived"] == 1  # type: ignore[union-attr]
+    loser = community.stats("bob")
+    assert loser is not None and loser.counts["survived"] == 1
     # When the same game is recorded again (a redelivered GAME_ENDED), nothing changes
     assert record_finished_game(dynamo_store, community, game_id) is False
     write = build_write(dynamo_store.load(game_id), [], community)
@@ -106,7 +107,10 @@ def test_the_archive_searches_by_variant_player_result_and_date(
     assert [e.game_id for e in community.search(ArchiveQuery(variant="classical"))] == [second, first]
     assert [e.game_id for e in community.search(ArchiveQuery(player="bob"))] == [first]
     conceded = ArchiveQuery(player="ada", kind="concession")
+    calls: list[str] = []
+    community.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
     assert [e.game_id for e in community.search(conceded)] == [second, first]
+    assert calls == ["Query", "BatchGetItem"]  # the player's lines, then their games in one read
     assert community.search(ArchiveQuery(variant="classical", kind="draw")) == []
     second_day = community.search(ArchiveQuery(variant="1900"))
     assert second_day == []

@@ -96,3 +96,14 @@ def test_the_listing_reads_only_projected_fields(dynamo_store: DynamoGameStore, 
     lobby = {k: summary[k] for k in ("name", "seats_filled", "seats_total", "stage", "deadline")}
     assert lobby == {"name": "Friday table", "seats_filled": 3, "seats_total": 7,
                      "stage": "waiting for players", "deadline": dynamo_store.load(game_id).deadline}
+
+
+def test_the_listing_says_press_mode_and_fog_off_the_index(dynamo_store: DynamoGameStore) -> None:
+    """A player picks a game by its press mode and fog before joining (issue 35 item 3: the lobby
+    did not say a game was fogged): both come off the listing index's ``lobby`` projection."""
+    clock = FakeClock()
+    fogged = create_game(dynamo_store, clock, CreateGame(press="none", fog=True)).game_id
+    plain = create_game(dynamo_store, clock, CreateGame()).game_id
+    listed = {g["game_id"]: g for g in list_games(dynamo_store)}
+    assert (listed[fogged]["press"], listed[fogged]["fog"]) == ("none", True)
+    assert (listed[plain]["press"], listed[plain]["fog"]) == ("full", False)

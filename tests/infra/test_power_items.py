@@ -55,7 +55,7 @@ class Calls:
 class HookedStore(DynamoGameStore):
     """Runs ``before_commit`` once, right before the next turn's transaction is sent."""
 
-    before_commit: Callable[[], None] | None = None
+    before_commit: Callable[[], object] | None = None
 
     def commit_turn(self, game: GameRecord, *, expected_version: int, phases: Any = (),
                     events: Any = (), outbox: Any = ()) -> GameRecord:
@@ -183,7 +183,8 @@ def test_a_game_stored_before_power_items_keeps_working(store: HookedStore, clie
     # A message to England moves its ledger to the new key, counting on from the old one
     send_message(store, press, clock, game_id, Actor("player", "FRANCE"), ["ENGLAND"], "again")
     assert press.ledger(game_id, "ENGLAND").unread_total() == 3
-    assert store.load_with_press(game_id)[1]["ENGLAND"].inbox_seq == 3  # type: ignore[index]
+    ledgers = store.load_with_press(game_id)[1]
+    assert ledgers is not None and ledgers["ENGLAND"].inbox_seq == 3
     # The turn adjudicates what META and the powers' items hold, then no decision is left in META
     process_turn(store, clock, game_id, SCHEDULER, expected_phase="S1901M")
     spring = store.phases(game_id)[0]

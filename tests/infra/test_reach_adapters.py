@@ -65,7 +65,8 @@ def test_a_mail_is_text_and_html_with_the_unsubscribe_headers_and_the_map_inline
                            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}, b"\x89PNG-bytes")
     mail = message_from_bytes(mime(message, "Convoy <notify@example.org>"), policy=default)
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and mail["To"] == "ada@example.com"
-    assert mail.get_body(("plain",)).get_content().strip() == "plain"
+    plain = mail.get_body(("plain",))
+    assert plain is not None and plain.get_content().strip() == "plain"
     related = [p for p in mail.walk() if p.get_content_type() == "multipart/related"]
     (picture,) = [p for p in mail.walk() if p.get_content_type() == "image/png"]
     assert related and picture["Content-ID"] == "<map>" and picture.get_content() == b"\x89PNG-bytes"

@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError, EndpointConnectionError
 
 from composition import api, wiring
 from composition.settings import load_settings
+from functions.api.services import Services
 from functions.ports import StorageError, StorageUnavailable, SystemClock
 from infra.dynamodb.game_store import DynamoGameStore
 from local_stack.http_adapter import LocalContext
@@ -71,7 +72,7 @@ def test_a_request_botocore_refuses_to_send_is_a_storage_error_not_unavailable()
 
 def test_the_api_answers_503_storage_unavailable() -> None:
     # Given the API wired to a store that cannot be reached
-    wiring.override(wiring.Services(
+    wiring.override(Services(
         settings=load_settings(), store=DynamoGameStore("games", client=Unreachable()),
         clock=SystemClock(), idempotency=None,
     ))
@@ -83,7 +84,7 @@ def test_the_api_answers_503_storage_unavailable() -> None:
                                         "sourceIp": "127.0.0.1"}, "requestId": "r1", "stage": "$default"},
         }
         # When a client asks for anything
-        answer = api.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+        answer = api.lambda_handler(event, LocalContext())
     finally:
         wiring.reset()
     # Then it is a clean, retryable 503

@@ -19,7 +19,9 @@ import boto3
 import pytest
 
 from composition import wiring
+from composition.settings import load_settings
 from functions.adapters import StoreDeadlineGames
+from functions.api.services import Services
 from functions.usecases.game import parse_iso
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import Actor
@@ -91,9 +93,9 @@ def table(aws: dict[str, str]) -> Table:
 @pytest.fixture
 def api(table: Table) -> Iterator[Table]:
     """The API Lambda's handler over the real adapters on moto."""
-    settings = wiring.load_settings()._replace(operator_token=OPERATOR_TOKEN,
+    settings = load_settings()._replace(operator_token=OPERATOR_TOKEN,
                                                game_table=table.store.table_name)
-    wiring.override(wiring.Services(settings=settings, store=table.store, clock=table.clock, idempotency=None,
+    wiring.override(Services(settings=settings, store=table.store, clock=table.clock, idempotency=None,
                                     scheduler=table.scheduler, press=table.press))
     yield table
     wiring.reset()
@@ -105,7 +107,7 @@ def _process(game_id: str, token: str, phase: str) -> dict[str, Any]:
     body = json.dumps({"phase": phase}).encode()
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}
     event = to_event("POST", f"/games/{game_id}/process_turn", headers, body, "127.0.0.1")
-    answer = handler.lambda_handler(event, LocalContext())  # type: ignore[arg-type]
+    answer = handler.lambda_handler(event, LocalContext())
     assert answer["statusCode"] == 200, answer["body"]
     return dict(json.loads(answer["body"]))
 

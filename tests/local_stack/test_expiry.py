@@ -6,12 +6,14 @@ stack honours the TTL with its expiry pump (local_stack/expiry_pump.py)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import boto3
 
 from functions.ports import UNSTARTED_GAME_DAYS, ItemNotFound
+from functions.ports.notifications import OutboxMessage
 from functions.relay.handler import make_handler
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import Actor
@@ -32,7 +34,7 @@ DAY = 86400
 
 
 class NoQueue:
-    def send_messages(self, messages: Any) -> set[str]:
+    def send_messages(self, messages: Sequence[OutboxMessage], delay_seconds: int = 0) -> set[str]:
         return set()
 
 

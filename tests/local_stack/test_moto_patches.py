@@ -165,7 +165,7 @@ def test_a_partition_query_answers_as_moto_does(keys: list[str], others: list[st
             original, type(table).query = type(table).query, query
             try:
                 while True:
-                    extra = {"ExclusiveStartKey": start} if start else {}
+                    extra: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
                     page = ddb.query(TableName="games", KeyConditionExpression=expression,
                                      ExpressionAttributeValues=values, ScanIndexForward=forward,
                                      Limit=limit, **extra)
@@ -261,13 +261,10 @@ def test_item_answers_are_written_as_moto_writes_them(attributes: dict[str, Any]
     fast = DynamoResult.execute_result
     answers = []
     for execute in (fast, moto_patches.original_execute_result):
-        with mock_aws():
+        with mock_aws(), pytest.MonkeyPatch.context() as patch:
             ddb = make_table(streams=False)
-            original, DynamoResult.execute_result = DynamoResult.execute_result, execute
-            try:
-                answers.append(_answers(ddb, attributes))
-            finally:
-                DynamoResult.execute_result = original
+            patch.setattr(DynamoResult, "execute_result", execute)
+            answers.append(_answers(ddb, attributes))
     assert answers[0] == answers[1]
     assert any("Items" in answer for answer in answers[0])
 

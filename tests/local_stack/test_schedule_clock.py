@@ -27,7 +27,7 @@ def scheduler(aws: None) -> EventBridgeDeadlineScheduler:
     return EventBridgeDeadlineScheduler(lambda: client, SETTINGS)
 
 
-class CountingSchedules(dict):  # type: ignore[type-arg]
+class CountingSchedules(dict[str, Any]):
     """moto's per-group schedule dict, counting every walk over it."""
 
     walks = 0

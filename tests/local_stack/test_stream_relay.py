@@ -71,9 +71,12 @@ def test_records_reach_the_relay_in_lambda_shape_and_failures_are_retried(aws: N
 def test_processed_records_are_trimmed_and_polls_leave_nothing_behind(aws: None) -> None:
     ddb = make_table()
     backend = dynamodb_backend()
+
+    def forget(upto: int) -> None:
+        moto_patches.trim_stream(backend, "games", upto)
+
     pump = StreamRelay(dynamodb=lambda: ddb, streams=mock_streams_client, table="games",
-                       handler=lambda event, _: {},
-                       forget=lambda upto: moto_patches.trim_stream(backend, "games", upto))
+                       handler=lambda event, _: {}, forget=forget)
     for n in range(5):
         _put(ddb, f"OUTBOX#{n}")
     assert pump() == 5

@@ -8,7 +8,14 @@ from datetime import datetime
 
 from functions.ports.deadlines import DeadlineInfo, Firing
 from functions.ports.notifications import DeliveryTarget, OutboxMessage
-from functions.ports.notifier import TargetStanding
+from functions.ports.notifier import (
+    Deliverer,
+    DeliveryLog,
+    MessageQueue,
+    TargetDirectory,
+    TargetHealth,
+    TargetStanding,
+)
 from functions.ports.telegram import Seat, SubmitOutcome
 
 
@@ -105,11 +112,11 @@ class MemoryQueue:
 class Deps:
     """Whatever a handler's dependencies() returns; attributes by name."""
 
-    targets: StaticTargets | None = None
-    deliverer: RecordingDeliverer | None = None
-    log: MemoryDeliveryLog | None = None
-    health: MemoryTargetHealth | None = None
-    queue: MemoryQueue | None = None
+    targets: TargetDirectory | None = None
+    deliverer: Deliverer | None = None
+    log: DeliveryLog | None = None
+    health: TargetHealth | None = None
+    queue: MessageQueue | None = None
 
 
 class FakeScheduler:
@@ -250,8 +257,16 @@ class FakeGameActions:
 
 
 class MemoryReplyOutbox:
+    """`ReplyOutbox`: text replies and picture replies, each kept once per dedupe key."""
+
     def __init__(self) -> None:
         self.replies: dict[str, tuple[int | str, str]] = {}
+        self.photos: dict[str, tuple[int | str, str, dict[str, str]]] = {}
 
     def reply(self, chat_id: int | str, text: str, dedupe_key: str) -> None:
         self.replies.setdefault(dedupe_key, (chat_id, text))
+
+    def reply_photo(
+        self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
+    ) -> None:
+        self.photos.setdefault(dedupe_key, (chat_id, caption, dict(picture)))

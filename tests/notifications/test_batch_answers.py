@@ -22,7 +22,7 @@ class CountingQueue:
         self.sends: list[list[str]] = []
         self.refuse = refuse or set()
 
-    def send_messages(self, messages: Sequence[OutboxMessage]) -> set[str]:
+    def send_messages(self, messages: Sequence[OutboxMessage], delay_seconds: int = 0) -> set[str]:
         self.sends.append([m.dedupe_key for m in messages])
         return {m.dedupe_key for m in messages} & self.refuse
 
@@ -84,7 +84,7 @@ def test_two_batches_at_once_get_their_own_answers() -> None:
     # Given one notifier serving two batches on two threads at once (as the local stack does)
     deliverer = MeetingDeliverer(failing={"ga:1", "gb:2"})
     targets = StaticTargets({"ga": [TelegramTarget(1)], "gb": [TelegramTarget(2)]})
-    notifier = make_notifier(lambda: Deps(targets, deliverer, MemoryDeliveryLog()))  # type: ignore[arg-type]
+    notifier = make_notifier(lambda: Deps(targets, deliverer, MemoryDeliveryLog()))
 
     def batch(game_id: str) -> dict[str, Any]:
         messages = [OutboxMessage(f"{game_id}:{n}", "PHASE_PROCESSED", game_id, {}) for n in (1, 2)]

@@ -9,11 +9,8 @@ import pytest
 from functions.deadline.handler import make_handlers
 from functions.ports.deadlines import Firing
 from functions.ports.notifications import DiscordTarget, OutboxMessage, TelegramTarget
-from functions.usecases.notifications.notifications import (
-    deliver,
-    render_text,
-    webhook_document,
-)
+from functions.usecases.notifications.notifications import deliver
+from functions.usecases.notifications.rendering import render_text, webhook_document
 from functions.usecases.turns.deadlines import (
     FireOutcome,
     fire_deadline,

@@ -12,7 +12,7 @@ import engine
 from engine.fog import visible_provinces
 from functions.ports.notifications import OutboxMessage
 from functions.usecases.games import CreateGame, create_game
-from functions.usecases.notifications.notifications import render_text
+from functions.usecases.notifications.rendering import render_text
 from functions.usecases.seats import join_game
 from tests.notifications.test_reach_players import NOW, POWERS, World, _connect
 

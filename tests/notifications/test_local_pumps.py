@@ -132,7 +132,8 @@ def test_a_firing_that_moves_its_own_deadline_by_name_keeps_the_new_schedule(aws
 
 def test_the_sweeper_runs_on_wall_time_and_counts_the_deadlines_it_had_to_process(caplog: Any) -> None:
     now = [0.0]
-    answers = [{"outcomes": {"g1": "PROCESSED", "g2": "STALE"}, "errors": {}}, {"outcomes": {}}]
+    answers: list[dict[str, Any]] = [{"outcomes": {"g1": "PROCESSED", "g2": "STALE"}, "errors": {}},
+                                     {"outcomes": {}}]
     pumps = _bare_pumps(None, lambda e, _: None, lambda e, _: answers.pop(0), wall_clock=lambda: now[0])
     assert pumps.sweep_overdue() == 0 and answers[0]["outcomes"]  # not yet its time
     now[0] = 30.0

@@ -21,11 +21,10 @@ from functions.usecases.notifications.delivery_lanes import SLOW_DELAY_SECONDS
 from functions.usecases.notifications.notifications import (
     PARK_AFTER_FAILURES,
     PARK_SECONDS,
-    TARGET_PARKED,
     NotificationFailed,
     deliver,
-    render_text,
 )
+from functions.usecases.notifications.rendering import TARGET_PARKED, render_text
 from infra.target_health import DynamoTargetHealth
 from infra.webhooks import DeliveryTimedOut
 from tests.notifications.fakes import (

@@ -37,7 +37,12 @@ def _handler(records: Any) -> Any:
 
 def test_game_ended_is_recorded_and_other_kinds_are_not() -> None:
     recorded: list[str] = []
-    handler = _handler(lambda game_id: recorded.append(game_id) or True)
+
+    def record(game_id: str) -> bool:
+        recorded.append(game_id)
+        return True
+
+    handler = _handler(record)
     ended = OutboxMessage(dedupe_key="g1:ended", kind="GAME_ENDED", game_id="g1", payload={})
     turn = OutboxMessage(dedupe_key="g2:1", kind="PHASE_PROCESSED", game_id="g2", payload={"phase": "S1901M"})
     answer = handler(_event(ended, turn), Context())

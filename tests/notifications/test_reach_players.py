@@ -16,7 +16,7 @@ import pytest
 
 from functions.errors import BadUnsubscribeLink, PushEndpointNotAllowed
 from functions.ports.notifications import OutboxMessage
-from functions.ports.reach import PushDevice
+from functions.ports.reach import Connection, PushDevice
 from functions.usecases.accounts.accounts import User
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds import view_for
@@ -234,7 +234,7 @@ def test_a_push_endpoint_must_be_a_known_push_service_over_https(endpoint: str) 
 
 def _connect(world: World, connection_id: str, token: str | None = None, user: str | None = None) -> None:
     digest = hash_token(token) if token else None
-    world.connections.open(live_updates.Connection(connection_id, user, digest, world.game, int(NOW) + 3600))
+    world.connections.open(Connection(connection_id, user, digest, world.game, int(NOW) + 3600))
 
 
 def test_each_connection_gets_its_callers_rest_view_and_press_only_of_its_channels(world: World) -> None:

@@ -125,13 +125,15 @@ def test_non_command_messages_and_edits_are_acknowledged_and_ignored(bot: Bot) -
     assert bot.outbox.replies == {} and bot.store.updates == set()
 
 
-def test_a_failing_handler_releases_the_update_for_telegrams_retry(bot: Bot) -> None:
+def test_a_failing_handler_releases_the_update_for_telegrams_retry(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bot.store.link_user(7, Seat("g1", "FRANCE"))
 
     def broken(seat: Seat, orders: Any) -> Any:
         raise ConnectionError("table unavailable")
 
-    bot.games.submit_orders = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(bot.games, "submit_orders", broken)
     with pytest.raises(ConnectionError):
         post(bot, update(5, "/orders A PAR H"))
     assert 5 not in bot.store.updates

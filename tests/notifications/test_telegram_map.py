@@ -16,7 +16,7 @@ import pytest
 from functions.adapters import HttpDeliverer
 from functions.ports.notifications import OutboxMessage, TelegramTarget
 from functions.ports.telegram import Seat
-from functions.usecases.notifications.notifications import render_text
+from functions.usecases.notifications.rendering import render_text
 from functions.usecases.reach.telegram_bot import handle_update
 from functions.usecases.reach.telegram_links import issue_link_code
 from infra.webhooks import HttpDelivery, HttpSettings
@@ -29,20 +29,9 @@ from tests.notifications.test_webhooks import server as server
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00fake-image\r\n--not-a-boundary" * 4
 
 
-class PhotoOutbox(MemoryReplyOutbox):
-    def __init__(self) -> None:
-        super().__init__()
-        self.photos: dict[str, tuple[int | str, str, dict[str, str]]] = {}
-
-    def reply_photo(
-        self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
-    ) -> None:
-        self.photos.setdefault(dedupe_key, (chat_id, caption, dict(picture)))
-
-
 @pytest.fixture
-def linked() -> tuple[MemoryTelegramStore, FakeGameActions, PhotoOutbox]:
-    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), PhotoOutbox()
+def linked() -> tuple[MemoryTelegramStore, FakeGameActions, MemoryReplyOutbox]:
+    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), MemoryReplyOutbox()
     code = issue_link_code(Seat("g1", "FRANCE"), store=store, now=NOW)
     handle_update(update(1, f"/link {code}"), store=store, games=games, outbox=outbox, now=NOW)
     return store, games, outbox
@@ -59,7 +48,7 @@ def test_map_answers_with_a_picture_of_the_callers_seat(linked: Any) -> None:
 
 
 def test_map_from_an_unlinked_chat_is_a_text_hint() -> None:
-    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), PhotoOutbox()
+    store, games, outbox = MemoryTelegramStore(), FakeGameActions(), MemoryReplyOutbox()
     handle_update(update(3, "/map", user=99), store=store, games=games, outbox=outbox, now=NOW)
     assert not outbox.photos and "/link" in outbox.replies["tg:3"][1]
 
@@ -120,7 +109,7 @@ def test_send_photo_uploads_the_png_as_multipart(server: str) -> None:
 
 
 def test_the_dynamo_outbox_stores_a_reference_not_an_image(table: Any) -> None:
-    from functions.usecases.notifications.notifications import message_from_outbox_item
+    from functions.usecases.notifications.outbox_items import message_from_outbox_item
     from infra.dynamodb.stream_images import STREAM_IMAGES
     from infra.notification_store import DynamoReplyOutbox
 

@@ -69,8 +69,8 @@ MESSAGE = OutboxMessage(dedupe_key="g1:3", kind="PHASE_PROCESSED", game_id="g1",
 
 def test_a_signed_webhook_verifies_with_the_documented_recipe(server: str) -> None:
     # Given a local receiver and a game secret
-    delivery = HttpDelivery(HttpSettings(allow_loopback=True), clock=lambda: 1_900_000_000)
-    deliverer = HttpDeliverer(delivery)
+    http = HttpDelivery(HttpSettings(allow_loopback=True), clock=lambda: 1_900_000_000)
+    deliverer = HttpDeliverer(http)
 
     # When a notice is delivered
     deliverer.deliver(WebhookTarget(f"{server}/hook?x=1", "s3cret"), MESSAGE, "hello")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import boto3
 import pytest
@@ -25,8 +26,8 @@ class Press:
     clock: FakeClock
     game_id: str
 
-    def new_game(self, **settings: object) -> str:
-        game_id = create_game(self.store, self.clock, CreateGame(**settings)).game_id  # type: ignore[arg-type]
+    def new_game(self, **settings: Any) -> str:
+        game_id = create_game(self.store, self.clock, CreateGame(**settings)).game_id
         for power in POWERS:
             join_game(self.store, self.clock, game_id, power)
         return game_id

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any, TypedDict, Unpack
 
 import pytest
 from hypothesis import given, settings
@@ -23,22 +25,40 @@ from functions.errors import (
     RateLimited,
     TooManyChannels,
 )
+from functions.ports.services import PowerChats
 from functions.usecases.players import ANONYMOUS, CIVIL_DISORDER, Actor, seat_status
 from functions.usecases.press import press, reading
 from functions.usecases.press.press_rules import clean_text
 from tests.press.conftest import Press, player
 
 
+class SendOptions(TypedDict, total=False):
+    """``send_message``'s keyword options."""
+
+    client_timestamp: str | None
+    dedupe_key: str | None
+    chats: PowerChats | None
+
+
+class ReadOptions(TypedDict, total=False):
+    """``read_messages``' keyword options."""
+
+    after: int
+    channel: str | None
+    limit: int
+
+
 def send(
-    t: Press, sender: str, to: object, text: str, game_id: str | None = None, **kw: object
+    t: Press, sender: str, to: str | Sequence[str], text: str, game_id: str | None = None,
+    **kw: Unpack[SendOptions],
 ) -> press.Sent:
     gid = game_id or t.game_id
-    return press.send_message(t.store, t.press, t.clock, gid, player(sender), to, text, **kw)  # type: ignore
+    return press.send_message(t.store, t.press, t.clock, gid, player(sender), to, text, **kw)
 
 
-def read(t: Press, power: str | None, **kw: object) -> dict[str, object]:
+def read(t: Press, power: str | None, **kw: Unpack[ReadOptions]) -> dict[str, Any]:
     actor = player(power) if power else ANONYMOUS
-    return reading.read_messages(t.store, t.press, t.game_id, actor, **kw)  # type: ignore[arg-type]
+    return reading.read_messages(t.store, t.press, t.game_id, actor, **kw)
 
 
 def test_a_channel_is_the_sender_and_the_recipients_with_its_own_seq(table: Press) -> None:
@@ -204,7 +224,8 @@ def test_a_dedupe_key_sends_once(table: Press) -> None:
 
 class Chats:
     def chats_of(self, game_id: str, power: str, linked_since: float = 0.0) -> list[int | str]:
-        return {"ENGLAND": [101], "GERMANY": [102, 103]}.get(power, [])
+        linked: dict[str, list[int | str]] = {"ENGLAND": [101], "GERMANY": [102, 103]}
+        return linked.get(power, [])
 
 
 def test_notices_carry_private_text_only_to_recipients_chats(table: Press) -> None:

@@ -4,15 +4,17 @@ Telegram delivers the update twice or a failed attempt is retried."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 import boto3
 import pytest
 
 from functions.adapters import StoreGameActions, StoreTargetDirectory
-from functions.ports.telegram import Seat
-from functions.usecases.notifications.notifications import deliver, message_from_outbox_item
+from functions.ports.telegram import GameActions, Seat, TelegramStore
+from functions.usecases.notifications.notifications import deliver
+from functions.usecases.notifications.outbox_items import message_from_outbox_item
 from functions.usecases.reach.telegram_bot import handle_update
 from functions.usecases.reach.telegram_links import issue_link_code
 from infra.dynamodb import items
@@ -23,6 +25,14 @@ from tests.press.conftest import Press
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 # a private chat's id is its user's id (Telegram's numbering)
 FRANCE_USER, FRANCE_CHAT, ENGLAND_USER, ENGLAND_CHAT, GERMANY_USER = 1, 1, 2, 2, 3
+
+
+class BotDeps(TypedDict):
+    """What ``handle_update`` takes besides the update and the outbox."""
+
+    store: TelegramStore
+    games: GameActions
+    now: datetime
 
 
 class FlakyOutbox:
@@ -36,6 +46,11 @@ class FlakyOutbox:
             self.failures -= 1
             raise ConnectionError("the table blinked")
         self.real.reply(chat_id, text, dedupe_key)
+
+    def reply_photo(
+        self, chat_id: int | str, caption: str, picture: Mapping[str, str], dedupe_key: str
+    ) -> None:
+        self.real.reply_photo(chat_id, caption, picture, dedupe_key)
 
 
 def _update(update_id: int, text: str, user: int, chat: int) -> dict[str, Any]:
@@ -55,20 +70,20 @@ def test_msg_reaches_the_recipients_chat_once(table: Press) -> None:
     bot_store = DynamoTelegramStore(lambda: client, table.store.table_name, Seat)
     outbox = DynamoReplyOutbox(lambda: client, table.store.table_name)
     games = StoreGameActions(table.store, table.clock, press=table.press, chats=bot_store)
-    deps = {"store": bot_store, "games": games, "now": NOW}
+    deps = BotDeps(store=bot_store, games=games, now=NOW)
     for n, (user, chat, power) in enumerate([(FRANCE_USER, FRANCE_CHAT, "FRANCE"),
                                              (ENGLAND_USER, ENGLAND_CHAT, "ENGLAND")]):
         code = issue_link_code(Seat(table.game_id, power), store=bot_store, now=NOW)
-        handle_update(_update(n + 1, f"/link {code}", user, chat), outbox=outbox, **deps)  # type: ignore
+        handle_update(_update(n + 1, f"/link {code}", user, chat), outbox=outbox, **deps)
 
     # When France sends /msg, the first attempt fails after the send, and Telegram delivers it twice more
     msg = _update(50, "/msg ENGLAND Meet me in the Channel?", FRANCE_USER, FRANCE_CHAT)
     flaky = FlakyOutbox(outbox)
     with pytest.raises(ConnectionError):
-        handle_update(msg, outbox=flaky, **deps)  # type: ignore[arg-type]
-    outcomes = [handle_update(msg, outbox=outbox, **deps).status for _ in range(2)]  # type: ignore
+        handle_update(msg, outbox=flaky, **deps)
+    outcomes = [handle_update(msg, outbox=outbox, **deps).status for _ in range(2)]
     # and the public /msg ALL goes out as well
-    handle_update(_update(51, "/msg ALL Peace!", FRANCE_USER, FRANCE_CHAT), outbox=outbox, **deps)  # type: ignore
+    handle_update(_update(51, "/msg ALL Peace!", FRANCE_USER, FRANCE_CHAT), outbox=outbox, **deps)
 
     # Then the update was handled once more after the failure, then seen as a duplicate
     assert outcomes == ["handled", "duplicate"]

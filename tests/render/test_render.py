@@ -129,16 +129,19 @@ def _layer(svg: str, name: str, following: str) -> str:
     return found.group(1)
 
 
+def _ordered_unit(order: engine.Order) -> engine.Location:
+    """Where the unit a movement phase's order is for stands (builds and waives name no unit)."""
+    assert not isinstance(order, (engine.Build, engine.Waive)), order
+    return order.unit
+
+
 def test_every_drawn_order_names_its_unit_power_and_result() -> None:
     # Issue 31 item 4: a client finds the order an arrow stands for (and its explanation) by the
     # province of the ordered unit, without reading the geometry.
     movement, _, adjustment = showcase_year()
     orders = _layer(_movement_svg(), "orders", "standoffs")
     named = re.findall(r'<g data-order="([A-Z]+)" data-power="([A-Z]+)" data-result="([A-Z_]+)">', orders)
-    expected = {
-        (r.order.unit.province, r.order.power, r.result.value)  # type: ignore[attr-defined]
-        for r in movement.results
-    }
+    expected = {(_ordered_unit(r.order).province, r.order.power, r.result.value) for r in movement.results}
     assert len(named) == len(movement.results) and set(named) == expected
     assert ("BUR", "FRANCE", "DISLODGED") in expected and ("APU", "ITALY", "NO_CONVOY") in expected
     board, geometry = engine.load_map("classical"), load_geometry("classical")
@@ -205,11 +208,12 @@ def _decode_png(data: bytes) -> tuple[int, int, bytes]:
     assert len(raw) == height * (stride + 1)
     out, prev = bytearray(), bytearray(stride)
     for r in range(height):
-        kind, row = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1 : (r + 1) * (stride + 1)])
+        line = raw[r * (stride + 1) : (r + 1) * (stride + 1)]
+        filter_type, row = line[0], bytearray(line[1:])
         for i in range(stride):
             left = row[i - channels] if i >= channels else 0
             up, corner = prev[i], prev[i - channels] if i >= channels else 0
-            row[i] = (row[i] + _predict(kind, left, up, corner)) & 0xFF
+            row[i] = (row[i] + _predict(filter_type, left, up, corner)) & 0xFF
         out += row
         prev = row
     return width, height, bytes(out)

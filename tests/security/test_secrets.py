@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 import io
 import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -115,7 +117,7 @@ def test_identify_compares_every_seat(monkeypatch: pytest.MonkeyPatch, api: InPr
         calls.append(1)
         return real(a, b)
 
-    monkeypatch.setattr(identity.hmac, "compare_digest", counting)
+    monkeypatch.setattr("functions.usecases.players.identity.hmac.compare_digest", counting)
     identity.identify(game, tokens["AUSTRIA"], OPERATOR_TOKEN)
     first = len(calls)
     calls.clear()
@@ -167,14 +169,14 @@ def test_no_log_call_in_functions_is_handed_a_record_body_or_secret() -> None:
     assert offenders == []
 
 
-def _captured_logs(capsys: pytest.CaptureFixture[str], run: object) -> str:
+def _captured_logs(capsys: pytest.CaptureFixture[str], run: Callable[[], object]) -> str:
     from functions.observability import get_logger
 
     ours = logging.getLogger(get_logger().service)  # the stdlib logger behind Powertools' Logger
     previous = ours.level
     ours.setLevel(logging.DEBUG)
     try:
-        run()  # type: ignore[operator]
+        run()
     finally:
         ours.setLevel(previous)
     captured = capsys.readouterr()
@@ -185,6 +187,7 @@ def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFi
     # Given an OUTBOX record that cannot be read, holding a webhook secret and a bot reply
     from boto3.dynamodb.types import TypeSerializer
 
+    from functions.ports.notifications import OutboxMessage
     from functions.relay.handler import make_handler
     from infra.dynamodb.stream_images import STREAM_IMAGES
 
@@ -199,7 +202,7 @@ def test_the_relay_logs_no_part_of_an_unreadable_record(capsys: pytest.CaptureFi
                      "payload": {"BOGUS": "x"}}}}
 
     class Queue:
-        def send_messages(self, messages: object) -> set[str]:
+        def send_messages(self, messages: Sequence[OutboxMessage], delay_seconds: int = 0) -> set[str]:
             return set()
 
     # When the relay skips it
@@ -216,9 +219,15 @@ def test_the_notifier_logs_no_url_token_or_bot_token(capsys: pytest.CaptureFixtu
     # Given targets whose URLs carry tokens, each failing in its own way, and a bot token
     from functions.adapters import HttpDeliverer
     from functions.notifier.handler import make_handler
-    from functions.ports.notifications import DiscordTarget, OutboxMessage, TelegramTarget, WebhookTarget
+    from functions.ports.notifications import (
+        DeliveryTarget,
+        DiscordTarget,
+        OutboxMessage,
+        TelegramTarget,
+        WebhookTarget,
+    )
     from infra.webhooks import HttpDelivery, HttpSettings
-    from tests.notifications.fakes import Deps, MemoryDeliveryLog, StaticTargets
+    from tests.notifications.fakes import MemoryDeliveryLog, StaticTargets
 
     def nowhere(host: str, port: int, **_: object) -> list[tuple[object, ...]]:
         raise OSError("no such host")
@@ -226,12 +235,14 @@ def test_the_notifier_logs_no_url_token_or_bot_token(capsys: pytest.CaptureFixtu
     settings = HttpSettings(telegram_bot_token="123456:bot-token-xyz",
                             telegram_api_base="https://api.telegram.invalid:99999")
     http = HttpDelivery(settings, resolver=nowhere)
-    targets = [DiscordTarget("https://discord.com/api/webhooks/1/discord-token-777"),
+    targets: list[DeliveryTarget] = [DiscordTarget("https://discord.com/api/webhooks/1/discord-token-777"),
                WebhookTarget("https://hooks.example.com:70000/x?key=port-token-555",
                              "hook-secret-999"),
                WebhookTarget("https://hooks.example.org/x?key=dns-token-444", "hook-secret-888"),
                TelegramTarget(-100123)]
-    deps = Deps(StaticTargets({"g1": targets}), HttpDeliverer(http), MemoryDeliveryLog())
+    # the notifier reads .targets, .deliverer and .log by name; the real HTTP deliverer here
+    deps = SimpleNamespace(targets=StaticTargets({"g1": targets}), deliverer=HttpDeliverer(http),
+                           log=MemoryDeliveryLog())
     message = OutboxMessage("g1:1", "PHASE_PROCESSED", "g1", {"phase": "S1901M"})
     event = {"Records": [{"messageId": "m1", "body": message.to_json()}]}
 

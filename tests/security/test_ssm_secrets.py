@@ -15,6 +15,7 @@ import boto3
 import pytest
 
 from composition import wiring
+from functions.settings import Settings
 from infra.secrets import OperatorTokenTooShort, SecretUnavailable, with_secrets
 from local_stack.parameters import seed_parameters
 
@@ -115,7 +116,7 @@ def test_a_missing_parameter_stops_the_function_without_naming_a_value(ssm: Any)
     ssm.put_parameter(Name="/convoy/there", Value=TOKEN, Type="SecureString")
     env = {"CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/not-there"}
     with pytest.raises(SecretUnavailable) as failed:
-        with_secrets(wiring.Settings(), env)
+        with_secrets(Settings(), env)
     assert "/convoy/not-there" in str(failed.value) and TOKEN not in str(failed.value)
 
 
@@ -123,13 +124,13 @@ def test_an_operator_token_shorter_than_32_characters_is_refused(ssm: Any) -> No
     # issue 11: OperatorToken had no minimum length
     ssm.put_parameter(Name="/convoy/operator-token", Value="short", Type="SecureString")
     with pytest.raises(OperatorTokenTooShort):
-        with_secrets(wiring.Settings(), {"CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/operator-token"})
+        with_secrets(Settings(), {"CONVOY_OPERATOR_TOKEN_PARAMETER": "/convoy/operator-token"})
     with pytest.raises(OperatorTokenTooShort):
-        with_secrets(wiring.Settings(operator_token="x" * 31), {})
+        with_secrets(Settings(operator_token="x" * 31), {})
     with pytest.raises(OperatorTokenTooShort):  # the template's OperatorTokenMinLength raises the bar
-        with_secrets(wiring.Settings(operator_token="x" * 40), {"CONVOY_OPERATOR_TOKEN_MIN_LENGTH": "48"})
-    assert with_secrets(wiring.Settings(operator_token="x" * 32), {}).operator_token == "x" * 32
-    assert with_secrets(wiring.Settings(), {}).operator_token is None  # no operator at all is fine
+        with_secrets(Settings(operator_token="x" * 40), {"CONVOY_OPERATOR_TOKEN_MIN_LENGTH": "48"})
+    assert with_secrets(Settings(operator_token="x" * 32), {}).operator_token == "x" * 32
+    assert with_secrets(Settings(), {}).operator_token is None  # no operator at all is fine
 
 
 def test_the_local_stack_seeds_its_own_securestrings(ssm: Any) -> None:
@@ -139,7 +140,7 @@ def test_the_local_stack_seeds_its_own_securestrings(ssm: Any) -> None:
                      "TELEGRAM_WEBHOOK_SECRET_PARAMETER": "/convoy/local/telegram-webhook-secret"}
     stored = ssm.get_parameter(Name="/convoy/local/operator-token", WithDecryption=True)["Parameter"]
     assert (stored["Type"], stored["Value"]) == ("SecureString", TOKEN)
-    settings = with_secrets(wiring.Settings(), {k: v for k, v in env.items() if k.endswith("_PARAMETER")})
+    settings = with_secrets(Settings(), {k: v for k, v in env.items() if k.endswith("_PARAMETER")})
     assert settings.operator_token == TOKEN and settings.telegram_webhook_secret == "hook-secret"
     # a later stack of the same process without the secret drops its stale parameter name
     del env["TELEGRAM_WEBHOOK_SECRET"]

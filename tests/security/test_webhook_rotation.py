@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functions.ports.notifications import target_from_dict
+from functions.ports.notifications import WebhookTarget, target_from_dict
 from testkit.api_harness import InProcessApi
 
 HOOKS = [{"type": "webhook", "url": "https://a.example.com/h"}, {"type": "telegram", "chat_id": -1001},
@@ -37,9 +37,10 @@ def test_the_creator_rotates_one_target_and_the_old_secret_signs_for_a_window(ap
     assert answer.body["target"] == 2 and answer.body["secret"] not in before.values()
     targets = [target_from_dict(t) for t in api.store.load(game_id).settings["notify"]]
     rotated, untouched = targets[2], targets[0]
-    assert rotated.secret == answer.body["secret"]  # type: ignore[union-attr]
-    assert rotated.previous_secret == before[2]  # type: ignore[union-attr]
-    assert untouched.secret == before[0] and untouched.previous_secret is None  # type: ignore[union-attr]
+    assert isinstance(rotated, WebhookTarget) and isinstance(untouched, WebhookTarget)
+    assert rotated.secret == answer.body["secret"]
+    assert rotated.previous_secret == before[2]
+    assert untouched.secret == before[0] and untouched.previous_secret is None
     # And a retry with the same key never shows the new secret again
     again = api.call("POST", f"/games/{game_id}/notify/2/rotate_secret", token=creator,
                      headers={"idempotency-key": "rotate-1"})

@@ -37,7 +37,9 @@ class ServerProcess:
         give_up = time.monotonic() + timeout
         while time.monotonic() < give_up:
             if self.process.poll() is not None:
-                raise AssertionError(f"server exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+                stderr = self.process.stderr
+                assert stderr is not None  # opened with stderr=PIPE above
+                raise AssertionError(f"server exited: {stderr.read().decode()[-2000:]}")
             try:
                 if requests.get(self.url + "/variants", timeout=10).status_code == 200:
                     return self

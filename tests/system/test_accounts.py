@@ -67,7 +67,7 @@ def test_an_account_keeps_its_seats_across_devices(stack: LocalStack) -> None:
         "game_id": mine, "name": "Ada's table", "game": "diplomacy", "variant": "classical",
         "power": "FRANCE", "phase": "S1901M", "deadline": None, "orders_due": False, "unread_press": 0,
         "is_creator": True, "status": "ACTIVE", "seats_filled": 1, "seats_total": 7,
-        "stage": "waiting for players",
+        "stage": "waiting for players", "press": "full", "fog": False,
     }
     assert games[theirs]["power"] == second["power"] and games[theirs]["is_creator"] is False
     # When the same user signs in again on a new device, holding no seat token at all

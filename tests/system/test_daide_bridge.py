@@ -17,6 +17,7 @@ from daide_bridge.rest import Convoy
 from daide_bridge.server import Bridge
 from local_stack.stack import LocalStack
 from tests.daide.bot import DaideBot
+from tests.daide.trees import group
 from tests.system.client import Api
 from tests.system.conftest import OPERATOR_TOKEN
 
@@ -64,14 +65,14 @@ def test_a_bot_plays_a_turn_through_the_bridge(game_and_bridge: tuple[Api, str, 
         bot.send("MDF")
         mdf = bot.expect("MDF")
         assert mdf[1] == ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
-        assert ("FRA", "BRE", "MAR", "PAR") in mdf[2][0]
-        adjacency = {entry[0]: entry[1:] for entry in mdf[3]}
+        assert ("FRA", "BRE", "MAR", "PAR") in group(group(mdf[2])[0])
+        adjacency = {entry[0]: entry[1:] for entry in map(group, group(mdf[3]))}
         assert adjacency["PAR"][0] == ("AMY", "BRE", "BUR", "GAS", "PIC")
         # When it accepts the map, it is told its power and the position
         bot.send("YES (MAP ('STANDARD'))")
         hello = bot.expect("HLO")
         assert hello[1] == ("FRA",) and hello[3] == (("LVL", 0),)
-        passcode = hello[2][0]
+        passcode = group(hello[2])[0]
         assert ("FRA", "BRE", "MAR", "PAR") in bot.expect("SCO")[1:]
         now = bot.expect("NOW")
         assert now[1] == ("SPR", 1901) and ("FRA", "AMY", "PAR") in now[2:] and len(now[2:]) == 22
@@ -86,12 +87,12 @@ def test_a_bot_plays_a_turn_through_the_bridge(game_and_bridge: tuple[Api, str, 
         bot.send("MIS")
         assert bot.expect("MIS") == ("MIS",)
         bot.send("SND (ENG) (PRP (PCE (FRA ENG)))")
-        assert bot.expect("HUH")[1][:2] == ("ERR", "SND")  # press level 0
+        assert group(bot.expect("HUH")[1])[:2] == ("ERR", "SND")  # press level 0
         # Then the turn is processed over REST and the bot gets every result and the new position
         api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN, body={"phase": "S1901M"})
         orders = [bot.expect("ORD") for _ in range(22)]
         assert all(o[1] == ("SPR", 1901) for o in orders)
-        mine = {format_message((o[2],)): o[3] for o in orders if o[2][0][0] == "FRA"}
+        mine = {format_message((o[2],)): o[3] for o in orders if group(group(o[2])[0])[0] == "FRA"}
         assert mine == {
             "((FRA AMY PAR) MTO BUR)": ("SUC",),
             "((FRA FLT BRE) MTO MAO)": ("SUC",),
@@ -112,9 +113,9 @@ def test_a_bot_plays_a_turn_through_the_bridge(game_and_bridge: tuple[Api, str, 
     try:
         again.hello()
         again.send(f"IAM (FRA) ({passcode})")
-        assert again.expect("YES")[1][0] == "IAM"
+        assert group(again.expect("YES")[1])[0] == "IAM"
         again.send("IAM (FRA) (1)")
-        assert again.expect("REJ")[1][0] == "IAM"
+        assert group(again.expect("REJ")[1])[0] == "IAM"
     finally:
         again.close()
 
@@ -147,7 +148,7 @@ def test_the_bot_is_told_when_the_game_ends(stack: LocalStack) -> None:
         assert bot.expect("DRW") == ("DRW",)
         summary = bot.expect("SMR")
         assert summary[1] == ("SPR", 1902)
-        france = next(entry for entry in summary[2:] if entry[0] == "FRA")
+        france = next(entry for entry in summary[2:] if group(entry)[0] == "FRA")
         assert france == ("FRA", (Text("testbot"),), (Text("1.0"),), 3)
         assert bot.expect("OFF") == ("OFF",)
         fall = [m for m in bot.seen if m[0] == "ORD" and m[1] == ("FAL", 1901)]

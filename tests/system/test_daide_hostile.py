@@ -31,6 +31,7 @@ from daide_bridge.rest import ApiError, Convoy
 from daide_bridge.server import Bridge
 from local_stack.stack import LocalStack
 from tests.daide.bot import DaideBot
+from tests.daide.trees import group, number
 from tests.system.client import Api
 from tests.system.conftest import OPERATOR_TOKEN
 
@@ -250,7 +251,7 @@ def test_hostile_input_gets_no_seat_no_secret_and_loses_no_order(
         player.send("YES (MAP ('STANDARD'))")
         hostiles = [_seat(stage, host) for host in HOSTILE_HOSTS]
         hello = player.expect("HLO")
-        power, passcode = hello[1][0], hello[2][0]  # type: ignore[index]
+        power, passcode = group(hello[1])[0], number(group(hello[2])[0])
         player.expect("NOW")
         player.send(OPENINGS[str(power)])
         assert [player.expect("THX")[2] for _ in range(3)] == [("MBV",)] * 3
@@ -331,16 +332,18 @@ def _check_leaks(stage: Stage, figures: Figures, playing: str) -> None:
             said = format_message(message)
             figures.leaks += [f"a token in {said[:60]}" for t in tokens_ if t in said]
             taken = message[:1] == ("YES",) and said.startswith("YES (IAM")
-            if (taken or message[0] == "HLO") and _passcode(message[1] if taken else message) not in own:
+            if (taken or message[0] == "HLO") and (
+                _passcode(group(message[1]) if taken else message) not in own
+            ):
                 figures.leaks.append(said)
     seat = next(s for s in stage.bridge.seats.all if s.power == playing)
     if seat.holder is None or seat.host != "127.0.0.1":
         figures.leaks.append(f"{playing}'s seat changed hands")
 
 
-def _passcode(hello: Message) -> Node:
-    group = hello[2]
-    return group[0] if isinstance(group, tuple) and group else None
+def _passcode(hello: Message) -> Node | None:
+    told = hello[2]
+    return told[0] if isinstance(told, tuple) and told else None
 
 
 def _check_orders(stage: Stage, streams: list[list[Message]], figures: Figures) -> None:

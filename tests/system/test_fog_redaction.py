@@ -18,6 +18,7 @@ here with the engine, and for each viewer:
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import pytest
@@ -87,7 +88,8 @@ class Allowed:
             every_unit_word |= {_word(u) for u in [*state.units, *(d.unit for d in state.dislodged)]}
             self.owners |= set(position.ownership.items())
         self.hidden_words = every_unit_word - self.unit_words
-        visible_orders, hidden = set(), set()
+        visible_orders: set[str] = set()
+        hidden: set[str] = set()
         for state, given in zip(positions, orders, strict=False):
             seen = visible_provinces(state, BOARD, viewer)
             for power, texts in given.items():
@@ -190,7 +192,7 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
     # the turn-result mail carries the resolution map its power sees, the same picture the API
     # draws for that power's token (an observer's would be all fog)
     for power in ("FRANCE", "TURKEY"):
-        mailed = _wait_for(f"{power}'s turn result mail", lambda p=power: _mailed_map(stack, p, "S1901M"))
+        mailed = _wait_for(f"{power}'s turn result mail", partial(_mailed_map, stack, power, "S1901M"))
         picture = f"{api.base}/games/{game_id}/map/resolution?phase=S1901M&format=png&width=800"
         bearer = {"Authorization": f"Bearer {tokens[power]}"}
         drawn = api.session.get(picture, headers=bearer, timeout=30).content

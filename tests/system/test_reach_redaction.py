@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from websockets.sync.client import connect
+from websockets.typing import Subprotocol
 
 from composition import wiring
 from local_stack.stack import LocalStack
@@ -53,7 +54,7 @@ class Listener:
 
     def __init__(self, url: str, token: str, game_id: str) -> None:
         self.frames: list[dict[str, Any]] = []
-        self.socket = connect(url, subprotocols=["convoy", token]).__enter__()  # type: ignore[list-item]
+        self.socket = connect(url, subprotocols=[Subprotocol("convoy"), Subprotocol(token)]).__enter__()
         self.socket.send(json.dumps({"action": "subscribe", "game_id": game_id}))
         self.first = json.loads(self.socket.recv(timeout=10))
         self._thread = threading.Thread(target=self._read, daemon=True)
@@ -155,7 +156,8 @@ def _address(stack: LocalStack, user_id: str) -> str:
 
     pool = stack.emulator.resources["COGNITO_USER_POOL_ID"]
     user = aws_clients.client("cognito-idp").admin_get_user(UserPoolId=pool, Username=user_id)
-    return next(a["Value"] for a in user["UserAttributes"] if a["Name"] == "email")
+    address: str = next(a["Value"] for a in user["UserAttributes"] if a["Name"] == "email")
+    return address
 
 
 def _mails(stack: LocalStack, address: str, words: str) -> list[Any]:

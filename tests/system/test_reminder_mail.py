@@ -87,7 +87,8 @@ def test_one_reminder_to_the_player_who_owes_none_to_the_one_who_submitted_and_u
     (result,) = results(stack, france_mail)
     pictures = [p for p in result.walk() if p.get_content_type() == "image/png"]
     assert len(pictures) == 1 and pictures[0].get_content().startswith(b"\x89PNG")
-    assert "cid:map" in result.get_body(("html",)).get_content()
+    html = result.get_body(("html",))
+    assert html is not None and "cid:map" in html.get_content()
 
     # When FRANCE unsubscribes with one click (what a mail client's button sends)
     answer = requests.post(link, data={"List-Unsubscribe": "One-Click"}, timeout=10)

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from local_stack.stack import LocalStack
+from testkit.datc import EXTRA, MAIN
 from testkit.sandbox_datc import api_rules, run_case_over_api
-from tests.engine.test_datc import EXTRA, MAIN
 from tests.system.client import Api
 
 pytestmark = pytest.mark.system

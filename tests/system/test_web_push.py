@@ -91,7 +91,8 @@ class Device:
 
     def decrypt(self, body: bytes) -> dict[str, Any]:
         plain = http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm")
-        return json.loads(plain)  # type: ignore[no-any-return]
+        message: dict[str, Any] = json.loads(plain)
+        return message
 
 
 def check_vapid(headers: dict[str, str], origin: str, server_key: str) -> dict[str, Any]:

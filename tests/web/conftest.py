@@ -72,7 +72,7 @@ def browser(web_stack: LocalStack) -> Iterator[object]:
 
 @pytest.fixture()
 def shots(request: pytest.FixtureRequest) -> Path:
-    folder = ARTIFACTS / request.node.name
+    folder: Path = ARTIFACTS / request.node.name
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder

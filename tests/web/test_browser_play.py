@@ -66,7 +66,8 @@ def _create_game(page: Any, seat: str, *, dummies: list[str], auto_process: bool
         box.click()
     page.get_by_test_id("create-game").click()
     page.wait_for_url(re.compile(r"#/games/"))
-    return page.url.rsplit("/", 1)[-1]
+    game_id: str = page.url.rsplit("/", 1)[-1]
+    return game_id
 
 
 def _order_by_clicks(page: Any, *provinces: str, expect: str, choose: str | None = None) -> None:
@@ -180,7 +181,8 @@ def _seat_view(page: Any, url: str, game_id: str) -> dict[str, Any]:
 
     token = page.evaluate(f"JSON.parse(localStorage.getItem('convoy.seats'))['{game_id}'].token")
     answer = requests.get(f"{url}/games/{game_id}", headers={"Authorization": f"Bearer {token}"}, timeout=30)
-    return answer.json()
+    view: dict[str, Any] = answer.json()
+    return view
 
 
 def _ready(page: Any, phase_words: str) -> None:

@@ -34,7 +34,7 @@ def test_a_fog_game_in_the_browser_shows_france_its_part_of_the_board(
     browser: Any, web_stack: LocalStack, shots: Path
 ) -> None:
     url = web_stack.url
-    created = {"name": "Fog table", "dummy_powers": OTHERS, "fog": True}
+    created: dict[str, Any] = {"name": "Fog table", "dummy_powers": OTHERS, "fog": True}
     game = requests.post(f"{url}/games", json=created, timeout=30).json()
     seat = requests.post(f"{url}/games/{game['game_id']}/join", json={"power": "FRANCE"}, timeout=30).json()
     for name, context in (("desktop", DESKTOP), ("phone", PHONE)):

@@ -99,8 +99,10 @@ def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_poll
     germany.evaluate("localStorage.removeItem('convoy.pollMs')")
     germany.route("**/live", lambda route: route.abort())
     with germany.expect_request(lambda r: "/events?after=" in r.url, timeout=15_000):
-        for connection_id in list(web_stack._live._open):
-            web_stack._live.close(connection_id)
+        live = web_stack._live
+        assert live is not None  # the web stack serves the live socket
+        for connection_id in list(live._open):
+            live.close(connection_id)
         germany.get_by_test_id("live").wait_for(state="detached")
     # Then the page polls the event log meanwhile, and follows the socket again once it answers
     shot(germany, shots, "05-germany-polling")

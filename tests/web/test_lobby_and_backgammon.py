@@ -28,7 +28,7 @@ from tests.web.helpers import axe_serious, nav, shot
 pytestmark = pytest.mark.system
 ZONE = "Europe/Berlin"
 OTHERS = ["AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def _context(browser: Any, url: str, seats: dict[str, dict[str, str]] | None = None, **kw: Any) -> Any:
@@ -56,7 +56,7 @@ def _lobby_games(url: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, An
     seat = _post(url, f"/games/{running['game_id']}/join", {"power": "FRANCE"})
     seats = {forming["game_id"]: {"power": "FRANCE", "token": france["token"]},
              running["game_id"]: {"power": "FRANCE", "token": seat["token"]}}
-    open_game = _post(url, "/games", {"name": "Open table"})
+    open_game = _post(url, "/games", {"name": "Open table", "press": "none", "fog": True})
     return seats, running, open_game
 
 
@@ -75,6 +75,8 @@ def _check_lobby(page: Any, url: str, seats: dict[str, Any], running: dict[str, 
     assert f"due {local:%a %H:%M} {local:%Z}" in due.inner_text(), due.inner_text()
     listed = page.get_by_test_id(f"open-game-{open_game['game_id']}")
     assert "Open table" in listed.inner_text() and "0/7 seats" in listed.inner_text()
+    # what a player picks a game by before joining: its press mode and fog (issue 35 item 3)
+    assert "gunboat (no press) · fog of war" in listed.inner_text()
 
 
 def _play_in_browser(page: Any, shots: Path, name: str) -> bool:

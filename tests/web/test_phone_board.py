@@ -63,7 +63,9 @@ def _order_by_taps(page: Any, unit: str, target: str, expect: str, shots: Path, 
     assert target in areas, f"{target} is not offered for {unit}: {sorted(areas)}"
     missing = sorted(p for p, area in areas.items() if area is None)
     assert not missing, f"no 44 x 44 area of their own on the screen for {missing} (unit {unit})"
-    page.touchscreen.tap(areas[target]["x"], areas[target]["y"])
+    area = areas[target]
+    assert area is not None  # (no target is missing, above)
+    page.touchscreen.tap(area["x"], area["y"])
     page.get_by_test_id("my-orders").get_by_text(expect, exact=True).wait_for()
 
 
@@ -72,7 +74,7 @@ def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
 ) -> None:
     # Given a France seat in a game the computer fills (six dummy powers), auto-processed
     url = web_stack.url
-    created = {"name": "Phone table", "dummy_powers": OTHERS, "auto_process": True}
+    created: dict[str, Any] = {"name": "Phone table", "dummy_powers": OTHERS, "auto_process": True}
     game = requests.post(f"{url}/games", json=created, timeout=30).json()
     seat = requests.post(f"{url}/games/{game['game_id']}/join", json={"power": "FRANCE"}, timeout=30).json()
     page = _seated_page(browser, url, game["game_id"], "FRANCE", seat["token"], **PHONE)

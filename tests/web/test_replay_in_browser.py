@@ -13,6 +13,7 @@ docs/img: web-replay-*).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +174,7 @@ def test_the_leaderboard_a_players_record_and_a_tournament(
     page = context.new_page()
     page.set_default_timeout(20_000)
     found: dict[str, Any] = {}
+    ready: Callable[[], Any]
     for name, path, ready in (
         (
             "leaderboard",

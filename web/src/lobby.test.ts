@@ -13,6 +13,13 @@ describe("a lobby row (issue 32)", () => {
     expect(detailWords(FORMING)).toBe("classical · France · 1/7 seats · Spring 1901 movement");
   });
 
+  it("says the press mode unless it is full press, and fog of war (issue 35 item 3; docs/variants.md)", () => {
+    expect(detailWords({ ...FORMING, press: "full" })).toBe("classical · France · 1/7 seats · Spring 1901 movement");
+    const fogged = fromListing({ ...FORMING, seats_filled: 1, seats_total: 7, phase: "S1901M", stage: "waiting for players",
+      variant: "classical", name: "x", press: "none", fog: true });
+    expect(detailWords(fogged)).toBe("classical · France · 1/7 seats · Spring 1901 movement · gunboat (no press) · fog of war");
+  });
+
   it("says 'waiting for players' before the board is full, 'orders due' only when I owe orders", () => {
     expect(statusOf(FORMING)).toEqual({ text: "waiting for players", kind: "waiting" });
     expect(statusOf({ ...FORMING, orders_due: true })).toEqual({ text: "waiting for players", kind: "waiting" });

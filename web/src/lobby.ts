@@ -15,7 +15,14 @@ export interface LobbyGame {
   /** Mine only: my seat, whether I owe orders, unread press, whether I created it. */
   power?: string | null; orders_due?: boolean; unread?: number; is_creator?: boolean;
   open_seats?: string[]; private?: boolean; demo?: boolean;
+  /** Diplomacy: the press mode and fog of war, what a player picks a game by before joining. */
+  press?: string | null; fog?: boolean;
 }
+
+/** A press mode other than full press, in words (full press is the default: not said). */
+const PRESS_WORDS: Record<string, string> = {
+  none: "gunboat (no press)", public_only: "public press only", rulebook: "press in movement phases only",
+};
 
 /** The game page's route: backgammon games have their own page, never the Diplomacy screen. */
 export const gamePath = (g: { game_id: string; game?: string }): string =>
@@ -43,12 +50,14 @@ export function statusOf(g: LobbyGame): { text: string; kind: "due" | "waiting" 
   return { text: "in play", kind: "plain" };
 }
 
-/** The row's second line: "classical · France · 5/7 seats · Spring 1901 movement". */
+/** The row's second line: "classical · France · 5/7 seats · Spring 1901 movement", with the
+ * press mode when it is not full press and "fog of war" when the game is fogged. */
 export function detailWords(g: LobbyGame): string {
   const seat = g.power ? (g.game === "backgammon" ? (g.power === "WHITE" ? "White" : "Black") : powerName(g.power))
     : g.is_creator ? "you run it" : undefined;
   const phase = g.game === "backgammon" ? (g.stage === "waiting for players" ? "" : `turn ${g.phase.replace(/^T/, "")}`) : phaseWords(g.phase);
-  return [g.game === "backgammon" ? "backgammon" : g.variant, seat, `${g.seats_filled}/${g.seats_total} seats`, phase]
+  const rules = [g.press ? PRESS_WORDS[g.press] : undefined, g.fog ? "fog of war" : undefined];
+  return [g.game === "backgammon" ? "backgammon" : g.variant, seat, `${g.seats_filled}/${g.seats_total} seats`, phase, ...rules]
     .filter(Boolean).join(" · ");
 }
 
@@ -69,5 +78,6 @@ export function fromListing(item: Record<string, unknown>): LobbyGame {
     deadline: (item.deadline as string | null) ?? null, power: (item.power as string | null) ?? null,
     orders_due: Boolean(item.orders_due), unread: Number(item.unread_press ?? 0), is_creator: Boolean(item.is_creator),
     open_seats: (item.open_seats as string[] | undefined) ?? [], private: Boolean(item.private), demo: Boolean(item.demo),
+    press: typeof item.press === "string" ? item.press : null, fog: Boolean(item.fog),
   };
 }

@@ -35,13 +35,12 @@ from functions.ports import Clock, GameStore, ItemNotFound, StaleVersion
 from functions.ports.accounts import AccountStore
 from functions.ports.community import CommunityStore
 from functions.usecases.accounts import User
-from functions.usecases.game import LifecycleSettings, iso
+from functions.usecases.game import PHASE_TYPES, LifecycleSettings, iso
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.seats import join_game
 
 BOARD_SIZE = 7
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
-PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
 
 
 class TournamentNotFound(DomainError):

@@ -6,7 +6,7 @@ other directly."""
 
 from __future__ import annotations
 
-from functions.usecases.game.deadline_grid import check_grid
+from functions.usecases.game.deadline_grid import PHASE_TYPES, check_grid
 from functions.usecases.game.expiry import forget_game
 from functions.usecases.game.history_cursor import decode_cursor, encode_cursor
 from functions.usecases.game.journal import add_event, add_outbox, outbox_at, reserve_outbox, retrying
@@ -27,6 +27,7 @@ from functions.usecases.game.times import deadline_for, iso, parse_iso
 
 __all__ = [
     "DIPLOMACY",
+    "PHASE_TYPES",
     "LifecycleSettings",
     "add_event",
     "add_outbox",

@@ -23,9 +23,11 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine import PhaseType
 from functions.errors import ValidationFailed
 
-PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
+# the phase types a grid or a phase length may name: the engine's, so a new one reaches every check
+PHASE_TYPES: tuple[str, ...] = tuple(t.value for t in PhaseType)
 DEFAULT_GAP_MINUTES = 60
 _TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 

@@ -15,12 +15,18 @@ from typing import Any
 import engine
 from functions.errors import UnknownVariant, ValidationFailed
 from functions.ports import Clock, GameRecord, GameStore
-from functions.usecases.game import LifecycleSettings, add_event, deadline_for, game_map, iso, settings_for
+from functions.usecases.game import (
+    PHASE_TYPES,
+    LifecycleSettings,
+    add_event,
+    deadline_for,
+    game_map,
+    iso,
+    settings_for,
+)
 from functions.usecases.notifications import validate_targets
 from functions.usecases.players import hash_password, hash_token, new_token
 from functions.usecases.press import validate_mode
-
-PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
 
 
 @dataclass(frozen=True)

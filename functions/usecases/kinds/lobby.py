@@ -7,7 +7,9 @@ What a listing says of a game (ARCHITECTURE §8; ``listing_fields``), read from 
 alone: its ``name``, the seats people fill (``seats_filled`` of ``seats_total``: every seat of
 the game less its dummy powers, which nobody takes) and ``stage``, the lobby's word for where
 it stands — ``waiting for players`` until every seat was filled once (``roster.has_started``),
-then ``in play`` (or ``paused``), ``finished`` once it is over. ``status`` stays the engine's
+then ``in play`` (or ``paused``), ``finished`` once it is over; and the two settings a player
+picks a Diplomacy game by before joining: its ``press`` mode and whether it is played in
+``fog`` of war (null and false for a kind without press or fog). ``status`` stays the engine's
 ``ACTIVE``/``COMPLETED`` as in the game's view, so a client that compares it keeps working.
 """
 
@@ -16,9 +18,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from functions.ports import GameRecord, GameStore
-from functions.usecases.game import kind_name, with_scores
+from functions.usecases.game import DIPLOMACY, kind_name, with_scores
 from functions.usecases.kinds.kind_registry import kind_of
-from functions.usecases.players import dummy_powers, has_started, in_civil_disorder, open_seats
+from functions.usecases.players import dummy_powers, has_started, in_civil_disorder, is_fog_game, open_seats
+from functions.usecases.press import press_mode
 
 Stage = Literal["waiting for players", "in play", "paused", "finished"]
 WAITING: Stage = "waiting for players"
@@ -49,6 +52,8 @@ def listing_fields(game: GameRecord) -> dict[str, Any]:
         "seats_total": len(takeable),
         "stage": stage(game, seats),
         "deadline": game.deadline,
+        "press": press_mode(game) if kind_name(game) == DIPLOMACY else None,
+        "fog": is_fog_game(game),
     }
 
 

@@ -6,7 +6,7 @@ other directly."""
 from __future__ import annotations
 
 from functions.usecases.press.press import MESSAGE, send_message
-from functions.usecases.press.press_rules import PUBLIC, has_press, validate_mode
+from functions.usecases.press.press_rules import PUBLIC, has_press, press_mode, validate_mode
 from functions.usecases.press.reading import message_view, unread_total, with_unread
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "PUBLIC",
     "has_press",
     "message_view",
+    "press_mode",
     "send_message",
     "unread_total",
     "validate_mode",

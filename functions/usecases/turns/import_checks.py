@@ -11,7 +11,7 @@ from typing import Any
 
 import engine
 from functions.errors import BadImport
-from functions.usecases.game import check_dummies, check_grid, iso, parse_iso
+from functions.usecases.game import PHASE_TYPES, check_dummies, check_grid, iso, parse_iso
 from functions.usecases.turns.export import EXPORTED_SETTINGS
 
 MAX_YEAR = 3000  # max_year's bound in POST /games
@@ -22,7 +22,6 @@ SETTING_BOUNDS: dict[str, tuple[int, int]] = {
     "civil_disorder_after": (0, 20),
 }
 PHASE_SECONDS = (1, 30 * 86400)
-PHASE_TYPES = ("MOVEMENT", "RETREAT", "ADJUSTMENT")
 _SOURCE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 

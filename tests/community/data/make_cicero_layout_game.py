@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from diplomacy import Game
 
@@ -55,7 +56,7 @@ def _orders(game: Game, rng: random.Random, phase_index: int) -> dict[str, list[
 def main(seed: int = 37, years: int = 8) -> None:
     rng = random.Random(seed)
     game = Game(map_name="standard")
-    phases = []
+    phases: list[dict[str, Any]] = []
     while game.get_current_phase() != f"S{1901 + years}M" and not game.is_game_done:
         orders = _orders(game, rng, len(phases))
         state = game.get_state()

@@ -64,7 +64,7 @@ def emergency_start() -> GameState:
     EMR is active, one build is due, and Siberia is the only free build site."""
     ownership = {**MAP.starting_ownership, "STP": "GERMANY"}
     units = frozenset(u for u in MAP.starting_units if u.province != "STP")
-    return GameState(1900, Season.WINTER, PhaseType.ADJUSTMENT, units, ownership)
+    return GameState(1900, Season.WINTER, PhaseType.ADJUSTMENT, units, engine.Ownership(ownership))
 
 
 # --- invariants -------------------------------------------------------------------------------

@@ -52,7 +52,8 @@ def position(
     dislodged: tuple[DislodgedUnit, ...] = (),
 ) -> GameState:
     owners = dict(M.starting_ownership) if ownership is None else ownership
-    return GameState(1901, season, phase, frozenset(unit(u) for u in units), owners, dislodged)
+    return GameState(1901, season, phase, frozenset(unit(u) for u in units),
+                     engine.Ownership(owners), dislodged)
 
 
 def play(
@@ -531,7 +532,8 @@ def test_emergency_measures_are_generic() -> None:
             "build_provinces": ["PIC"], "build_requires_unoccupied": True}]}
 
     emr = modified(CLASSICAL, french_emr)
-    state = GameState(1901, Season.WINTER, PhaseType.ADJUSTMENT, frozenset(), {"PAR": "FRANCE"})
+    state = GameState(1901, Season.WINTER, PhaseType.ADJUSTMENT, frozenset(),
+                      engine.Ownership({"PAR": "FRANCE"}))
     assert engine.build_sites(state, emr, "FRANCE") == ("PAR", "PIC")
     assert engine.unit_allowance(state, emr, "FRANCE") == 2
     assert engine.build_sites(state, CLASSICAL, "FRANCE") == ("PAR",)

@@ -26,6 +26,7 @@ import pytest
 
 import engine
 from engine import (
+    Build,
     Convoy,
     GameState,
     Hold,
@@ -37,6 +38,7 @@ from engine import (
     SupportMove,
     Unit,
     UnitKind,
+    Waive,
 )
 
 CASES_FILE = Path(__file__).with_name("1900_testcases_vdiplomacy.json")
@@ -76,6 +78,12 @@ def _order(line: dict[str, Any]) -> Order:
     if what == "convoy":
         return Convoy(power, at, Location.parse(line["from"]), Location.parse(line["to"]), kind)
     raise AssertionError(f"unknown order kind {what!r}")
+
+
+def _province(order: Order) -> str:
+    """Where the unit ``order`` commands stands: a movement phase orders units only."""
+    assert not isinstance(order, Build | Waive), order
+    return order.unit.province
 
 
 def _position(case: dict[str, Any]) -> GameState:
@@ -121,9 +129,9 @@ def test_vdiplomacy_1900_case(case: dict[str, Any]) -> None:
     game, resolution = engine.Game(map=MAP, state=state).adjudicate(given)
     after = game.current
 
-    by_unit = {r.order.unit.province: r for r in resolution.results}  # type: ignore[union-attr]
+    by_unit = {_province(r.order): r for r in resolution.results}
     # from the results: a unit dislodged with nowhere to retreat is gone at once
-    dislodged = {r.order.unit.province for r in resolution.results if r.dislodged}  # type: ignore[union-attr]
+    dislodged = {_province(r.order) for r in resolution.results if r.dislodged}
     failures = []
     for line, order, ok in zip(lines, orders, legal, strict=True):
         unit = Unit(_kind(line), line["power"], Location.parse(line["at"]))

@@ -137,10 +137,11 @@ def test_the_data_checker_finds_every_seeded_mistake_at_once() -> None:
 
 
 def test_the_checker_never_raises_on_bad_shapes() -> None:
-    for bad in (
+    bad_shapes: tuple[object, ...] = (
         [],
         {},
         {"schema_version": 1, "map_id": "x", "powers": 3, "provinces": [], "edges": []},
         {"schema_version": 1, "map_id": "x", "powers": [], "provinces": [7], "edges": []},
-    ):
+    )
+    for bad in bad_shapes:
         assert check_variant(bad)

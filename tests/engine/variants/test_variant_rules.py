@@ -35,7 +35,7 @@ A, F = UnitKind.ARMY, UnitKind.FLEET
 def _winter(
     board: engine.MapData, units: list[Unit], ownership: dict[str, str], year: int = 1901
 ) -> GameState:
-    return GameState(year, Season.WINTER, PhaseType.ADJUSTMENT, frozenset(units), ownership)
+    return GameState(year, Season.WINTER, PhaseType.ADJUSTMENT, frozenset(units), engine.Ownership(ownership))
 
 
 def _build_anywhere(board: engine.MapData) -> engine.MapData:
@@ -65,7 +65,8 @@ def test_any_owned_centre_is_a_build_site_only_under_the_switch() -> None:
     }
     for text, code in refused.items():
         order = engine.parse_order(f"BUILD {text}", "FRANCE", map=anywhere)
-        assert engine.validate(order, state, anywhere).code.value == code, text
+        refusal = engine.validate(order, state, anywhere).code
+        assert refusal is not None and refusal.value == code, text
     built = Build("FRANCE", Location("SPA", "NC"), F)
     after, resolution = engine.Game(map=anywhere, state=state).adjudicate({"FRANCE": [built]})
     assert Unit(F, "FRANCE", Location("SPA", "NC")) in after.current.units
@@ -150,7 +151,8 @@ def test_pure_is_won_with_four_of_seven_centres() -> None:
         "CON": "TURKEY",
     }
     units = [Unit(A, "AUSTRIA", Location("VIE")), Unit(A, "AUSTRIA", Location("ROM"))]
-    state = GameState(1905, Season.FALL, PhaseType.MOVEMENT, frozenset(units), ownership)
+    state = GameState(1905, Season.FALL, PhaseType.MOVEMENT, frozenset(units),
+                      engine.Ownership(ownership))
     orders = {"AUSTRIA": [engine.parse_order("A VIE - BER", "AUSTRIA", map=pure)]}
     after, _ = engine.Game(map=pure, state=state).adjudicate(orders)
     assert after.current.status is GameStatus.COMPLETED and after.current.winner == "AUSTRIA"
@@ -162,10 +164,10 @@ def test_a_tie_at_the_victory_count_plays_on() -> None:
     centres = sorted(board.supply_centers)
     first, second = centres[:28], centres[28:56]
     tie = {**{c: "CHINA" for c in first}, **{c: "JAPAN" for c in second}}
-    state = GameState(1910, Season.FALL, PhaseType.MOVEMENT, frozenset(), tie)
+    state = GameState(1910, Season.FALL, PhaseType.MOVEMENT, frozenset(), engine.Ownership(tie))
     assert engine.Game(map=board, state=state).adjudicate({})[0].current.status is GameStatus.ACTIVE
     ahead = {**tie, centres[56]: "CHINA"}
-    state = GameState(1910, Season.FALL, PhaseType.MOVEMENT, frozenset(), ahead)
+    state = GameState(1910, Season.FALL, PhaseType.MOVEMENT, frozenset(), engine.Ownership(ahead))
     after = engine.Game(map=board, state=state).adjudicate({})[0].current
     assert after.status is GameStatus.COMPLETED and after.winner == "CHINA"
 
