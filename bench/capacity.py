@@ -124,14 +124,15 @@ def _tables(params: dict[str, Any]) -> set[str]:
     return named
 
 
-def meter(client: Any, table: str, into: CapacityMeter | None = None,
+def meter(client: Any, table: str | tuple[str, ...], into: CapacityMeter | None = None,
           ignored: Callable[[], bool] = lambda: False) -> CapacityMeter:
-    """Price ``client``'s calls on ``table`` from now on (``client`` is the stack's boto3
-    DynamoDB client, infra/aws_clients.py; botocore's events see every call)."""
+    """Price ``client``'s calls on ``table`` (one name or several) from now on (``client`` is the
+    stack's boto3 DynamoDB client, infra/aws_clients.py; botocore's events see every call)."""
     found = into if into is not None else CapacityMeter()
+    tables = {table} if isinstance(table, str) else set(table)
 
     def remember(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        if table in _tables(params) and not ignored():
+        if tables & _tables(params) and not ignored():
             context["metered_params"] = dict(params)
 
     def count(parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
@@ -168,7 +169,7 @@ class Meter:
             reads, writes = self.units.split()
             return Reading(Counter(self.calls), dict(self.seconds), reads, writes, self.messages)
 
-    def attach(self, client: Any, table: str | None = None) -> None:
+    def attach(self, client: Any, table: str | tuple[str, ...] | None = None) -> None:
         """Count ``client``'s calls; with ``table``, price its DynamoDB calls on that table."""
         service = client.meta.service_model.service_name
 
@@ -222,12 +223,13 @@ class Reading(NamedTuple):
                    if s == service and (not operations or op in operations))
 
 
-def meter_all(table: str, ignore: tuple[str, ...] = ()) -> Meter:
-    """A ``Meter`` on the stack's own clients (infra/aws_clients.py) in this process."""
+def meter_all(table: str, ignore: tuple[str, ...] = (), also: tuple[str, ...] = ()) -> Meter:
+    """A ``Meter`` on the stack's own clients (infra/aws_clients.py) in this process; DynamoDB
+    units of ``table`` and of the tables ``also`` names (bench/cost.py: the live connections)."""
     from infra import aws_clients
 
     found = Meter(ignore)
-    found.attach(aws_clients.dynamodb(), table)
+    found.attach(aws_clients.dynamodb(), (table, *also))
     for service in ("scheduler", "sqs", "dynamodbstreams"):
         found.attach(aws_clients.client(service))
     return found

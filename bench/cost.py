@@ -32,6 +32,7 @@ issue 29 is commit f0fa0cc: ``git archive f0fa0cc | tar -x -C /tmp/before`` then
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import json
 import math
@@ -44,13 +45,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 SECONDS_PER_MONTH = 30 * 86400
 LAMBDA_GB = 0.5  # template.yaml Globals: MemorySize 512
-FUNCTIONS = 6  # SnapStart snapshots kept (one published version of each function)
 SWEEPS_PER_MONTH = SECONDS_PER_MONTH // 300  # the backstop sweeper's rate(5 minutes)
 
 # List prices, us-east-1, without free tiers, as AWS's pricing pages gave them when this table
@@ -76,10 +76,30 @@ PRICES: dict[str, tuple[float, str]] = {
     "logs_gb": (0.50, "CloudWatch Logs ingestion, per GB"),
 }
 LOG_BYTES_PER_INVOCATION = 400  # Lambda's START, END and REPORT lines and our INFO line or two
-RELAY_SECONDS = 0.05  # a relay or notifier batch's own time, assumed (not measured here)
-TRACED_FIXED_RATE = 0.05  # Lambda's fixed sampling rule: 1 invocation a second, then 5 % of the rest
-KEEPALIVE_MINUTES = 5  # web/src/live.ts KEEPALIVE_MS: a page re-subscribes every 5 minutes
+RELAY_SECONDS = 0.05  # a relay or notifier batch's own code time, assumed (not measured here)
+KEEPALIVE_MINUTES = 5  # web/src/live.ts KEEPALIVE_MS: a page sends a ping every 5 minutes
 SOCKET_MESSAGE_BYTES = 32 * 1024  # API Gateway WebSocket messages are billed per 32 KB
+
+# Lambda duration is our own code's time, measured here (a request's time less the time its AWS
+# calls took in the emulator), plus, for each AWS call the functions make, the time that call
+# takes on AWS. moto's own time is not AWS's (it is several times slower on this machine), so it
+# is never billed. The per-call figures, in seconds, and where they come from:
+# - DynamoDB: "single-digit millisecond" reads and writes is DynamoDB's documented promise
+#   (aws.amazon.com/dynamodb); we take 5 ms for a single-item call or a query, 10 ms for a
+#   transaction or a batch (a transaction is two round trips inside DynamoDB: prepare, commit);
+# - SQS: tens of milliseconds for SendMessage/DeleteMessage in the SQS developer guide's latency
+#   notes; we take 20 ms for a call (a batch is one call);
+# - EventBridge Scheduler: AWS publishes no latency; we take 30 ms for a CreateSchedule or
+#   DeleteSchedule (an assumption: a control-plane write, slower than a data-plane one);
+# - a frame the notifier posts to a socket (API Gateway's PostToConnection): 20 ms, assumed.
+AWS_CALL_SECONDS: dict[str, float] = {"dynamodb": 0.005, "sqs": 0.020, "scheduler": 0.030}
+AWS_BATCH_SECONDS = 0.010  # DynamoDB TransactWriteItems, TransactGetItems, BatchGetItem, BatchWriteItem
+POST_SECONDS = 0.020  # PostToConnection, per frame pushed
+DYNAMODB_BATCHES = frozenset({"TransactWriteItems", "TransactGetItems", "BatchGetItem", "BatchWriteItem"})
+
+# X-Ray: Lambda's own sampling when the template sets no rule (the first invocation each second,
+# then 5 % of the rest), else the rule template.yaml declares (AWS::XRay::SamplingRule).
+LAMBDA_DEFAULT_SAMPLING = (1.0, 0.05)  # (reservoir per second, fixed rate)
 
 
 # --- the measured game ---------------------------------------------------------------------------
@@ -91,8 +111,8 @@ class Usage:
 
     requests: Counter[str] = field(default_factory=Counter)  # HTTP requests by kind
     bytes_out: int = 0
-    api_seconds: float = 0.0  # the HTTP requests' time here
-    function_seconds: float = 0.0  # the deadline function's firings, run in process
+    api_seconds: float = 0.0  # our own code's time in the API's and the live function's invocations
+    function_seconds: float = 0.0  # our own code's time in the deadline function's firings
     firings: int = 0  # deadline and reminder schedules that fired
     calls: Counter[str] = field(default_factory=Counter)  # "service:Operation" -> count
     read_units: float = 0.0
@@ -105,6 +125,7 @@ class Usage:
     socket_messages: float = 0.0
     socket_minutes: float = 0.0
     socket_invocations: float = 0.0
+    pushes: float = 0.0  # frames the notifier posted to a socket (PostToConnection)
 
     def scaled(self, by: float) -> Usage:
         return Usage(Counter({k: v * by for k, v in self.requests.items()}), int(self.bytes_out * by),
@@ -112,7 +133,8 @@ class Usage:
                      Counter({k: v * by for k, v in self.calls.items()}), self.read_units * by,
                      self.write_units * by, Counter({k: v * by for k, v in self.reads_by.items()}),
                      Counter({k: v * by for k, v in self.writes_by.items()}),
-                     self.socket_messages * by, self.socket_minutes * by, self.socket_invocations * by)
+                     self.socket_messages * by, self.socket_minutes * by, self.socket_invocations * by,
+                     self.pushes * by)
 
     def add(self, other: Usage) -> None:
         self.requests.update(other.requests)
@@ -128,6 +150,7 @@ class Usage:
         self.socket_messages += other.socket_messages
         self.socket_minutes += other.socket_minutes
         self.socket_invocations += other.socket_invocations
+        self.pushes += other.pushes
 
 
 class Client:
@@ -145,8 +168,8 @@ class Client:
         before = self.own.snapshot()
         started = time.perf_counter()
         answer = self.session.request(method, self.base + path, json=body, headers=headers, timeout=60)
-        self.usage.api_seconds += time.perf_counter() - started
         spent = self.own.snapshot() - before
+        self.usage.api_seconds += code_seconds(time.perf_counter() - started, spent)
         self.usage.reads_by[kind] += spent.reads
         self.usage.writes_by[kind] += spent.writes
         self.usage.requests[kind] += 1
@@ -157,6 +180,24 @@ class Client:
         if answer.headers.get("content-type", "").startswith("application/json"):
             return answer.json()
         return None
+
+
+def code_seconds(wall: float, spent: Any) -> float:
+    """Our own code's share of ``wall``: less the time its AWS calls (``spent``, a meter's
+    reading) took in the emulator, which the bill replaces with AWS's (``aws_call_seconds``)."""
+    return max(0.0, wall - float(sum(spent.seconds.values())))
+
+
+def aws_call_seconds(calls: Counter[str]) -> float:
+    """What ``calls`` ("service:Operation" -> count) take on AWS, by AWS_CALL_SECONDS."""
+    total = 0.0
+    for name, n in calls.items():
+        service, operation = name.split(":", 1)
+        if service == "dynamodb" and operation in DYNAMODB_BATCHES:
+            total += n * AWS_BATCH_SECONDS
+        else:
+            total += n * AWS_CALL_SECONDS.get(service, 0.0)
+    return total
 
 
 class FixedClock:
@@ -227,12 +268,15 @@ def measure(args: argparse.Namespace) -> tuple[Usage, Usage]:
 
     stack = LocalStack(port=0, pump_interval=0.25).start()
     try:
-        from composition import wiring
+        wiring = _wiring()
 
         capacity = _load_meter()
-        table = wiring.settings().game_table
-        meter = capacity.meter_all(table)  # every thread: what the bill counts
-        own = capacity.meter_all(table, ignore=("convoy-pumps", "convoy-timers"))  # by what asked
+        settings = wiring.settings()
+        table = settings.game_table
+        # the live socket's connections table (issue 33): its writes are the live function's
+        connections = tuple(t for t in [getattr(settings, "connections_table", None)] if t)
+        meter = capacity.meter_all(table, also=connections)  # every thread: what the bill counts
+        own = capacity.meter_all(table, ignore=("convoy-pumps", "convoy-timers"), also=connections)
         return _play(stack.url, meter, own, args)
     finally:
         stack.stop()
@@ -249,6 +293,15 @@ def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Us
     game_id = created["game_id"]
     seats = POWERS[:args.players]
     tokens = {p: call("join", "POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in seats}
+    # the live client asks where the socket is once per game and remembers it (web/src/live.ts)
+    # a client that remembers the socket's address asks once per game and seat (web/src/live.ts);
+    # one that does not asks each visit (_live_phase), and this first ask is not billed
+    live_url = None
+    if args.client == "live":
+        if live_client(_checkout_root()).remembers_address:
+            live_url = [call("live url", "GET", f"/games/{game_id}/live")["url"] for _ in seats][0]
+        else:
+            live_url = call.session.get(f"{base}/games/{game_id}/live", timeout=60).json()["url"]
     _settle(meter)
     _take(meter, before, setup)
     phases: list[Usage] = []
@@ -257,7 +310,7 @@ def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Us
         before = meter.snapshot()
         client = Client(base, usage, own)
         client.meter = meter
-        _phase(client, game_id, tokens, rng, args, usage)
+        _phase(client, game_id, tokens, rng, args, usage, live_url)
         _settle(meter)
         _take(meter, before, usage)
         phases.append(usage)
@@ -268,26 +321,43 @@ def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Us
 
 
 def _phase(call: Client, game_id: str, tokens: dict[str, str], rng: random.Random, args: argparse.Namespace,
-           usage: Usage) -> None:
+           usage: Usage, live_url: str | None) -> None:
     """One phase of the client ``args.client`` says, then map views, the reminder and the deadline."""
     seats = list(tokens)
-    views = {p: call("poll" if args.client == "poll" else "page view", "GET", f"/games/{game_id}", tokens[p])
-             for p in seats}
-    phase = views[seats[0]]["phase"]
-    deadline = datetime.fromisoformat(str(views[seats[0]]["deadline"]).replace("Z", "+00:00"))
     if args.client == "poll":
-        _polling_phase(call, game_id, tokens, views, phase, rng, args)
+        views = {p: call("poll", "GET", f"/games/{game_id}", tokens[p]) for p in seats}
+        first = views[seats[0]]
+        _polling_phase(call, game_id, tokens, views, first["phase"], rng, args)
     else:
-        _live_phase(call, game_id, tokens, views, phase, rng, args, usage)
+        assert live_url, "the live client needs the API's socket address"
+        first = _live_phase(call, game_id, tokens, live_url, rng, args, usage)
+    phase = first["phase"]
+    deadline = datetime.fromisoformat(str(first["deadline"]).replace("Z", "+00:00"))
     last = _last(call, game_id)
     for n in range(args.map_views if last else 0):
-        picture = f"/games/{game_id}/map/resolution?phase={last}&format=png"
+        picture = f"/games/{game_id}/map/resolution?phase={last}&format=png{_notice_width()}"
         call("map", "GET", picture, tokens[seats[n % len(seats)]])
     before = call.own.snapshot()
+    started = time.perf_counter()
     _fire(game_id, phase, deadline, usage)
     spent = call.own.snapshot() - before
+    usage.function_seconds += code_seconds(time.perf_counter() - started, spent)
     usage.reads_by["deadline and reminder"] += spent.reads
     usage.writes_by["deadline and reminder"] += spent.writes
+
+
+def _notice_width() -> str:
+    """The width the measured product's PHASE_PROCESSED notice asks its picture at (since issue
+    29: NOTICE_MAP_WIDTH), as the link's query; the route's default before."""
+    for where in ("functions.usecases.turns.turn_record", "functions.usecases.turns.process_turn"):
+        try:  # the module, not the package's process_turn (a function of that name)
+            module = importlib.import_module(where)
+        except ImportError:  # an older checkout's layout
+            continue
+        width = getattr(module, "NOTICE_MAP_WIDTH", None)
+        if width:
+            return f"&width={width}"
+    return ""
 
 
 def _polling_phase(call: Client, game_id: str, tokens: dict[str, str], views: dict[str, Any], phase: str,
@@ -315,15 +385,15 @@ def _message(call: Client, game_id: str, tokens: dict[str, str], n: int) -> None
     call("inbox", "GET", f"/games/{game_id}/messages?limit=50", tokens[to])
 
 
-def _live_phase(call: Client, game_id: str, tokens: dict[str, str], views: dict[str, Any], phase: str,
-                rng: random.Random, args: argparse.Namespace, usage: Usage) -> None:
+def _live_phase(call: Client, game_id: str, tokens: dict[str, str], url: str, rng: random.Random,
+                args: argparse.Namespace, usage: Usage) -> dict[str, Any]:
     """The web client as it behaves now (web/src/components/GamePage.tsx, live.ts): a page visit
-    loads the view (the first visit's load is the one ``_phase`` made), asks ``GET /live`` for
-    the socket, opens it and subscribes (the answer is the view), re-subscribes every
-    ``KEEPALIVE_MINUTES`` and polls nothing while the socket is up. A visit's actions (order
-    sets, press and its inbox read) are made with the socket open, so their frames are counted;
-    visits follow each other (players rarely overlap in a day), and the deadline fires with no
-    page open."""
+    opens the socket at the address it remembers (asked once per game: ``_play``) and subscribes;
+    the answer is the page's view (no GET beside it); a ping every ``KEEPALIVE_MINUTES`` keeps the
+    socket open (no function, no answer); nothing is polled while the socket is up. A visit's
+    actions (order sets, press and its inbox read) are made with the socket open, from the view
+    the visit was given, so their frames are counted; visits follow each other (players rarely
+    overlap in a day), and the deadline fires with no page open. Returns the first view."""
     seats = list(tokens)
     actions: list[tuple[str, int]] = [("submit", n) for n in range(args.submissions)]
     actions += [("message", n) for n in range(args.messages)]
@@ -332,52 +402,98 @@ def _live_phase(call: Client, game_id: str, tokens: dict[str, str], views: dict[
     todo: dict[tuple[str, int], list[tuple[str, int]]] = {visit: [] for visit in visits}
     for n, action in enumerate(actions):
         todo[visits[n % len(visits)]].append(action)
+    first: dict[str, Any] | None = None
+    client = live_client(_checkout_root())
     for power, visit in visits:
-        if visit > 0:
+        if not client.view_from_subscribe:  # the page's own GET beside the socket
             call("page view", "GET", f"/games/{game_id}", tokens[power])
-        url = call("live url", "GET", f"/games/{game_id}/live")["url"]
+        if not client.remembers_address:  # where the socket is, asked every visit
+            url = call("live url", "GET", f"/games/{game_id}/live")["url"]
         with LiveVisit(url, tokens[power], game_id, usage, call) as socket:
+            view = socket.view
+            first = first or view
             for _ in range(keepalives(args.visit_minutes)):
-                socket.subscribe()
+                socket.ping() if client.pings else socket.subscribe()
             for kind, n in todo[(power, visit)]:
                 if kind == "message":
                     _message(call, game_id, tokens, n)
-                elif views[power]["legal_orders"]:
+                elif view["legal_orders"]:
                     call("submission", "POST", f"/games/{game_id}/orders", tokens[power],
-                         {"orders": _legal(views[power], rng), "phase": phase})
+                         {"orders": _legal(view, rng), "phase": view["phase"]})
             _settle(call.meter)
         usage.socket_minutes += args.visit_minutes
+    assert first is not None
+    return first
+
+
+class LiveClient(NamedTuple):
+    """How the measured checkout's web client uses its socket (read off its sources, so a
+    ``--compare`` plays each checkout's own client, not this one's)."""
+
+    remembers_address: bool  # GET /games/{id}/live once per game (issue 29), else every visit
+    view_from_subscribe: bool  # the first view is the subscribe answer, else a GET beside it
+    pings: bool  # the keepalive is a ping (no function, no answer), else a re-subscribe
+
+
+def live_client(root: Path) -> LiveClient:
+    web = root / "web" / "src"
+    live = (web / "live.ts").read_text() if (web / "live.ts").exists() else ""
+    page = web / "components" / "GamePage.tsx"
+    return LiveClient("convoy.liveUrl." in live, page.exists() and "FIRST_VIEW_WAIT_MS" in page.read_text(),
+                      "socket?.send(PING)" in live)
+
+
+_root: list[Path] = []  # the measured checkout (main sets it)
+
+
+def _checkout_root() -> Path:
+    return _root[0] if _root else HERE.parent
 
 
 def keepalives(minutes: float) -> int:
-    """Re-subscribes in a visit of ``minutes`` (a timer from the socket's opening, every
+    """Pings in a visit of ``minutes`` (a timer from the socket's opening, every
     KEEPALIVE_MINUTES, stopped by the close: a 10-minute visit sends one)."""
     return max(0, math.ceil(minutes / KEEPALIVE_MINUTES) - 1)
 
 
 class LiveVisit:
-    """One page's socket: connect with the seat's token, subscribe; every frame received until
-    the close is counted (API Gateway bills a message per started 32 KB, both ways)."""
+    """One page's socket: connect with the seat's token, subscribe (the answer is the page's
+    view); every frame received until the close is counted (API Gateway bills a message per
+    started 32 KB, both ways). The live function's time is our code's, measured as a request's."""
 
     def __init__(self, url: str, token: str, game_id: str, usage: Usage, call: Client) -> None:
         from websockets.sync.client import connect
 
-        started = time.perf_counter()
         self.usage, self.game_id, self.call = usage, game_id, call
+        before, started = call.own.snapshot(), time.perf_counter()
         self.socket = connect(url, subprotocols=["convoy", token], legacy=True)  # type: ignore[call-overload]
+        self._spent("live socket", started, before)
         usage.socket_invocations += 1  # $connect
         usage.requests["live socket"] += 1  # the upgrade request through CloudFront
-        usage.api_seconds += time.perf_counter() - started
-        self.subscribe()
+        self.view: dict[str, Any] = self.subscribe()
 
-    def subscribe(self) -> None:
-        """A subscribe (the page's first, or its keepalive) and its answer, the game's view."""
-        started = time.perf_counter()
+    def _spent(self, kind: str, started: float, before: Any) -> None:
+        spent = self.call.own.snapshot() - before
+        self.usage.api_seconds += code_seconds(time.perf_counter() - started, spent)
+        self.usage.reads_by[kind] += spent.reads
+        self.usage.writes_by[kind] += spent.writes
+
+    def subscribe(self) -> dict[str, Any]:
+        """The page's subscribe and its answer, the game's view."""
+        before, started = self.call.own.snapshot(), time.perf_counter()
         self._sent(json.dumps({"action": "subscribe", "game_id": self.game_id}))
         self.usage.socket_invocations += 1
-        while json.loads(self._received(self.socket.recv(timeout=30))).get("type") != "subscribed":
-            pass
-        self.usage.api_seconds += time.perf_counter() - started
+        while True:
+            frame = json.loads(self._received(self.socket.recv(timeout=30)))
+            if frame.get("type") == "subscribed":
+                break
+            self.usage.pushes += 1
+        self._spent("live socket", started, before)
+        return dict(frame["view"])
+
+    def ping(self) -> None:
+        """The keepalive: one message in, no function, nothing back (template.yaml LivePingRoute)."""
+        self._sent(json.dumps({"action": "ping"}))
 
     def _sent(self, text: str) -> None:
         self.socket.send(text)
@@ -396,10 +512,18 @@ class LiveVisit:
         while True:  # the frames the visit's own actions caused (the pumps have settled)
             try:
                 self._received(self.socket.recv(timeout=0.5))
+                self.usage.pushes += 1
             except TimeoutError:
                 break
+        before = self.call.own.snapshot()
         self.socket.close()
-        self.usage.socket_invocations += 1  # $disconnect
+        # $disconnect runs on the server's side of the close: its units are counted here and its
+        # AWS calls billed by their count (bill); its own code time is not measured (a few ms)
+        _settle(self.call.meter, quiet=0.5)
+        spent = self.call.own.snapshot() - before
+        self.usage.reads_by["live socket"] += spent.reads
+        self.usage.writes_by["live socket"] += spent.writes
+        self.usage.socket_invocations += 1
 
 
 def _last(call: Client, game_id: str) -> str | None:
@@ -408,16 +532,29 @@ def _last(call: Client, game_id: str) -> str | None:
     return str(found["phase"]) if found.get("phase") else None
 
 
+def _wiring() -> Any:
+    """The measured checkout's composition root (functions/wiring.py before issue 30)."""
+    try:
+        from composition import wiring
+    except ImportError:
+        from functions import wiring  # type: ignore[no-redef,attr-defined,unused-ignore]
+    return wiring
+
+
 def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
     """The phase's reminder and deadline schedules fire: the deadline function's own use cases,
     in process, at the reminder's time and just after the deadline."""
-    from composition import wiring
     from functions.adapters import StoreDeadlineGames
-    from functions.usecases.turns import fire_deadline, send_reminder
+
+    wiring = _wiring()
+    try:
+        from functions.usecases.turns import fire_deadline, send_reminder
+    except ImportError:  # before issue 30 the use cases were flat (the baseline, f0fa0cc)
+        from functions.usecases.deadlines import fire_deadline  # type: ignore[no-redef,import-not-found,unused-ignore]
+        from functions.usecases.reminders import send_reminder  # type: ignore[no-redef,import-not-found,unused-ignore]
 
     services = wiring.services()
     scheduler = wiring.deadline_scheduler()
-    started = time.perf_counter()
     reminded = FixedClock(deadline - timedelta(minutes=30))
     send_reminder(services.store, reminded, game_id, phase, scheduler=scheduler)
     late = deadline + timedelta(seconds=1)
@@ -425,7 +562,6 @@ def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
     outcome = fire_deadline(game_id, phase, now=late, games=games, scheduler=scheduler)
     if str(outcome) not in ("PROCESSED", "FireOutcome.PROCESSED"):
         raise RuntimeError(f"the deadline of {phase} did not process it: {outcome}")
-    usage.function_seconds += time.perf_counter() - started
     usage.firings += 2
 
 
@@ -438,14 +574,57 @@ def _map_cached(template: Path) -> bool:
     return "MapCachePolicy" in text and "/games/*/map*" in text
 
 
-def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool) -> dict[str, float]:
+class Deployment(NamedTuple):
+    """What the measured checkout's template.yaml says that the bill depends on."""
+
+    map_cached: bool  # CloudFront may keep the public map pictures
+    sampling: tuple[float, float] = LAMBDA_DEFAULT_SAMPLING  # X-Ray: (reservoir per second, rate)
+    snapstart_functions: int = 7  # functions whose published version keeps a SnapStart snapshot
+
+
+def deployment(template: Path) -> Deployment:
+    return Deployment(_map_cached(template), trace_sampling(template), snapstart_functions(template))
+
+
+def snapstart_functions(template: Path) -> int:
+    """Functions with SnapStart (the Globals' setting or their own; ``ApplyOn: None`` is off):
+    one snapshot each is cached while its version is published (the live alias's)."""
+    from local_stack.template import load_template, resources_of
+
+    loaded = load_template(template)
+    default = ((loaded.get("Globals") or {}).get("Function") or {}).get("SnapStart")
+    functions = resources_of(loaded, "AWS::Serverless::Function").values()
+    return sum(1 for f in functions if (f.get("SnapStart", default) or {}).get("ApplyOn", "None") != "None")
+
+
+def trace_sampling(template: Path) -> tuple[float, float]:
+    """(reservoir per second, fixed rate) of the template's X-Ray sampling rule for the stack's
+    functions (AWS::XRay::SamplingRule), or Lambda's default when it declares none."""
+    from local_stack.template import load_template, resources_of  # the measured checkout's
+
+    rules = resources_of(load_template(template), "AWS::XRay::SamplingRule")
+    for rule in rules.values():
+        found = rule["SamplingRule"]
+        if found.get("ServiceType") == "AWS::Lambda::Function":
+            return float(found["ReservoirSize"]), float(found["FixedRate"])
+    return LAMBDA_DEFAULT_SAMPLING
+
+
+def traces(invocations: float, sampling: tuple[float, float]) -> float:
+    """Traces recorded in a month of ``invocations``: the reservoir's each second, then the rate."""
+    reservoir, rate = sampling
+    kept = min(invocations, reservoir * SECONDS_PER_MONTH)
+    return kept + rate * (invocations - kept)
+
+
+def bill(setup: Usage, phase: Usage, args: argparse.Namespace, deployed: Deployment) -> dict[str, float]:
     """Monthly dollars per line for ``args.games`` games."""
     phases = args.games * SECONDS_PER_MONTH / (3600 * args.phase_hours)
     month = phase.scaled(phases)
     new_games = phases / args.game_phases  # games started (and ended) in a month, steady state
     once = setup.scaled(new_games)
     maps = month.requests["map"]
-    from_cache = maps * args.cache_hit if map_cached else 0.0
+    from_cache = maps * args.cache_hit if deployed.map_cached else 0.0
     edge_requests = sum(month.requests.values()) + sum(once.requests.values())
     sockets = month.requests["live socket"]  # upgrades: through CloudFront to the WebSocket API
     api_requests = edge_requests - from_cache - sockets
@@ -453,12 +632,12 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool)
                          + once.calls["sqs:SendMessageBatch"] + once.calls["sqs:DeleteMessageBatch"])
     invocations = (api_requests + month.firings + async_invocations + SWEEPS_PER_MONTH
                    + month.socket_invocations)
-    api_time = (month.api_seconds + once.api_seconds) * (api_requests / max(edge_requests, 1))
-    gb_seconds = LAMBDA_GB * (api_time + month.function_seconds + async_invocations * RELAY_SECONDS)
+    code_time = (month.api_seconds + once.api_seconds) * (1 - from_cache / max(edge_requests, 1))
+    aws_time = aws_call_seconds(month.calls + once.calls) + month.pushes * POST_SECONDS
+    gb_seconds = LAMBDA_GB * (code_time + month.function_seconds + async_invocations * RELAY_SECONDS
+                              + aws_time)
     sqs = sum(n for k, n in (month.calls + once.calls).items() if k.startswith("sqs:"))
-    per_second = invocations / SECONDS_PER_MONTH
-    traced = SECONDS_PER_MONTH * min(per_second, 1.0) + TRACED_FIXED_RATE * max(0.0, invocations
-                                                                                 - SECONDS_PER_MONTH)
+    traced = traces(invocations, deployed.sampling)
     price = {name: value for name, (value, _) in PRICES.items()}
     return {
         "CloudFront requests": edge_requests * price["cloudfront_request"],
@@ -468,7 +647,7 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool)
                                     + month.socket_minutes * price["websocket_minute"]),
         "Lambda requests": invocations * price["lambda_request"],
         "Lambda duration": gb_seconds * price["lambda_gb_second"],
-        "Lambda SnapStart cache": (FUNCTIONS * LAMBDA_GB * SECONDS_PER_MONTH
+        "Lambda SnapStart cache": (deployed.snapstart_functions * LAMBDA_GB * SECONDS_PER_MONTH
                                    * price["snapstart_cache_gb_second"]),
         "DynamoDB writes": (month.write_units + once.write_units) * price["dynamodb_write_unit"],
         "DynamoDB reads": (month.read_units + once.read_units) * price["dynamodb_read_unit"],
@@ -479,8 +658,8 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool)
     }
 
 
-def report(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: bool) -> dict[str, Any]:
-    lines = bill(setup, phase, args, map_cached)
+def report(setup: Usage, phase: Usage, args: argparse.Namespace, deployed: Deployment) -> dict[str, Any]:
+    lines = bill(setup, phase, args, deployed)
     scheduler_calls = {k: v for k, v in phase.calls.items() if k.startswith("scheduler:")}
     return {
         "per_phase": {
@@ -492,10 +671,15 @@ def report(setup: Usage, phase: Usage, args: argparse.Namespace, map_cached: boo
             "sqs_calls": {k: v for k, v in phase.calls.items() if k.startswith("sqs:")},
         },
         "socket": {"messages": round(phase.socket_messages, 1), "minutes": phase.socket_minutes,
-                   "invocations": phase.socket_invocations},
+                   "invocations": phase.socket_invocations, "pushes": phase.pushes},
         "per_game_setup": {"requests": dict(setup.requests), "write_units": round(setup.write_units, 1),
                            "read_units": round(setup.read_units, 1)},
-        "map_cached": map_cached,
+        "map_cached": deployed.map_cached,
+        "trace_sampling": list(deployed.sampling),
+        "snapstart_functions": deployed.snapstart_functions,
+        "lambda_seconds": {"code": round(phase.api_seconds + phase.function_seconds, 3),
+                           "aws_calls": round(aws_call_seconds(phase.calls) + phase.pushes * POST_SECONDS,
+                                              3)},
         "bill": lines,
         "total": sum(lines.values()),
     }
@@ -523,6 +707,8 @@ def print_report(found: dict[str, Any], args: argparse.Namespace, title: str) ->
     print(f"  per phase: {sum(per['requests'].values()):.0f} requests, {per['read_units']} read units, "
           f"{per['write_units']} write units, scheduler calls {per['scheduler_calls']}, "
           f"{per['bytes_out'] / 1024:.0f} KB out; socket: {found['socket']}")
+    print(f"  Lambda seconds per phase: {found['lambda_seconds']} (our code, measured; AWS calls, "
+          f"priced by AWS_CALL_SECONDS); X-Ray sampling (reservoir/s, rate): {found['trace_sampling']}")
     print()
     print_usage(found)
     print()
@@ -537,7 +723,7 @@ def _client(args: argparse.Namespace) -> str:
     if args.client == "poll":
         return f"a polling client: {args.polls} polls"
     return (f"the live client: {args.visits} page visits per player of {args.visit_minutes:g} min, "
-            f"socket open, a re-subscribe every {KEEPALIVE_MINUTES} min, no polls")
+            f"socket open, a ping every {KEEPALIVE_MINUTES} min, no polls")
 
 
 def print_comparison(before: dict[str, Any], after: dict[str, Any], args: argparse.Namespace) -> None:
@@ -555,7 +741,8 @@ def print_comparison(before: dict[str, Any], after: dict[str, Any], args: argpar
         per = found["per_phase"]
         print()
         print(f"{name}: scheduler calls per phase {json.dumps(per['scheduler_calls'], sort_keys=True)}, "
-              f"{per['bytes_out'] / 1024:.0f} KB out per phase")
+              f"{per['bytes_out'] / 1024:.0f} KB out per phase; socket {found.get('socket')}; Lambda "
+              f"seconds {found.get('lambda_seconds')}; X-Ray sampling {found.get('trace_sampling')}")
         print()
         print_usage(found)
 
@@ -603,9 +790,10 @@ def main(argv: list[str] | None = None) -> None:
         print_comparison(_run(args.compare.resolve(), given), _run(None, given), args)
         return
     root = (args.checkout or HERE.parent).resolve()
+    _root[:] = [root]
     sys.path.insert(0, str(root))
     setup, phase = measure(args)
-    found = report(setup, phase, args, _map_cached(root / "template.yaml"))
+    found = report(setup, phase, args, deployment(root / "template.yaml"))
     if args.json:
         print(json.dumps(found, default=float))
     else:

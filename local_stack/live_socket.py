@@ -18,8 +18,9 @@ What it does, as API Gateway does:
   the ``convoy`` subprotocol is selected when offered;
 - a text frame becomes a ``MESSAGE`` event routed by its JSON ``action`` (the template's route
   selection expression ``$request.body.action``) to ``subscribe``; the answer's body is sent back
-  (a two-way route); any other action is answered ``{"message": "Forbidden"}``, as API Gateway
-  answers a message no route takes;
+  (a two-way route); ``ping`` (the keepalive) goes to the template's MOCK integration: nothing is
+  invoked and nothing sent back; any other action is answered ``{"message": "Forbidden"}``, as
+  API Gateway answers a message no route takes;
 - a close becomes ``$disconnect``;
 - the Management API: the emulator's ``PostToConnection`` (moto's ``apigatewaymanagementapi``,
   patched here) sends the data on the open socket and answers 410 ``GoneException`` for a
@@ -41,7 +42,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 log = logging.getLogger("convoy.local.live")
-ROUTES = ("subscribe",)  # template.yaml's LiveApi routes besides $connect/$disconnect
+ROUTES = ("subscribe",)  # template.yaml's LiveApi routes to the function, besides $connect/$disconnect
+MOCK_ROUTES = ("ping",)  # template.yaml's LiveApi routes to a MOCK integration without a response
 STAGE = "live"
 MAX_MESSAGE_BYTES = 128 * 1024  # API Gateway's WebSocket message limit
 
@@ -97,7 +99,7 @@ def route_of(body: str) -> str:
         action = json.loads(body).get("action")
     except (ValueError, AttributeError):
         return "$default"
-    return action if action in ROUTES else "$default"
+    return action if action in ROUTES or action in MOCK_ROUTES else "$default"
 
 
 def new_connection_id() -> str:
@@ -173,6 +175,8 @@ class LiveSocket:
                 route = route_of(text)
                 if route == "$default":
                     connection.send(json.dumps({"message": "Forbidden", "connectionId": connection_id}))
+                    continue
+                if route in MOCK_ROUTES:  # the keepalive: no function, no answer (one-way)
                     continue
                 answer = self._invoke(message_event(connection_id, text, route, at, ip))
                 if answer.get("body"):

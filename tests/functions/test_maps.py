@@ -201,7 +201,7 @@ def test_the_phase_processed_notice_links_to_that_phases_resolution_map(api_tabl
     items = [o for o in api_table.store.outbox[api_table.game_id] if o.kind == "PHASE_PROCESSED"]
     assert len(items) == 1
     path = items[0].payload["map"]
-    assert path == f"/games/{api_table.game_id}/map/resolution?phase=S1901M&format=png"
+    assert path == f"/games/{api_table.game_id}/map/resolution?phase=S1901M&format=png&width=800"
     # Then the link answers with that phase's resolution as a PNG
     route, _, query = str(path).partition("?")
     answer = _get(route, query=dict(q.split("=") for q in query.split("&")))

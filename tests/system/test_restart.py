@@ -39,7 +39,9 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 def test_sigterm_mid_game_then_restart_continues_the_game(server: ServerProcess) -> None:
     api = Api(server.url)
     # Given a game under way: seated, a deadline pending, France's orders in, events logged
-    created = api.call("POST", "/games", expect=201, body={"phase_seconds": {"MOVEMENT": 20}})
+    # (45 s: the stop and the start must both fit before the deadline, on a loaded 2-core runner too;
+    # at 20 s a restart under load 12 took 34 s and the phase was over before it could be looked at)
+    created = api.call("POST", "/games", expect=201, body={"phase_seconds": {"MOVEMENT": 45}})
     game_id = created["game_id"]
     tokens = {p: api.call("POST", f"/games/{game_id}/join", body={"power": p})["token"] for p in POWERS}
     api.call("POST", f"/games/{game_id}/orders", token=tokens["FRANCE"],
@@ -59,7 +61,7 @@ def test_sigterm_mid_game_then_restart_continues_the_game(server: ServerProcess)
     assert after["deadline"] == before["deadline"] and after["event_seq"] == before["event_seq"]
     assert api.call("GET", f"/games/{game_id}/events?after=0")["events"] == events
     # and the deadline scheduled before the stop fires after it: the phase is adjudicated
-    _wait_for("the deadline to fire", lambda: api.call("GET", f"/games/{game_id}")["phase"] != "S1901M")
+    _wait_for("the deadline to fire", lambda: api.call("GET", f"/games/{game_id}")["phase"] != "S1901M", 90)
     history = api.call("GET", f"/games/{game_id}/history")["phases"]
     assert history[0]["phase"] == "S1901M"
     assert sorted(history[0]["orders"]["FRANCE"]) == ["A MAR - SPA", "A PAR - BUR"]

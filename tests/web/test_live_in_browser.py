@@ -6,6 +6,10 @@ France's orders as in on the table — within a second of each being accepted, w
 the live socket to tell it (``convoy.pollMs`` = 0 turns the page's poll off). Then the socket is
 cut and cannot come back for a while: the page falls back to polling, then follows the socket
 again once it answers.
+
+Issue 29 item 1: a page visit asks ``GET /games/{id}/live`` once per game (the address is
+remembered) and takes its first view from the socket's subscribe answer, not from a GET beside
+it: a reload of a followed game makes neither request.
 """
 
 from __future__ import annotations
@@ -95,9 +99,29 @@ def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_poll
     assert seen <= WITHIN, f"the submission showed after {seen:.2f} s"
     print(f"live: press after {badge:.2f} s, submission after {seen:.2f} s")
 
-    # When the socket drops and cannot come back for a while (its address does not answer)
+    # When Germany comes back to the page (a new visit: a reload)
+    asked: list[str] = []
+    germany.on("request", lambda r: asked.append(f"{r.method} {r.url}"))
+    germany.reload()
+    germany.get_by_test_id("live").wait_for()
+    germany.get_by_text("You play Germany").wait_for()
+    # Then the view came by the socket: no GET of the view, no GET of the socket's address
+    game_path = f"/games/{game_id}"
+    assert not [a for a in asked if a.startswith("GET ") and a.split("?")[0].endswith(game_path)], asked
+    assert not [a for a in asked if a.split("?")[0].endswith(f"{game_path}/live")], asked
+
+    # When the socket drops and cannot come back for a while (its address refuses: every new
+    # socket of the page is closed by the browser's WebSocket routing before it reaches us)
+    blocked = {"on": True}
+
+    def socket_route(ws: Any) -> None:
+        if blocked["on"]:
+            ws.close()
+        else:
+            ws.connect_to_server()
+
     germany.evaluate("localStorage.removeItem('convoy.pollMs')")
-    germany.route("**/live", lambda route: route.abort())
+    germany.route_web_socket(lambda url: True, socket_route)
     with germany.expect_request(lambda r: "/events?after=" in r.url, timeout=15_000):
         live = web_stack._live
         assert live is not None  # the web stack serves the live socket
@@ -106,7 +130,7 @@ def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_poll
         germany.get_by_test_id("live").wait_for(state="detached")
     # Then the page polls the event log meanwhile, and follows the socket again once it answers
     shot(germany, shots, "05-germany-polling")
-    germany.unroute("**/live")
+    blocked["on"] = False
     germany.get_by_test_id("live").wait_for(timeout=40_000)
 
 

@@ -17,13 +17,20 @@ export type LiveFrame =
   | { type: "message"; game_id: string; message: Message; unread: number }
   | { type: "error"; code: string; message: string };
 
+export type LiveState = "connecting" | "open" | "down";
+
 export interface LiveHandlers {
   onFrame: (frame: LiveFrame) => void;
-  onState: (open: boolean) => void;
+  onState: (state: LiveState) => void;
 }
 
-const KEEPALIVE_MS = 5 * 60 * 1000; // API Gateway closes a socket idle for 10 minutes
+// API Gateway closes a socket idle for 10 minutes. The keepalive is a "ping" frame: the
+// WebSocket API's ping route has no function behind it and sends nothing back (template.yaml
+// LivePingRoute), so it costs one message, not a subscribe's invocation and view (issue 29).
+const KEEPALIVE_MS = 5 * 60 * 1000;
 const MAX_BACKOFF_MS = 30_000;
+export const PING = JSON.stringify({ action: "ping" });
+const ADDRESS_KEY = "convoy.liveUrl.";
 
 /** The socket's absolute ws(s) URL from the API's answer (relative: this page's origin). */
 export function socketUrl(url: string, location: { protocol: string; host: string }): string {
@@ -32,7 +39,30 @@ export function socketUrl(url: string, location: { protocol: string; host: strin
   return `${scheme}://${location.host}${url.startsWith("/") ? url : `/${url}`}`;
 }
 
-/** Follow one game until the returned function is called; reconnects with backoff. */
+/**
+ * Where the game's socket is: asked of ``GET /games/{id}/live`` once per game and remembered
+ * (localStorage), so a visit does not ask again (issue 29: a request each visit was a tenth of
+ * the bill). ``null``: the API has no live socket (the page polls). A remembered address that
+ * fails to open is forgotten (``forgetAddress``) and asked for again on the next attempt.
+ */
+export async function socketAddress(gameId: string): Promise<string | null> {
+  const remembered = globalThis.localStorage?.getItem(ADDRESS_KEY + gameId);
+  if (remembered) return remembered;
+  const where = await call<{ url: string | null }>("GET", `/games/${gameId}/live`, { retries: 0 });
+  if (where.url) globalThis.localStorage?.setItem(ADDRESS_KEY + gameId, where.url);
+  return where.url;
+}
+
+export function forgetAddress(gameId: string): void {
+  globalThis.localStorage?.removeItem(ADDRESS_KEY + gameId);
+}
+
+/**
+ * Follow one game until the returned function is called; reconnects with backoff. The state is
+ * "connecting" until the first subscribe answer ("open") or a failure ("down": the page loads
+ * its view with a GET and polls); the subscribe answer carries the view, so a page whose socket
+ * opens needs no GET of its own.
+ */
 export function follow(gameId: string, token: string | null, handlers: LiveHandlers): () => void {
   let socket: WebSocket | null = null;
   let stopped = false;
@@ -41,7 +71,7 @@ export function follow(gameId: string, token: string | null, handlers: LiveHandl
   let keepalive: ReturnType<typeof setInterval> | undefined;
 
   const again = () => {
-    handlers.onState(false);
+    handlers.onState("down");
     clearInterval(keepalive);
     if (stopped) return;
     attempt += 1;
@@ -49,20 +79,26 @@ export function follow(gameId: string, token: string | null, handlers: LiveHandl
   };
 
   async function open() {
-    let where: { url: string | null };
+    let url: string | null;
     try {
-      where = await call<{ url: string | null }>("GET", `/games/${gameId}/live`, { retries: 0 });
+      url = await socketAddress(gameId);
     } catch {
       again();
       return;
     }
-    if (stopped || !where.url || typeof WebSocket === "undefined") return;
+    if (stopped) return;
+    if (!url || typeof WebSocket === "undefined") {
+      handlers.onState("down");
+      return;
+    }
     const subscribe = JSON.stringify({ action: "subscribe", game_id: gameId });
-    socket = new WebSocket(socketUrl(where.url, window.location), token ? ["convoy", token] : ["convoy"]);
+    let opened = false;
+    socket = new WebSocket(socketUrl(url, window.location), token ? ["convoy", token] : ["convoy"]);
     socket.onopen = () => {
+      opened = true;
       attempt = 0;
       socket?.send(subscribe);
-      keepalive = setInterval(() => socket?.send(subscribe), KEEPALIVE_MS);
+      keepalive = setInterval(() => socket?.send(PING), KEEPALIVE_MS);
     };
     socket.onmessage = (event) => {
       let frame: LiveFrame;
@@ -71,10 +107,13 @@ export function follow(gameId: string, token: string | null, handlers: LiveHandl
       } catch {
         return;
       }
-      if (frame.type === "subscribed") handlers.onState(true);
+      if (frame.type === "subscribed") handlers.onState("open");
       handlers.onFrame(frame);
     };
-    socket.onclose = again;
+    socket.onclose = () => {
+      if (!opened) forgetAddress(gameId); // never opened: the address may be stale, ask again
+      again();
+    };
   }
 
   void open();

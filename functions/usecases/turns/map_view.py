@@ -43,8 +43,9 @@ from functions.usecases.players import Actor, fogged, names_in, seen_by, seer, s
 KINDS = ("board", "orders", "resolution")
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
 # bump when the drawing changes, so cached pictures are not served across a change
-# (2: every order names its unit, data-order, and contested moves show strengths: issue 31)
-STYLE = "2"
+# (2: every order names its unit, data-order, and contested moves show strengths: issue 31;
+# 3: a PNG's provinces without anti-aliasing, a picture ~40 % the size: issue 29)
+STYLE = "3"
 CACHE_SIZE = 64
 
 
@@ -224,7 +225,7 @@ def _etag(game_id: str, phase: str, version: str, viewer: str, request: MapReque
 def _draw(game: GameRecord, scene: _Scene, request: MapRequest) -> bytes:
     board = game_map(game.variant)
     options = render.RenderOptions(width=request.width, palette=render.PALETTES[request.palette],
-                                   fog=scene.fog or frozenset())
+                                   fog=scene.fog or frozenset(), crisp_board=request.fmt == "png")
     svg = render.render_svg(board, render.load_geometry(game.variant), scene.state, scene.overlay, options)
     return render.svg_to_png(svg) if request.fmt == "png" else svg.encode()
 

@@ -24,6 +24,8 @@ from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
 from functions.usecases.game import iso, outbox_at
 from functions.usecases.turns.outcomes import Plan, Processed, Record, Step, Turn
 
+NOTICE_MAP_WIDTH = 800  # the width of the resolution picture a PHASE_PROCESSED notice links to
+
 
 def record_turn(turn: Turn, plan: Plan, now: datetime) -> Record:
     """The next META, the PHASE items, the events and notices of ``plan``, numbered."""
@@ -67,7 +69,10 @@ def notify(game: GameRecord, processed: str) -> OutboxRecord:
     return outbox_at(
         game, 0, "PHASE_PROCESSED",
         {"phase": processed, "next_phase": game.phase, "game_status": game.status, "deadline": game.deadline,
-         # the phase's resolution map (issue 14); notices put the API's base URL before it
-         "map": f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"},
+         # the phase's resolution map (issue 14); notices put the API's base URL before it. 800 px
+         # wide (issue 29): what a chat or a mail shows, at 128 KB where the 1200 px default was
+         # 354 KB, and every receiver of every notice fetches it (docs/scaling.md)
+         "map": (f"/games/{game.game_id}/map/resolution?phase={processed}&format=png"
+                 f"&width={NOTICE_MAP_WIDTH}")},
         f"{processed}:processed",
     )
