@@ -32,6 +32,7 @@ issue 29 is commit f0fa0cc: ``git archive f0fa0cc | tar -x -C /tmp/before`` then
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import json
 import math
@@ -349,12 +350,15 @@ def _phase(call: Client, game_id: str, tokens: dict[str, str], rng: random.Rando
 def _notice_width() -> str:
     """The width the measured product's PHASE_PROCESSED notice asks its picture at (since issue
     29: NOTICE_MAP_WIDTH), as the link's query; the route's default before."""
-    try:
-        from functions.usecases.turns import process_turn
-    except ImportError:  # an older checkout's layout
-        return ""
-    width = getattr(process_turn, "NOTICE_MAP_WIDTH", None)
-    return f"&width={width}" if width else ""
+    for where in ("functions.usecases.turns.turn_record", "functions.usecases.turns.process_turn"):
+        try:  # the module, not the package's process_turn (a function of that name)
+            module = importlib.import_module(where)
+        except ImportError:  # an older checkout's layout
+            continue
+        width = getattr(module, "NOTICE_MAP_WIDTH", None)
+        if width:
+            return f"&width={width}"
+    return ""
 
 
 def _polling_phase(call: Client, game_id: str, tokens: dict[str, str], views: dict[str, Any], phase: str,

@@ -9,8 +9,9 @@ functions/usecases): nothing here adds a field to them.
 - ``CIVIL_DISORDER`` ``{power, missed}``: the tenure ends in civil disorder.
 - ``NMR_EXTENSION`` ``{powers, deadline}``: the deadline of the current phase moved on for
   these late powers; their orders that phase, if they come, are late.
-- ``PHASE_PROCESSED`` ``{phase, orders, resolution: {nmr, ...}}``: a power owed orders that
-  phase if it is in ``orders`` or in ``resolution.nmr`` (no orders by the deadline).
+- ``PHASE_PROCESSED`` ``{phase, orders, nmr}``: a power owed orders that phase if it is in
+  ``orders`` or in ``nmr`` (no orders by the deadline). Events written before issue 29 carry
+  the list as ``resolution.nmr``; both are read.
 - ``GAME_ENDED``: every open tenure ends with the game.
 
 A phase a seated power owed is counted once: *on time* (orders by the first deadline),
@@ -115,7 +116,7 @@ def tenures(events: Iterable[Event]) -> list[Tenure]:
 
 
 def _count_phase(open_: dict[str, Tenure], data: Mapping[str, Any], extended: set[str]) -> None:
-    nmr = set((data.get("resolution") or {}).get("nmr") or ())
+    nmr = set(data.get("nmr") or (data.get("resolution") or {}).get("nmr") or ())
     ordered = set(data.get("orders") or {})
     for power, tenure in open_.items():
         if power in nmr:

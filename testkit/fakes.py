@@ -96,7 +96,7 @@ class InMemoryGameStore:
         expected_version: int,
         events: Sequence[EventRecord],
         outbox: Sequence[OutboxRecord],
-        phase: PhaseRecord | None = None,
+        phases: Sequence[PhaseRecord] = (),
     ) -> GameRecord:
         hook, self.before_write = self.before_write, None
         if hook is not None:
@@ -112,8 +112,8 @@ class InMemoryGameStore:
             self._put_turns(game.game_id, turns)
             self.events[game.game_id].extend(events)
             self.outbox[game.game_id].extend(outbox)
-            if phase is not None:
-                self.phase_items[game.game_id].append(phase)
+            if phases:
+                self.phase_items[game.game_id].extend(phases)
                 self.commits += 1
             return _read_back(stored, turns)
 
@@ -145,11 +145,11 @@ class InMemoryGameStore:
         game: GameRecord,
         *,
         expected_version: int,
-        phase: PhaseRecord,
+        phases: Sequence[PhaseRecord] = (),
         events: Sequence[EventRecord] = (),
         outbox: Sequence[OutboxRecord] = (),
     ) -> GameRecord:
-        return self._write(game, expected_version, events, outbox, phase)
+        return self._write(game, expected_version, events, outbox, phases)
 
     def delete_game(self, game_id: str) -> int:
         with self.lock:

@@ -54,13 +54,13 @@ class RequestStore:
         game: GameRecord,
         *,
         expected_version: int,
-        phase: PhaseRecord,
+        phases: Sequence[PhaseRecord] = (),
         events: Sequence[EventRecord] = (),
         outbox: Sequence[OutboxRecord] = (),
     ) -> GameRecord:
         self._cached.clear()
         return self._store.commit_turn(
-            game, expected_version=expected_version, phase=phase, events=events, outbox=outbox
+            game, expected_version=expected_version, phases=phases, events=events, outbox=outbox
         )
 
     def list_games(self, limit: int = 50) -> list[GameRecord]:

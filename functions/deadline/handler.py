@@ -42,7 +42,7 @@ def make_handlers(
             return {"outcome": "INVALID_EVENT"}
         deps = dependencies()
         if kind == "reminder":
-            said = fire_reminder(game_id, phase, games=deps.games)
+            said = fire_reminder(game_id, phase, now=now(), games=deps.games, scheduler=deps.scheduler)
             return {"game_id": game_id, "phase": phase, "kind": kind, "outcome": said}
         outcome = fire_deadline(game_id, phase, now=now(), games=deps.games, scheduler=deps.scheduler)
         return {"game_id": game_id, "phase": phase, "outcome": str(outcome)}

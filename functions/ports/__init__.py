@@ -251,11 +251,12 @@ class GameStore(Protocol):
         game: GameRecord,
         *,
         expected_version: int,
-        phase: PhaseRecord,
+        phases: Sequence[PhaseRecord] = (),
         events: Sequence[EventRecord] = (),
         outbox: Sequence[OutboxRecord] = (),
     ) -> GameRecord:
-        """META + PHASE + EVENTs + OUTBOX, all or nothing; ``StaleVersion`` if raced."""
+        """META + PHASEs + EVENTs + OUTBOX, all or nothing; ``StaleVersion`` if raced. A turn
+        writes its phase and those nobody can order that follow it (none: a moved deadline)."""
         ...
 
     def list_games(self, limit: int = 50) -> list[GameRecord]: ...

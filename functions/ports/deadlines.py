@@ -45,5 +45,6 @@ class DeadlineGames(Protocol):
         ...
 
     def remind_if_in_phase(self, game_id: str, phase: str) -> str:
-        """Write the phase's DEADLINE_APPROACHING notice at most once; returns the outcome's name."""
+        """Write the phase's DEADLINE_APPROACHING notice at most once and schedule the phase's
+        deadline; returns the outcome's name (``DUE``: the deadline has passed, fire it)."""
         ...

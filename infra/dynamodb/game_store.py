@@ -306,20 +306,20 @@ class DynamoGameStore(TableAdapter):
         game: GameRecord,
         *,
         expected_version: int,
-        phase: PhaseRecord,
+        phases: Sequence[PhaseRecord] = (),
         events: Sequence[EventRecord] = (),
         outbox: Sequence[OutboxRecord] = (),
     ) -> GameRecord:
         stored = replace(game, version=expected_version + 1)
-        phase_put = {
+        phase_puts = [{
             "Put": {
                 "TableName": self.table_name,
                 "Item": items.phase_item(game.game_id, phase),
                 "ConditionExpression": "attribute_not_exists(sk)",
             }
-        }
+        } for phase in phases]
         turns = changed_turns(stored)
-        actions = [self._conditional_meta(stored, expected_version), phase_put,
+        actions = [self._conditional_meta(stored, expected_version), *phase_puts,
                    *self._turn_puts(game.game_id, turns), *self._appends(game.game_id, events, outbox)]
         self._transact(actions)
         return _written(stored, turns)

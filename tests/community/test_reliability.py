@@ -115,3 +115,17 @@ def test_records_add_and_a_player_with_no_phase_has_no_share() -> None:
         (6, 4, 1, 1, 1, 2)
     assert total.on_time_share == 4 / 6
     assert Reliability().on_time_share is None
+
+
+def test_a_phase_processed_event_stored_before_issue_29_still_counts() -> None:
+    # Given an event log from before issue 29: PHASE_PROCESSED carried the resolution, with nmr
+    # inside it (community/reliability.py reads both shapes)
+    joined = EventRecord(1, "PLAYER_JOINED", "S1901M", {"power": "FRANCE"}, "t")
+    before = {"phase": "S1901M", "orders": {}, "resolution": {"results": [], "nmr": ["FRANCE"]}}
+    old = EventRecord(2, "PHASE_PROCESSED", "S1901M", before, "t")
+    now = {"phase": "F1901M", "orders": {"FRANCE": []}, "nmr": []}
+    new = EventRecord(3, "PHASE_PROCESSED", "F1901M", now, "t")
+    # When the tenures are read
+    (tenure,) = tenures([joined, old, new])
+    # Then the old phase counts as missed and the new one as on time
+    assert (tenure.owed, tenure.missed, tenure.on_time) == (2, 1, 1)

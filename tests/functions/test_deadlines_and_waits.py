@@ -22,6 +22,9 @@ POWERS = sorted(SPRING_1901)
 CREATOR = Actor("creator")
 OPERATOR = Actor("operator")  # processes a timed game by hand before its deadline (issue 11)
 PHASES = {"MOVEMENT": 600, "RETREAT": 300, "ADJUSTMENT": 300}
+# The deadline schedules alone: a phase with a reminder starts with the reminder's schedule,
+# whose firing schedules the deadline (issue 29; tests/functions/test_reminders_and_pause.py)
+NO_REMINDER = {"reminder_seconds": 0}
 
 
 class RecordingScheduler:
@@ -66,14 +69,15 @@ def _deadline(store: InMemoryGameStore, game_id: str) -> datetime:
 
 def test_the_last_join_schedules_the_first_deadline_and_each_process_moves_it() -> None:
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
-    game_id = _game(store, clock, sched)
+    game_id = _game(store, clock, sched, **NO_REMINDER)
     assert sched.schedules == {(game_id, "S1901M"): _deadline(store, game_id)}
     sched.calls.clear()
     process_turn(store, clock, game_id, OPERATOR, expected_phase="S1901M", scheduler=sched)
     assert sched.schedules[(game_id, "F1901M")] == _deadline(store, game_id)
-    # issue 29: the turn's only Scheduler calls put the next phase's schedules, by name; the
-    # Spring schedule processed early by hand is left to fire as a no-op (STALE), not listed
-    assert sched.calls == [("schedule", game_id, "F1901M"), ("remind", game_id, "F1901M")]
+    # issue 29: the turn's only Scheduler call puts the next phase's schedule, by name (its
+    # reminder's where one applies: test_reminders_and_pause.py); the Spring schedule processed
+    # early by hand is left to fire as a no-op (STALE), not listed
+    assert sched.calls == [("schedule", game_id, "F1901M")]
 
 
 def test_a_game_without_deadlines_makes_no_scheduler_call() -> None:
@@ -95,7 +99,7 @@ def test_a_game_without_deadlines_makes_no_scheduler_call() -> None:
 
 def test_a_deadline_firing_twice_or_after_a_manual_process_adjudicates_once() -> None:
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
-    game_id = _game(store, clock, sched)
+    game_id = _game(store, clock, sched, **NO_REMINDER)
     games = StoreDeadlineGames(store, clock, scheduler=sched)
     # early: re-scheduled, nothing processed
     early = fire_deadline(game_id, "S1901M", now=clock.now(), games=games, scheduler=sched)
@@ -122,7 +126,7 @@ def test_a_deadline_firing_twice_or_after_a_manual_process_adjudicates_once() ->
 
 def test_wait_flags_hold_auto_processing_and_are_cleared_each_phase() -> None:
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
-    game_id = _game(store, clock, sched, auto_process=True)
+    game_id = _game(store, clock, sched, auto_process=True, **NO_REMINDER)
     assert set_wait_flag(store, clock, game_id, Actor("player", "FRANCE"), True).wait_flags == ["FRANCE"]
     results = [
         submit_orders(store, clock, game_id, Actor("player", p), o, scheduler=sched)
@@ -141,7 +145,7 @@ def test_wait_flags_hold_auto_processing_and_are_cleared_each_phase() -> None:
 
 def test_pause_removes_the_schedule_resume_recreates_it_extend_moves_it() -> None:
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
-    game_id = _game(store, clock, sched)
+    game_id = _game(store, clock, sched, **NO_REMINDER)
     before = _deadline(store, game_id)
     with pytest.raises(Forbidden):
         pause_game(store, clock, game_id, Actor("player", "FRANCE"), scheduler=sched)

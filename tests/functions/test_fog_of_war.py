@@ -18,6 +18,7 @@ from engine.fog import seen_position, visible_provinces
 from functions.errors import FogOfWar
 from functions.usecases.game.record import load
 from functions.usecases.games import CreateGame, create_game
+from functions.usecases.players import event_seen
 from functions.usecases.players.identity import ANONYMOUS, SCHEDULER, Actor
 from functions.usecases.sandbox import what_if
 from functions.usecases.seats import join_game
@@ -109,7 +110,8 @@ def test_the_event_log_keeps_a_power_s_own_orders_and_results_only(fog: Fog) -> 
     events = views.events_after(fog.store, fog.game_id, 0, 100, Actor("player", "ITALY"))["events"]
     processed = next(e for e in events if e["type"] == "PHASE_PROCESSED")
     assert processed["data"]["orders"] == {"ITALY": SPRING["ITALY"]}
-    assert {r["power"] for r in processed["data"]["resolution"]["results"]} == {"ITALY"}
+    # issue 29: the event carries no results (the PHASE item does, fogged by history/last_resolution)
+    assert "resolution" not in processed["data"] and processed["data"]["nmr"] == []
     submitted = [e["data"] for e in events if e["type"] == "ORDERS_SUBMITTED"]
     # how many orders another power gave hints at its units: only the count of one's own shows
     assert [d.get("count") for d in submitted if d["power"] != "ITALY"] == [None] * 6
@@ -210,3 +212,17 @@ def test_a_note_in_the_log_shows_only_to_the_power_it_is_about(fog: Fog) -> None
     for viewer in (Actor("player", "FRANCE"), ANONYMOUS):
         hidden = fog_of_war.event_seen(game, viewer, event)["data"]
         assert hidden == {"phase": "F1901R", "powers": [], "units": [], "text": ""}
+
+
+def test_an_event_stored_before_issue_29_still_shows_the_caller_its_own_results_only(fog: Fog) -> None:
+    # Given a PHASE_PROCESSED event in the shape stored before issue 29 (with the resolution)
+    game = fog.store.load(fog.game_id)
+    results = [{"power": p, "order_str": f"{p} order", "reason": {"code": "X"}, "explanation": {}}
+               for p in ("ITALY", "FRANCE")]
+    old = {"type": "PHASE_PROCESSED", "data": {"phase": "S1901M", "orders": {"ITALY": [], "FRANCE": []},
+                                               "resolution": {"results": results, "nmr": []}}}
+    # When Italy reads it from the log
+    seen = event_seen(game, Actor("player", "ITALY"), old)["data"]
+    # Then only Italy's orders and results show, without reasons
+    assert seen["orders"] == {"ITALY": []}
+    assert [(r["power"], r["reason"]) for r in seen["resolution"]["results"]] == [("ITALY", None)]

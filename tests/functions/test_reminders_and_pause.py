@@ -64,6 +64,49 @@ def test_no_reminder_schedule_when_its_time_already_passed_or_the_phase_is_short
     assert short_sched.reminders == {} and (short, "S1901M") in short_sched.schedules
 
 
+def test_a_phase_with_a_reminder_starts_with_it_alone_and_its_firing_schedules_the_deadline() -> None:
+    """Issue 29 item 2: a turn's only synchronous Scheduler call is one schedule (docs/notifications.md)."""
+    # Given a game whose last join started Spring 1901 with a reminder 150 s before the deadline
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched)
+    assert list(sched.reminders) == [(game_id, "S1901M")] and sched.schedules == {}
+    # When the reminder fires (twice: a Scheduler retry), and once every power has submitted
+    handler, _ = make_handlers(lambda: _Deps(store, clock, sched), now=clock.now)
+    event = {"game_id": game_id, "phase": "S1901M", "kind": "reminder"}
+    clock.at = sched.reminders[(game_id, "S1901M")]
+    answers = [handler(event, None)["outcome"] for _ in range(2)]
+    # Then each firing schedules the deadline, by name, at the game's deadline
+    assert answers == ["SENT", "ALREADY_SENT"]
+    assert sched.schedules == {(game_id, "S1901M"): _deadline(store, game_id)}
+    assert [c for c in sched.calls if c[0] == "schedule"] == [("schedule", game_id, "S1901M")] * 2
+    # and a turn processed by hand schedules the next phase's reminder alone again
+    process_turn(store, clock, game_id, OPERATOR, expected_phase="S1901M", scheduler=sched)
+    assert (game_id, "F1901M") in sched.reminders and (game_id, "F1901M") not in sched.schedules
+
+
+def test_a_reminder_with_nothing_to_say_still_schedules_the_deadline() -> None:
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched)
+    for power, orders in SPRING_1901.items():
+        submit_orders(store, clock, game_id, Actor("player", power), orders)
+    clock.at = sched.reminders[(game_id, "S1901M")]
+    assert send_reminder(store, clock, game_id, "S1901M", scheduler=sched) == RemindOutcome.NOTHING_OWED
+    assert sched.schedules == {(game_id, "S1901M"): _deadline(store, game_id)}
+
+
+def test_a_reminder_firing_after_its_deadline_processes_the_phase() -> None:
+    # Given Spring's reminder, delivered only after Spring's deadline (so no deadline schedule exists)
+    store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
+    game_id = _game(store, clock, sched)
+    clock.at = _deadline(store, game_id) + timedelta(seconds=30)
+    handler, _ = make_handlers(lambda: _Deps(store, clock, sched), now=clock.now)
+    # When it fires
+    answer = handler({"game_id": game_id, "phase": "S1901M", "kind": "reminder"}, None)
+    # Then the phase is processed there and then, as its deadline's firing would have done
+    assert answer["outcome"] == "PROCESSED" and store.load(game_id).phase == "F1901M"
+    assert _notices(store, game_id) == []
+
+
 def test_a_reminder_delivered_twice_writes_one_notice_naming_only_powers_still_owing() -> None:
     store, clock, sched = InMemoryGameStore(), FakeClock(), RecordingScheduler()
     game_id = _game(store, clock, sched)
@@ -166,7 +209,7 @@ def test_a_paused_game_accepts_orders_but_does_not_auto_process_until_resumed() 
     assert store.load(game_id).phase == "S1901M" and store.commits == 0
     resumed = resume_game(store, clock, game_id, CREATOR, scheduler=sched)
     assert resumed.phase == "F1901M" and not resumed.paused and store.commits == 1
-    assert (game_id, "F1901M") in sched.schedules  # (Spring's, processed at once, fires as a no-op)
+    assert (game_id, "F1901M") in sched.reminders  # whose firing schedules the deadline (issue 29)
 
 
 def test_the_creator_may_still_process_a_paused_game_by_hand() -> None:

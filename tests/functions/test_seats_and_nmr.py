@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 
 from functions import errors
-from functions.usecases.game import LifecycleSettings, state_of
+from functions.usecases.game import LifecycleSettings, game_map, state_of
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.kinds.lobby import game_summary
 from functions.usecases.players import SCHEDULER, Actor, identify
 from functions.usecases.seats import cast_vote, join_game, leave_game, open_seat, set_dummy_powers
 from functions.usecases.turns import process_turn, submit_orders
-from functions.usecases.turns.lifecycle import dummy_orders
+from functions.usecases.turns.turn_adjudicate import dummy_orders
 from functions.usecases.turns.views import events_after, game_view, history, orders_status
 from testkit.fakes import FakeClock, InMemoryGameStore
 from tests.functions.conftest import POWERS, Table
@@ -198,7 +198,7 @@ def test_a_demo_seats_its_creator_and_its_dummies_play(store: InMemoryGameStore,
     assert set(played["orders"]) == set(POWERS) - {"ITALY"}
     assert played["resolution"]["nmr"] == ["ITALY"]
     game.pending_orders = {}
-    assert dummy_orders(game, state_of(game)) == played["orders"]
+    assert dummy_orders(game, state_of(game), game_map(game.variant)) == played["orders"]
     with pytest.raises(errors.ValidationFailed):
         both = LifecycleSettings(demo=True, dummy_powers=("FRANCE",))
         create_game(store, clock, CreateGame(lifecycle=both))
@@ -254,6 +254,7 @@ def test_a_phase_only_dummies_decide_is_processed_at_once(store: InMemoryGameSto
     store.save(game, expected_version=game.version)
     submit_orders(store, clock, created.game_id, Actor("player", "ITALY"), ["A VEN-TRI", "F ADR S A VEN-TRI"])
     # When the creator processes Spring, the dummy's fleet in Trieste is dislodged
+    commits = store.commits
     done = process_turn(store, clock, created.game_id, CREATOR,
                         expected_phase=store.load(created.game_id).phase)
     # Then its retreat phase (the dummy's decision only) is processed too: the fleet disbands
@@ -262,3 +263,8 @@ def test_a_phase_only_dummies_decide_is_processed_at_once(store: InMemoryGameSto
     assert played == ["S1901M", "S1901R"] and game.phase == "F1901M" and done.phase == "F1901M"
     assert done.processed_phase == "S1901M"
     assert not any(u["location"] == "TRI" and u["power"] == "AUSTRIA" for u in game.state["units"])
+    # issue 30: both phases in one commit, their events and notices numbered without a gap
+    assert store.commits == commits + 1
+    assert [e.seq for e in store.events[created.game_id]] == list(range(1, game.event_seq + 1))
+    assert [o.seq for o in store.outbox[created.game_id]] == list(range(1, game.outbox_seq + 1))
+    assert [o.kind for o in store.outbox[created.game_id]][-2:] == ["PHASE_PROCESSED", "PHASE_PROCESSED"]

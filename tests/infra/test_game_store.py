@@ -68,11 +68,11 @@ def test_commit_turn_is_all_or_nothing(dynamo_store: DynamoGameStore) -> None:
     event = EventRecord(1, "PHASE_PROCESSED", "S1901M", {}, "t")
     outbox = OutboxRecord(1, "PHASE_PROCESSED", "g1", "g1:S1901M", {"phase": "S1901M"})
     game.event_seq, game.outbox_seq = 1, 1
-    dynamo_store.commit_turn(game, expected_version=1, phase=phase, events=[event], outbox=[outbox])
+    dynamo_store.commit_turn(game, expected_version=1, phases=[phase], events=[event], outbox=[outbox])
     # a second commit from the same stale read writes nothing at all
     with pytest.raises(StaleVersion):
         dynamo_store.commit_turn(
-            game, expected_version=1, phase=PhaseRecord(1, "F1901M", {}, {}, {"results": []}, "t"),
+            game, expected_version=1, phases=[PhaseRecord(1, "F1901M", {}, {}, {"results": []}, "t")],
             events=[EventRecord(2, "PHASE_PROCESSED", "F1901M", {}, "t")],
         )
     assert [p.phase for p in dynamo_store.phases("g1")] == ["S1901M"]
@@ -173,7 +173,7 @@ def test_phases_are_read_a_page_at_a_time(dynamo_store: DynamoGameStore) -> None
     for n in range(7):
         game.version = version
         dynamo_store.commit_turn(game, expected_version=version,
-                                 phase=PhaseRecord(n, f"P{n}", {}, {}, {"results": []}, "t"))
+                                 phases=[PhaseRecord(n, f"P{n}", {}, {}, {"results": []}, "t")])
         version += 1
     assert [p.n for p in dynamo_store.phases("g7")] == list(range(7))
     assert [p.n for p in dynamo_store.phases("g7", limit=3)] == [0, 1, 2]

@@ -11,7 +11,7 @@ import boto3
 import pytest
 
 from functions.errors import StalePhase
-from functions.ports import EventRecord, GameRecord, OutboxRecord, PhaseRecord
+from functions.ports import EventRecord, GameRecord, OutboxRecord
 from functions.usecases.game import LifecycleSettings
 from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import SCHEDULER, Actor
@@ -57,12 +57,12 @@ class HookedStore(DynamoGameStore):
 
     before_commit: Callable[[], object] | None = None
 
-    def commit_turn(self, game: GameRecord, *, expected_version: int, phase: PhaseRecord,
+    def commit_turn(self, game: GameRecord, *, expected_version: int, phases: Any = (),
                     events: Any = (), outbox: Any = ()) -> GameRecord:
         hook, self.before_commit = self.before_commit, None
         if hook is not None:
             hook()
-        return super().commit_turn(game, expected_version=expected_version, phase=phase, events=events,
+        return super().commit_turn(game, expected_version=expected_version, phases=phases, events=events,
                                    outbox=outbox)
 
 

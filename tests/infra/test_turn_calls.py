@@ -1,5 +1,6 @@
 """Issue 29 items 1 and 2, counted on the real adapters over moto: a process_turn is one read
-and one transaction, and its only other AWS calls put the next phase's schedules by name. No
+and one transaction, and its only other AWS call puts the next phase's one schedule by name (its
+reminder, whose firing schedules its deadline; the deadline where no reminder applies). No
 ListSchedules, no second load, whether the creator's API call, a deadline firing or the
 sweeper processes the turn; a game without deadlines makes no Scheduler call at all.
 
@@ -26,10 +27,16 @@ from functions.usecases.games import CreateGame, create_game
 from functions.usecases.players import Actor
 from functions.usecases.seats import join_game
 from functions.usecases.turns import submit_orders
-from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, sweep
+from functions.usecases.turns.deadlines import FireOutcome, fire_deadline, fire_reminder, sweep
 from infra.dynamodb.game_store import DynamoGameStore
 from infra.dynamodb.press_store import DynamoPressStore
-from infra.scheduler import EventBridgeDeadlineScheduler, SchedulerSettings
+from infra.scheduler import (
+    REMINDER,
+    EventBridgeDeadlineScheduler,
+    SchedulerSettings,
+    at_expression,
+    schedule_name,
+)
 from local_stack.http_adapter import LocalContext, to_event
 from testkit.fakes import FakeClock
 from testkit.openings import FALL_1901, SPRING_1901
@@ -119,7 +126,7 @@ def test_the_creators_process_turn_is_one_read_one_transaction_and_the_next_sche
     assert done["resolution"]["phase"] == "S1901M" and done["phase"] == "F1901M"
     _one_read_one_transaction(calls)
     scheduler_calls = [n for n in calls.names if n.endswith("Schedule") or n == "ListSchedules"]
-    assert scheduler_calls == ["CreateSchedule", "CreateSchedule"]  # F1901M's deadline and reminder
+    assert scheduler_calls == ["CreateSchedule"]  # F1901M's reminder (its firing schedules the deadline)
 
 
 def test_a_deadline_firing_and_the_sweeper_each_read_the_game_once(table: Table) -> None:
@@ -132,7 +139,7 @@ def test_a_deadline_firing_and_the_sweeper_each_read_the_game_once(table: Table)
     assert fire_deadline(game_id, "S1901M", now=late, games=games, scheduler=table.scheduler) == (
         FireOutcome.PROCESSED)
     _one_read_one_transaction(calls)
-    assert calls.count("CreateSchedule") == 2 and calls.count("DeleteSchedule") == 0
+    assert calls.count("CreateSchedule") == 1 and calls.count("DeleteSchedule") == 0
     # the sweeper: its index query, then the same one read and one transaction per overdue game
     for power, orders in FALL_1901.items():
         submit_orders(table.store, table.clock, game_id, Actor("player", power), orders)
@@ -149,6 +156,9 @@ def test_a_deadline_firing_and_the_sweeper_each_read_the_game_once(table: Table)
 def test_an_early_firing_reschedules_by_name_after_one_read(table: Table) -> None:
     game_id, _ = table.game(TIMED)
     games = StoreDeadlineGames(table.store, table.clock, scheduler=table.scheduler)
+    # the join scheduled S1901M's reminder alone; any firing of it schedules the deadline (here
+    # an early one, which also moves itself)
+    fire_reminder(game_id, "S1901M", now=table.clock.now(), games=games, scheduler=table.scheduler)
     calls = table.calls()
     early = fire_deadline(game_id, "S1901M", now=table.clock.now(), games=games, scheduler=table.scheduler)
     assert early == FireOutcome.RESCHEDULED
@@ -165,3 +175,40 @@ def test_a_game_without_deadlines_calls_no_scheduler_on_any_turn(api: Table) -> 
     _process(game_id, OPERATOR_TOKEN, "F1901M")
     assert not [n for n in calls.names if "Schedule" in n], calls.names
     assert calls.count("TransactWriteItems") == 2 + len(FALL_1901)
+
+
+def test_a_turn_schedules_the_reminder_alone_and_its_firing_schedules_the_deadline(table: Table) -> None:
+    # Given a timed game whose Spring 1901 was processed: F1901M has a reminder due before its deadline
+    game_id, _ = table.game(TIMED)
+    games = StoreDeadlineGames(table.store, table.clock, scheduler=table.scheduler)
+    spring = parse_iso(str(table.store.load(game_id).deadline))
+    after_spring = spring + timedelta(seconds=1)
+    fire_deadline(game_id, "S1901M", now=after_spring, games=games, scheduler=table.scheduler)
+    fall = parse_iso(str(table.store.load(game_id).deadline))
+    names = {s["Name"] for s in table.scheduler_client.list_schedules(GroupName=GROUP)["Schedules"]}
+    assert schedule_name(game_id, "F1901M", kind=REMINDER) in names  # issue 29 item 2: one schedule
+    assert schedule_name(game_id, "F1901M") not in names
+    # When the reminder fires (nobody in Fall has ordered)
+    table.clock.at = fall - timedelta(minutes=15)
+    calls = table.calls()
+    said = fire_reminder(game_id, "F1901M", now=table.clock.now(), games=games, scheduler=table.scheduler)
+    # Then the notice is written and the deadline is scheduled by name, for the game's deadline
+    assert said == "SENT"
+    assert calls.names == ["Query", "TransactWriteItems", "CreateSchedule"]
+    deadline = table.scheduler_client.get_schedule(Name=schedule_name(game_id, "F1901M"), GroupName=GROUP)
+    assert deadline["ScheduleExpression"] == at_expression(fall)
+
+
+def test_a_reminder_firing_after_its_deadline_processes_the_phase(table: Table) -> None:
+    # Given F1901M's reminder firing only after F1901M's deadline passed (its schedule was late)
+    game_id, _ = table.game(TIMED)
+    games = StoreDeadlineGames(table.store, table.clock, scheduler=table.scheduler)
+    spring = parse_iso(str(table.store.load(game_id).deadline))
+    after_spring = spring + timedelta(seconds=1)
+    fire_deadline(game_id, "S1901M", now=after_spring, games=games, scheduler=table.scheduler)
+    fall = parse_iso(str(table.store.load(game_id).deadline))
+    table.clock.at = fall + timedelta(seconds=5)
+    # When it fires
+    said = fire_reminder(game_id, "F1901M", now=table.clock.now(), games=games, scheduler=table.scheduler)
+    # Then the deadline it would have scheduled is fired there and then
+    assert said == "PROCESSED" and table.store.load(game_id).phase != "F1901M"

@@ -74,5 +74,5 @@ def import_game(store: GameStore, clock: Clock, document: Mapping[str, Any],
     for i, phase in enumerate(replayed.phases):
         if i == len(replayed.phases) - 1:
             stored.status = replayed.status
-        stored = store.commit_turn(stored, expected_version=stored.version, phase=phase)
+        stored = store.commit_turn(stored, expected_version=stored.version, phases=[phase])
     return Created(game_id=game.game_id, token=token)

@@ -46,6 +46,7 @@ from functions.usecases.players.roster import (
     in_civil_disorder,
     open_seats,
     seat_status,
+    waited_on,
 )
 from functions.usecases.players.seat_holders import holders_of, remember_holder
 
@@ -90,4 +91,5 @@ __all__ = [
     "seer",
     "sight",
     "votes_seen_by",
+    "waited_on",
 ]

@@ -153,7 +153,8 @@ def event_seen(game: GameRecord, actor: Actor, event: dict[str, Any]) -> dict[st
     power, data = seer(actor), dict(event.get("data") or {})
     if event.get("type") == "PHASE_PROCESSED":
         data["orders"] = {p: list(o) for p, o in (data.get("orders") or {}).items() if p == power}
-        data["resolution"] = own_resolution(data.get("resolution") or {}, power)
+        if "resolution" in data:  # an event written before issue 29 carried the results
+            data["resolution"] = own_resolution(data["resolution"], power)
     elif event.get("type") in ("UNIT_DISBANDED", "PHASE_SKIPPED"):
         if not _own_note(data, power):
             data = {"phase": data.get("phase"), "powers": [], "units": [], "text": ""}

@@ -74,6 +74,15 @@ def excused(game: GameRecord) -> set[str]:
     return out
 
 
+def waited_on(game: GameRecord, state: engine.GameState, the_map: engine.MapData) -> list[str]:
+    """Powers with a decision to make in ``state`` (engine's ``powers_with_orders_to_give``),
+    less those nobody waits on (``excused``): from a state the caller decoded once."""
+    if game.status != "ACTIVE":
+        return []
+    skip = excused(game)
+    return sorted(p for p in engine.powers_with_orders_to_give(state, the_map) if p not in skip)
+
+
 def active_powers(game: GameRecord, state: engine.GameState | None = None) -> list[str]:
     """Seated survivors: the draw/concession quorum."""
     the_state = state if state is not None else state_of(game)

@@ -10,6 +10,7 @@ from functions.usecases.turns.deadlines import (
     SCHEDULE_GRACE,
     fire_deadline,
     fire_reminder,
+    reminder_for,
     sweep,
     sync_schedule,
 )
@@ -20,7 +21,7 @@ from functions.usecases.turns.map_view import MapPicture, MapRequest, map_pictur
 from functions.usecases.turns.order_entry import Rejection, check_order
 from functions.usecases.turns.outcomes import LostRace, NotDue
 from functions.usecases.turns.process_turn import process_turn
-from functions.usecases.turns.reminders import reminder_for, send_reminder
+from functions.usecases.turns.reminders import send_reminder
 from functions.usecases.turns.resolutions import resolution_view
 from functions.usecases.turns.submit_orders import (
     maybe_auto_process,

@@ -14,9 +14,16 @@ and decides:
 passed without processing (a lost schedule, a failed invocation) go through the
 same `fire_deadline`.
 
-`fire_reminder` is what the phase's second schedule runs with ``{game_id, phase,
+`fire_reminder` is what the phase's reminder schedule runs with ``{game_id, phase,
 kind: "reminder"}``: it writes the DEADLINE_APPROACHING notice at most once per phase
-(functions/usecases/turns/reminders.py); a late, repeated or stale firing is a no-op.
+(functions/usecases/turns/reminders.py) and schedules the phase's deadline; a repeated or
+stale firing writes nothing, and one after the deadline fires the deadline itself.
+
+One schedule per phase start (issue 29, "nothing else synchronous except the schedule of
+the next deadline"): a phase with a reminder gets the reminder's schedule only, and the
+reminder's firing schedules the deadline; a phase without one gets the deadline's. A lost
+reminder firing means a deadline never scheduled: the sweeper processes that phase within
+its rate, as it does for a lost deadline firing.
 
 `sync_schedule` keeps EventBridge in step when a phase starts, the game is paused/resumed,
 or a deadline is extended or ends, by name (infra/scheduler.py: (game, phase, kind); creating
@@ -42,7 +49,7 @@ from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
-from functions.ports import DeadlineScheduler
+from functions.ports import DeadlineScheduler, GameRecord
 from functions.usecases.game import parse_iso
 
 if TYPE_CHECKING:  # a lazy port (functions/ports/__init__.py): the API imports this module too
@@ -88,6 +95,24 @@ def reminder_time(
     return at if at > now else None
 
 
+def reminder_for(game: GameRecord, now: datetime) -> datetime | None:
+    """When ``game``'s current phase should be reminded (``reminder_time``), None if not."""
+    if game.status != "ACTIVE" or game.paused or not game.deadline:
+        return None
+    phase_type = str(game.state.get("phase_type", ""))
+    phase_seconds = (game.settings.get("phase_seconds") or {}).get(phase_type)
+    grid = game.settings.get("deadline_at")
+    if grid:  # a phase on the deadline_at grid lasts about its every_days (deadline_grid.py)
+        phase_seconds = int((grid.get("every_days") or {}).get(phase_type, 1)) * 86400
+    return reminder_time(
+        deadline=parse_iso(game.deadline),
+        phase_seconds=phase_seconds,
+        now=now,
+        reminder_seconds=game.settings.get("reminder_seconds"),
+        already_reminded=game.reminded_phase == game.phase,
+    )
+
+
 class SweepReport(NamedTuple):
     """Counts per outcome, plus the games that raised (they are retried on the next sweep)."""
 
@@ -114,9 +139,15 @@ def fire_deadline(
     return FireOutcome(firing.outcome)
 
 
-def fire_reminder(game_id: str, phase: str, *, games: DeadlineGames) -> str:
-    """The reminder schedule's target: at most one DEADLINE_APPROACHING per phase (see reminders.py)."""
-    return games.remind_if_in_phase(game_id, phase)
+def fire_reminder(game_id: str, phase: str, *, now: datetime, games: DeadlineGames,
+                  scheduler: DeadlineScheduler) -> str:
+    """The reminder schedule's target: at most one DEADLINE_APPROACHING per phase, and the
+    phase's deadline scheduled (see reminders.py). A firing that comes after the deadline,
+    which only it would have scheduled, fires the deadline itself."""
+    said = games.remind_if_in_phase(game_id, phase)
+    if said == "DUE":
+        return str(fire_deadline(game_id, phase, now=now, games=games, scheduler=scheduler))
+    return said
 
 
 SCHEDULE_GRACE = timedelta(seconds=60)  # what a schedule is given to fire before the sweeper steps in
@@ -150,20 +181,25 @@ def reschedule_phase(
     reminder: datetime | None = None,
     was_timed: bool = False,
 ) -> None:
-    """Make `phase`'s named schedules match the game: with a deadline, its schedule (and the
-    reminder's, if `reminder` is set) created or replaced; without one, the phase's schedules
-    deleted if it had a deadline before (`was_timed`: paused, ended early), else nothing.
-    A reminder that no longer applies to a phase that was timed is deleted (already sent,
-    too late, or too short a phase)."""
+    """Make `phase`'s named schedules match the game with one call where it can: with a
+    deadline and a `reminder` still to come, the reminder's schedule alone (its firing schedules
+    the deadline: reminders.py); with a deadline and no reminder, the deadline's schedule (and,
+    for a phase that was timed, the reminder that no longer applies deleted: already sent, too
+    late, or too short a phase); without a deadline, the phase's schedules deleted if it had
+    one before (`was_timed`: paused, ended early), else nothing.
+
+    A deadline schedule left at an earlier time (the deadline was extended after the reminder
+    fired) fires early and is moved then (`fire_deadline`: RESCHEDULED)."""
     if deadline is None:
         if was_timed:
             scheduler.delete_deadline(game_id, phase)
             scheduler.delete_reminder(game_id, phase)
         return
-    scheduler.schedule_deadline(game_id, phase, deadline)
     if reminder is not None:
         scheduler.schedule_reminder(game_id, phase, reminder)
-    elif was_timed:
+        return
+    scheduler.schedule_deadline(game_id, phase, deadline)
+    if was_timed:
         scheduler.delete_reminder(game_id, phase)
 
 
@@ -197,7 +233,7 @@ def sync_schedule(
     was_timed: bool = False,
 ) -> None:
     """`reschedule_phase` after a committed state change, from META's ISO `deadline`
-    (`reminder`: `functions.usecases.turns.reminders.reminder_for(game, now)`; `was_timed`: the
+    (`reminder`: `reminder_for(game, now)`; `was_timed`: the
     phase had a running deadline before the change).
 
     `scheduler` None means deadlines are not wired (unit tests, a deployment without
@@ -219,3 +255,22 @@ def sync_schedule(
         )
     except Exception:
         log.exception("could not update the deadline schedule of %s %s", game_id, phase)
+
+
+def schedule_deadline(scheduler: DeadlineScheduler | None, game_id: str, phase: str, at: datetime) -> None:
+    """The phase's deadline schedule, by name, from its reminder's firing; a Scheduler failure is
+    logged, not raised (the backstop sweeper processes the phase within its rate anyway)."""
+    if scheduler is None:
+        return
+    try:
+        scheduler.schedule_deadline(game_id, phase, at)
+    except Exception:
+        log.exception("could not schedule the deadline of %s %s", game_id, phase)
+
+
+def schedule_phase(scheduler: DeadlineScheduler | None, game: GameRecord, now: datetime, *,
+                   was_timed: bool = False) -> None:
+    """A committed game's current phase scheduled (its deadline and reminder, by name): a turn's
+    last step, after its commit; nothing for a game without deadlines."""
+    sync_schedule(scheduler, game.game_id, phase=game.phase, deadline=game.deadline,
+                  reminder=reminder_for(game, now), was_timed=was_timed)

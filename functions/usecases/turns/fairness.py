@@ -22,11 +22,11 @@ from functions.errors import DeadlineNotReached, GameNotFull
 from functions.ports import GameRecord
 from functions.usecases.game import parse_iso
 from functions.usecases.players import Actor, has_started, open_seats
-from functions.usecases.turns.views import missing_powers
 
 
-def check_creator_may_process(game: GameRecord, actor: Actor, now: datetime) -> None:
-    """Refuse the creator's hand-processing while it would be unfair; others pass."""
+def check_creator_may_process(game: GameRecord, actor: Actor, now: datetime, missing: list[str]) -> None:
+    """Refuse the creator's hand-processing while it would be unfair; others pass. ``missing``:
+    the powers waited on that have not submitted (from the state the turn decoded)."""
     if not actor.is_creator:
         return
     if not has_started(game):
@@ -35,14 +35,12 @@ def check_creator_may_process(game: GameRecord, actor: Actor, now: datetime) -> 
             f"the game is not full ({', '.join(empty)} still open); only the operator may process it "
             "before every power has a player", open_seats=empty,
         )
-    if _time_left(game, now):
-        missing = missing_powers(game)
-        if missing:
-            raise DeadlineNotReached(
-                f"the deadline has not passed and {', '.join(missing)} may still order; the creator "
-                "may process early only once every power has submitted", waiting_on=missing,
-                deadline=game.deadline,
-            )
+    if _time_left(game, now) and missing:
+        raise DeadlineNotReached(
+            f"the deadline has not passed and {', '.join(missing)} may still order; the creator "
+            "may process early only once every power has submitted", waiting_on=missing,
+            deadline=game.deadline,
+        )
 
 
 def _time_left(game: GameRecord, now: datetime) -> bool:

@@ -55,9 +55,9 @@ from functions.usecases.turns.import_checks import (
     phase_time,
     source_id,
 )
-from functions.usecases.turns.lifecycle import owing_powers
 from functions.usecases.turns.order_entry import read_orders
 from functions.usecases.turns.resolutions import resolution_view
+from functions.usecases.turns.turn_adjudicate import owing_powers
 
 MAX_PHASES = 400  # a 30-year game has at most 150 phases; a long export of 400 is about 4 MB
 MAX_ORDERS_PER_POWER = 64
@@ -156,7 +156,7 @@ def _replay(entries: Sequence[Any], state: engine.GameState, the_map: engine.Map
         after, resolution = engine.Game(map=the_map, state=state, rules=rules).adjudicate(orders)
         assert after.state is not None
         resolved = resolution_view(resolution)
-        resolved["nmr"] = owing_powers(working, state)
+        resolved["nmr"] = owing_powers(working, state, the_map)
         votes = _votes(entry.get("resolution"), settings, the_map, n)
         if votes:
             resolved["votes"] = votes

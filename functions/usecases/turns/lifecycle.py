@@ -1,7 +1,8 @@
 """How a running game moves towards its end: NMRs, civil disorder, votes, year limit, results.
 
-These are the hooks ``process_turn`` calls (kept here so process_turn stays about
-adjudication), plus ``end_game``, which every way of ending a game goes through so
+``after_phase`` is the hook a turn's adjudicate step calls for each phase it adjudicates
+(functions/usecases/turns/turn_adjudicate.py, which also holds the NMRs, the dummies' orders and
+the NMR extensions below), plus ``end_game``, which every way of ending a game goes through so
 that each ended game carries one ``result`` and writes one ``GAME_ENDED``.
 
 Decisions (docs/rules.md "How a game ends", "Missed orders"):
@@ -35,29 +36,16 @@ Decisions (docs/rules.md "How a game ends", "Missed orders"):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import NamedTuple
 
 import engine
 from functions.ports import EventRecord, GameRecord, OutboxRecord
-from functions.usecases.game import (
-    add_event,
-    add_outbox,
-    deadline_for,
-    describe,
-    game_map,
-    iso,
-    make_result,
-    state_of,
-    survivors,
-)
-from functions.usecases.players import (
-    CIVIL_DISORDER,
-    active_powers,
-    dummy_powers,
-    excused,
-    has_started,
-)
+from functions.usecases.game import add_event, add_outbox, describe, game_map, iso, make_result, survivors
+from functions.usecases.players import CIVIL_DISORDER, active_powers, has_started, waited_on
+from functions.usecases.turns.outcomes import Adjudicated
+from functions.usecases.turns.phase_notes import note_events
 
 DEFAULT_CIVIL_DISORDER_AFTER = 2
 Changes = tuple[list[EventRecord], list[OutboxRecord]]
@@ -66,27 +54,6 @@ Changes = tuple[list[EventRecord], list[OutboxRecord]]
 def civil_disorder_after(game: GameRecord) -> int:
     value = game.settings.get("civil_disorder_after")
     return DEFAULT_CIVIL_DISORDER_AFTER if value is None else int(value)
-
-
-def owing_powers(game: GameRecord, state: engine.GameState) -> list[str]:
-    """Powers with orders to give this phase and none given, dummies left out."""
-    dummies = set(dummy_powers(game))
-    owing = engine.powers_with_orders_to_give(state, game_map(game.variant))
-    return sorted(p for p in owing if p not in game.pending_orders and p not in dummies)
-
-
-def dummy_orders(game: GameRecord, state: engine.GameState) -> dict[str, list[str]]:
-    """A demo game's dummies play ``engine.simple_orders``, seeded by game id and phase
-    (canonical text, so they are stored and replayed like any accepted order). Dummies
-    of other games have no orders: they are played as in civil disorder."""
-    if not game.settings.get("demo"):
-        return {}
-    the_map = game_map(game.variant)
-    seed = f"{game.game_id}:{state.phase_name}"
-    return {
-        power: [engine.format_order(o) for o in engine.simple_orders(state, the_map, power, seed)]
-        for power in dummy_powers(game) if power not in game.pending_orders
-    }
 
 
 # --- ending --------------------------------------------------------------------------------
@@ -150,22 +117,42 @@ def _civil_disorder(game: GameRecord, processed: str, nmr: list[str], by_deadlin
     return events, outbox
 
 
-def after_phase(game: GameRecord, *, processed: str, processed_type: str, nmr: list[str],
-                new_state: engine.GameState, by_deadline: bool, now: datetime) -> Changes:
-    """Everything a processed phase changes besides the board (``game`` is the working copy,
-    already at the new phase): civil disorder, the end of the game, cleared votes."""
+class Consequences(NamedTuple):
+    """What a processed phase changed besides the board: the game, its events (the resolution's
+    notes first, phase_notes.py) and notices (numbered by the turn's record step), and whether
+    nobody has a decision in the next phase (it can be processed at once)."""
+
+    game: GameRecord
+    events: list[EventRecord]
+    outbox: list[OutboxRecord]
+    nobody_decides: bool
+
+
+def after_phase(game: GameRecord, done: Adjudicated, the_map: engine.MapData, *, by_deadline: bool,
+                now: datetime) -> Consequences:
+    """Everything the phase ``done`` changes besides the board, for ``game`` already at the next
+    phase: civil disorder, the end of the game, cleared votes. ``game`` stays as it was given;
+    the changes are made to a copy, which is returned."""
+    processed, new_state = done.state.phase_name, done.next_state
+    after = replace(game, seats={p: dict(s) for p, s in game.seats.items()},
+                    players={p: dict(v) for p, v in game.players.items()},
+                    pending_orders=dict(game.pending_orders), votes=dict(game.votes),
+                    wait_flags=dict(game.wait_flags))
     events: list[EventRecord] = []
     outbox: list[OutboxRecord] = []
-    if processed_type == "MOVEMENT":
-        events, outbox = _civil_disorder(game, processed, nmr, by_deadline, now)
-    ending = _ending(game, new_state)
+    if done.state.phase_type is engine.PhaseType.MOVEMENT:
+        events, outbox = _civil_disorder(after, processed, done.resolution["nmr"], by_deadline, now)
+    ending = _ending(after, new_state)
     if ending is not None:
         kind, winners = ending
-        more = end_game(game, kind, winners, new_state, processed, now)
+        more = end_game(after, kind, winners, new_state, processed, now)
         events += more[0]
         outbox += more[1]
-    game.votes = {}
-    return events, outbox
+    after.votes = {}
+    nobody_decides = (after.status == "ACTIVE" and not after.paused and not any(after.wait_flags.values())
+                      and not waited_on(after, new_state, the_map))
+    notes = note_events(done.resolution["notes"], now, processed)
+    return Consequences(after, [*notes, *events], outbox, nobody_decides)
 
 
 def _ending(game: GameRecord, state: engine.GameState) -> tuple[str, list[str]] | None:
@@ -180,39 +167,3 @@ def _ending(game: GameRecord, state: engine.GameState) -> tuple[str, list[str]] 
     if has_started(game) and not active_powers(game, state):
         return "abandoned", []
     return None
-
-
-def public_votes(game: GameRecord) -> dict[str, dict[str, bool]] | None:
-    """The votes of the phase for its history, public ballots only."""
-    if game.settings.get("draw_votes") != "public" or not game.votes:
-        return None
-    return {p: dict(sorted(v.items())) for p, v in sorted(game.votes.items())}
-
-
-# --- deadline extensions -------------------------------------------------------------------
-
-
-def extend_for_missing(game: GameRecord, now: datetime) -> Changes | None:
-    """If a seated, active power owes orders and has an extension left, move the deadline
-    one phase length on (working copy) instead of processing; None otherwise."""
-    allowed = int(game.settings.get("nmr_extensions") or 0)
-    if not allowed or not game.deadline:
-        return None
-    state = state_of(game)
-    skip = excused(game)
-    late = [p for p in owing_powers(game, state)
-            if p in game.players and p not in skip and p in active_powers(game, state)
-            and int((game.seats.get(p) or {}).get("extended", 0)) < allowed]
-    deadline = deadline_for(game, str(state.phase_type), now)
-    if not late or deadline is None:
-        return None
-    for power in late:
-        seat = dict(game.seats.get(power) or {})
-        seat["extended"] = int(seat.get("extended", 0)) + 1
-        game.seats[power] = seat
-    game.deadline = deadline
-    data: dict[str, Any] = {"powers": late, "deadline": deadline}
-    events = [add_event(game, "NMR_EXTENSION", data, now)]
-    outbox = [add_outbox(game, "DEADLINE_EXTENDED", {"phase": game.phase, **data},
-                         f"{game.phase}:nmr-extension:{game.event_seq}")]
-    return events, outbox

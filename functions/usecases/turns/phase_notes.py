@@ -19,20 +19,18 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from functions.ports import EventRecord, GameRecord
-from functions.usecases.game import add_event
+from functions.ports import EventRecord
+from functions.usecases.game import iso
 
 EVENT_OF_NOTE = {"DISBANDED": "UNIT_DISBANDED", "PHASE_SKIPPED": "PHASE_SKIPPED"}
 
 
-def note_events(
-    game: GameRecord, notes: Sequence[dict[str, Any]], at: datetime, processed: str
-) -> list[EventRecord]:
-    """One event per note of the resolution of ``processed`` (serialized by the engine)."""
+def note_events(notes: Sequence[dict[str, Any]], at: datetime, processed: str) -> list[EventRecord]:
+    """One event per note of the resolution of ``processed`` (serialized by the engine),
+    unnumbered: the turn's record step numbers them with its other events."""
     return [
-        add_event(game, EVENT_OF_NOTE[note["kind"]],
-                  {"phase": note["phase"], "powers": list(note["powers"]), "units": list(note["units"]),
-                   "text": note["text"]},
-                  at, phase=processed)
+        EventRecord(seq=0, type=EVENT_OF_NOTE[note["kind"]], phase=processed, at=iso(at),
+                    data={"phase": note["phase"], "powers": list(note["powers"]),
+                          "units": list(note["units"]), "text": note["text"]})
         for note in notes
     ]

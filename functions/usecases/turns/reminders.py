@@ -1,12 +1,17 @@
 """DEADLINE_APPROACHING: one notice per phase, some time before its deadline.
 
 `send_reminder` is what the phase's reminder schedule ends in (deadline function,
-``{"game_id", "phase", "kind": "reminder"}``). It re-reads the game and writes the
+``{"game_id", "phase", "kind": "reminder"}``). A phase with a reminder has only that
+schedule when it starts (one Scheduler call on the turn's path, issue 29): every firing of
+it for the current, running phase schedules the phase's deadline, by name, whatever else it
+does; a firing after the deadline answers ``DUE`` and the deadline function processes the
+phase there and then (deadlines.fire_reminder). It re-reads the game and writes the
 OUTBOX item in the same conditional META write that records ``reminded_phase``, so:
 
 - a repeated or concurrent firing finds ``reminded_phase == phase`` (after the version
   check made the loser reload) and writes nothing: ``ALREADY_SENT``;
-- the phase moved on, the game is paused/over, or the deadline is gone or passed: ``STALE``;
+- the phase moved on, the game is paused/over, or the deadline is gone: ``STALE``;
+- the deadline has passed (a late firing): ``DUE``;
 - the firing is more than a minute early (a schedule that was not moved after an
   extend): the reminder is re-scheduled, ``RESCHEDULED``;
 - every power with a decision has submitted: nothing to say, ``NOTHING_OWED``.
@@ -23,7 +28,7 @@ from datetime import datetime, timedelta
 from functions.errors import GameNotFound
 from functions.ports import DEADLINE_APPROACHING, Clock, DeadlineScheduler, GameRecord, GameStore
 from functions.usecases.game import add_outbox, load, parse_iso, retrying
-from functions.usecases.turns.deadlines import reminder_time
+from functions.usecases.turns.deadlines import reminder_for, schedule_deadline
 from functions.usecases.turns.views import missing_powers
 
 EARLY_SLACK = timedelta(seconds=60)
@@ -35,24 +40,7 @@ class RemindOutcome(enum.StrEnum):
     NOTHING_OWED = "NOTHING_OWED"
     RESCHEDULED = "RESCHEDULED"
     STALE = "STALE"
-
-
-def reminder_for(game: GameRecord, now: datetime) -> datetime | None:
-    """When `game`'s current phase should be reminded (see `deadlines.reminder_time`)."""
-    if game.status != "ACTIVE" or game.paused or not game.deadline:
-        return None
-    phase_type = str(game.state.get("phase_type", ""))
-    phase_seconds = (game.settings.get("phase_seconds") or {}).get(phase_type)
-    grid = game.settings.get("deadline_at")
-    if grid:  # a phase on the deadline_at grid lasts about its every_days (deadline_grid.py)
-        phase_seconds = int((grid.get("every_days") or {}).get(phase_type, 1)) * 86400
-    return reminder_time(
-        deadline=parse_iso(game.deadline),
-        phase_seconds=phase_seconds,
-        now=now,
-        reminder_seconds=game.settings.get("reminder_seconds"),
-        already_reminded=game.reminded_phase == game.phase,
-    )
+    DUE = "DUE"  # the phase's deadline has passed: the firing processes it (deadlines.fire_reminder)
 
 
 def send_reminder(
@@ -63,19 +51,25 @@ def send_reminder(
     *,
     scheduler: DeadlineScheduler | None = None,
 ) -> RemindOutcome:
-    def attempt() -> RemindOutcome:
+    """The reminder firing of ``phase`` (the module text): the notice at most once, and the
+    phase's deadline scheduled unless it is already due (``DUE``) or the phase is gone."""
+
+    def attempt() -> tuple[RemindOutcome, datetime | None]:
         try:
             game = load(store, game_id)
         except GameNotFound:
-            return RemindOutcome.STALE
+            return RemindOutcome.STALE, None
         if game.status != "ACTIVE" or game.paused or game.phase != phase or not game.deadline:
-            return RemindOutcome.STALE
+            return RemindOutcome.STALE, None
+        deadline = parse_iso(game.deadline)
+        return remind(game, deadline), deadline
+
+    def remind(game: GameRecord, deadline: datetime) -> RemindOutcome:
+        now = clock.now()
+        if deadline <= now:
+            return RemindOutcome.DUE
         if game.reminded_phase == phase:
             return RemindOutcome.ALREADY_SENT
-        now = clock.now()
-        deadline = parse_iso(game.deadline)
-        if deadline <= now:
-            return RemindOutcome.STALE  # the deadline itself is due; it says enough
         due = reminder_for(game, now - EARLY_SLACK)
         if due is not None and due - now > EARLY_SLACK:
             if scheduler is not None:
@@ -95,4 +89,7 @@ def send_reminder(
         store.save(game, expected_version=version, outbox=[notice])
         return RemindOutcome.SENT
 
-    return retrying(attempt)
+    outcome, deadline = retrying(attempt)
+    if deadline is not None and outcome is not RemindOutcome.DUE:
+        schedule_deadline(scheduler, game_id, phase, deadline)
+    return outcome

@@ -18,7 +18,6 @@ from functions.usecases.players import (
     Actor,
     dummy_powers,
     event_seen,
-    excused,
     fog_block,
     in_civil_disorder,
     open_seats,
@@ -26,6 +25,7 @@ from functions.usecases.players import (
     seat_status,
     seen_by,
     votes_seen_by,
+    waited_on,
 )
 from functions.usecases.players import (
     last_resolution as resolution_seen,
@@ -38,9 +38,7 @@ def powers_to_wait_on(game: GameRecord) -> list[str]:
     less those nobody waits on: dummies, and open seats or civil disorder once started."""
     if game.status != "ACTIVE":
         return []
-    skip = excused(game)
-    owing = engine.powers_with_orders_to_give(state_of(game), game_map(game.variant))
-    return sorted(p for p in owing if p not in skip)
+    return waited_on(game, state_of(game), game_map(game.variant))
 
 
 def missing_powers(game: GameRecord) -> list[str]:
