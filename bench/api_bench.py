@@ -6,10 +6,12 @@ views, orders status, Winter builds, three process_turn calls):
 - DynamoDB read and write units per route (bench/capacity.py: DynamoDB's pricing rules
   applied to every call on the game table, from the requests and answers);
 Then, for process_turn in a timed game, over ``TURNS`` mid-game movement phases (seven
-powers ordering at random, the operator processing; issue 29): its latency, the time spent in
-DynamoDB and Scheduler calls and inside the emulator's dispatch (any thread's: the pumps' too),
-and per turn the reads, transactions, ListSchedules, other Scheduler calls and write units,
-counted by botocore's events on the stack's own clients;
+powers ordering at random, the operator processing; issue 29): its latency, the CPU time the
+whole process spent meanwhile (every thread: on a shared machine a latency well above it is time
+spent waiting for a core, not work), the time spent in DynamoDB and Scheduler calls and inside
+the emulator's dispatch (any thread's: the pumps' too), and per turn the reads, transactions,
+ListSchedules, other Scheduler calls and write units, counted by botocore's events on the
+stack's own clients;
 - the META item size after 1, 10 and 50 adjudicated phases (must not grow);
 - press (bench/press_bench.py): sends, reads, channel lists and read marks every phase, and
   the cost of reading 50 new messages from a game with 5,000 messages vs one with 50;
@@ -161,11 +163,13 @@ def turn_costs(base: str, counted: Meter, turns: int = TURNS, seed: int = 29) ->
                 call("POST", f"/games/{gid}/orders", tokens[power],
                      {"orders": random_orders(mine["legal_orders"], rng), "phase": view["phase"]})
         before, started, inside = counted.snapshot(), time.perf_counter(), EMULATOR.seconds
+        cpu = time.process_time()
         call("POST", f"/games/{gid}/process_turn", OPERATOR_TOKEN, {"phase": view["phase"]})
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         if view["phase_type"] == "MOVEMENT" and view["year"] >= FIRST_MEASURED_YEAR:
             reading = counted.snapshot() - before
             reading.seconds["emulator"] = EMULATOR.seconds - inside
+            reading.seconds["process CPU"] = cpu
             measured.append((elapsed, reading))
     return measured
 
@@ -173,6 +177,8 @@ def turn_costs(base: str, counted: Meter, turns: int = TURNS, seed: int = 29) ->
 def print_turns(measured: list[tuple[float, Reading]]) -> None:
     rows: list[tuple[str, list[float]]] = [
         ("process_turn (ms)", [t * 1000 for t, _ in measured]),
+        ("  process CPU meanwhile, all threads (ms)",
+         [r.seconds.get("process CPU", 0.0) * 1000 for _, r in measured]),
         ("  in DynamoDB calls (ms)", [r.seconds.get("dynamodb", 0.0) * 1000 for _, r in measured]),
         ("  in Scheduler calls (ms)", [r.seconds.get("scheduler", 0.0) * 1000 for _, r in measured]),
         ("  inside the emulator, all threads (ms)",

@@ -16,6 +16,10 @@ in a process meant to run for days (issue 28 item 14, issue 29). waitress keeps 
 connections alive and serves them from a fixed pool of threads. It drops request headers
 whose names contain "_"; no AWS API the stack emulates uses one (moto's werkzeug handler kept
 them for S3 metadata, which Convoy does not use).
+
+Clients in the emulator's own process (the pumps, the in-process API, the live socket) do not
+use the socket at all: ``local_stack.in_process`` hands their requests to the same app, lock
+and journal with the environ waitress would have built, and returns waitress's answer.
 """
 
 from __future__ import annotations
@@ -31,13 +35,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from local_stack import mail, moto_patches, user_pool
+from local_stack import in_process, mail, moto_patches, user_pool
 from local_stack.backends import REGION, dynamodb_backend
 
 if TYPE_CHECKING:
     from local_stack.durable import DurableState
 
 SERVER_THREADS = 8  # requests wait for the one lock anyway; threads for the waits around it
+IDENT = "convoy-emulator"  # waitress's Server header
 LOCAL_ENV = {
     "AWS_ACCESS_KEY_ID": "local",
     "AWS_SECRET_ACCESS_KEY": "local",
@@ -94,9 +99,12 @@ class Emulator:
         app = DomainDispatcherApplication(create_backend_app)
         if self.durable is not None:
             self.durable.load(app)
-        self._server = create_server(self._atomic(app), host=self.host, port=self.port,
-                                     threads=SERVER_THREADS, ident="convoy-emulator", expose_tracebacks=False)
+        served = self._atomic(app)
+        self._server = create_server(served, host=self.host, port=self.port,
+                                     threads=SERVER_THREADS, ident=IDENT, expose_tracebacks=False)
         self.port = int(self._server.effective_port)
+        in_process.install()  # this process's own clients skip the socket (local_stack/in_process.py)
+        in_process.serve(f"{self.host}:{self.port}", served, IDENT)
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="moto", daemon=True)
         self._thread.start()
@@ -148,6 +156,7 @@ class Emulator:
             server.asyncore.loop(timeout=0.2, map=server._map, use_poll=True, count=1)
 
     def stop(self) -> None:
+        in_process.withdraw(f"{self.host}:{self.port}")
         if self._server is not None:
             self._stopping.set()
             if self._thread is not None:
