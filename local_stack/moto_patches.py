@@ -40,6 +40,10 @@ over long sessions (issue 9, docs/performance.md):
    binaries base64-encoded, absent (None) members and keys the answer's shape does not
    name left out, as the serializer does; a test compares both on every attribute type.
    Errors, timestamps and every other operation keep moto's serializer.
+8. moto's routing listed its package directory and inspected a response class on every
+   request: both remembered (``local_stack.moto_dispatch``).
+9. SQS: a receive rebuilt the queue's whole attribute map, three passes over the queue, for
+   every message it handed out (``local_stack.moto_sqs``).
 """
 
 from __future__ import annotations
@@ -115,9 +119,11 @@ def apply() -> None:
         self.deleted_messages = RecentSet(MAX_DELETED_HANDLES)
 
     Queue.__init__ = init_queue
-    from local_stack import schedule_clock
+    from local_stack import moto_dispatch, moto_sqs, schedule_clock
 
     schedule_clock.install()
+    moto_dispatch.install()  # patch 8
+    moto_sqs.install()  # patch 9
     _install_fast_results()
     _applied = True
 

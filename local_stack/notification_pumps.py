@@ -14,9 +14,14 @@ Four pumps, run by the local stack's pump loops (`local_stack.pumps`):
   deadline its schedule missed: logged as a warning and counted (``swept``).
 - `relay_outbox`: the table's DynamoDB stream, read by `local_stack.stream_relay`
   exactly as the event source mapping of template.yaml feeds the relay on AWS (same
-  filter, batch size, event shape and partial-failure retry). One GetRecords a run.
+  filter, batch size, event shape and partial-failure retry). One GetRecords a batch.
 - `drain_queue`: receives from the outbox queue into the notifier handler
   (`infra.queue.drain_once`), deleting what was delivered.
+
+Both read batch after batch while batches come back full, up to `MAX_BATCHES_PER_WAKE` a
+run, and stop at a batch with a failure (retried next run). AWS's pollers keep reading a
+stream or a queue that has work; one batch a second let a busy minute's notices pile up in
+the emulator's queue, where every SQS call of moto costs O(queue) (issue 29).
 
 Handlers are passed in, so this module imports nothing from `functions/` itself;
 `install()` (called by the stack) wires the real ones.
@@ -31,10 +36,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from infra.queue import drain_once
+from infra.queue import SQS_BATCH_LIMIT, drain_once
 from infra.scheduler import EventBridgeDeadlineScheduler
 from local_stack.schedule_clock import ScheduleClock
-from local_stack.stream_relay import StreamRelay
+from local_stack.stream_relay import BATCH_SIZE, StreamRelay
 
 Handler = Callable[[dict[str, Any], Any], Any]
 log = logging.getLogger("convoy.local.notifications")
@@ -53,6 +58,7 @@ DEADLINE_ENV = {
 }
 LOCAL_DEFAULTS = {**DEADLINE_ENV, "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1"}
 SWEEP_SECONDS = 30.0  # between two sweeps (the rate schedule); CONVOY_SWEEP_SECONDS, 0: never
+MAX_BATCHES_PER_WAKE = 50  # a run drains a backlog but still ends (the next run comes a second later)
 
 
 def apply_local_defaults() -> None:
@@ -131,11 +137,25 @@ class NotificationPumps:
         return len(processed)
 
     def relay_outbox(self) -> int:
-        """Relay the next batch of the table's stream; returns how many records were read."""
-        return self._stream()
+        """Relay the table's stream until it is caught up or a batch failed; returns how many
+        records were read."""
+        read = 0
+        for _ in range(MAX_BATCHES_PER_WAKE):
+            batch = self._stream()
+            read += batch
+            if batch < BATCH_SIZE or self._stream.retrying:
+                break
+        return read
 
     def drain_queue(self) -> int:
-        delivered, _ = drain_once(self._sqs(), self._queue_url, self._notifier)
+        """Deliver the queue's messages until it is empty or a delivery failed; returns how many
+        were delivered."""
+        delivered = 0
+        for _ in range(MAX_BATCHES_PER_WAKE):
+            done, failed = drain_once(self._sqs(), self._queue_url, self._notifier)
+            delivered += done
+            if failed or done < SQS_BATCH_LIMIT:
+                break
         return delivered
 
 

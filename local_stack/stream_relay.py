@@ -84,8 +84,10 @@ class StreamRelay:
         self._arn: str | None = None
         self._shard: str | None = None
         self._iterator: str | None = None
+        self.retrying = False  # the last batch had a failure: the next call reads it again
 
     def __call__(self) -> int:
+        self.retrying = False
         if self._iterator is None:
             self._iterator = self._open("TRIM_HORIZON")
         page = self._streams().get_records(ShardIterator=self._iterator, Limit=BATCH_SIZE)
@@ -98,6 +100,7 @@ class StreamRelay:
                  if not self._patterns or any(matches(p, r) for p in self._patterns)]
         answer = (self._handler({"Records": batch}, None) or {}) if batch else {}
         failed = [f["itemIdentifier"] for f in answer.get("batchItemFailures", [])]
+        self.retrying = bool(failed)
         if failed:
             first = min(failed, key=int)  # retry from the first failure, as Lambda does
             self._iterator = self._open("AT_SEQUENCE_NUMBER", first)

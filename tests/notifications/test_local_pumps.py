@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,7 +18,7 @@ from local_stack import moto_patches
 from local_stack.backends import scheduler_backend
 from local_stack.notification_pumps import NotificationPumps, ensure_schedule_group
 from local_stack.schedule_clock import ScheduleClock
-from tests.local_stack.conftest import mock_streams_client
+from tests.local_stack.conftest import make_table, mock_streams_client
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
@@ -157,3 +158,60 @@ def test_making_sure_of_the_schedule_group_keeps_its_schedules(aws: None) -> Non
     scheduler.schedule_deadline("g1", "S1901M", NOW)
     ensure_schedule_group(sched, "deadlines")  # the stack starting again on the same data
     assert [s["Name"] for s in sched.list_schedules(GroupName="deadlines")["Schedules"]] == ["dl.g1.S1901M"]
+
+
+
+def _backlog_pumps(sqs: Any, url: str, notifier: Any, relay: Any, scheduler: Any = None) -> NotificationPumps:
+    ddb = make_table()
+    for n in range(250):  # 250 stream records: three GetRecords batches
+        ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g"}, "sk": {"S": f"OUTBOX#{n:04d}"}})
+    for n in range(25):  # 25 notices: three ReceiveMessage batches
+        sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"n": n}))
+    return NotificationPumps(
+        dynamodb=lambda: ddb, streams=mock_streams_client, sqs=lambda: sqs, scheduler=scheduler,
+        clock=ScheduleClock(scheduler_backend, "deadlines"), table="games", queue_url=url,
+        deadline_handler=lambda e, _: None, sweep_handler=lambda e, _: None, relay_handler=relay,
+        notifier_handler=notifier, now=lambda: NOW,
+    )
+
+
+def test_one_run_drains_a_backlog_batch_after_batch(aws: None) -> None:
+    """AWS's pollers keep reading a stream or a queue with work; one batch a second let a busy
+    minute's notices pile up in the emulator (issue 29)."""
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
+    relayed: list[int] = []
+    delivered: list[int] = []
+
+    def relay(event: dict[str, Any], _: Any) -> dict[str, Any]:
+        relayed.append(len(event["Records"]))
+        return {}
+
+    def notify(event: dict[str, Any], _: Any) -> dict[str, Any]:
+        delivered.append(len(event["Records"]))
+        return {"batchItemFailures": []}
+
+    pumps = _backlog_pumps(sqs, url, notify, relay)
+    assert pumps.relay_outbox() == 250 and relayed == [100, 100, 50]
+    assert pumps.drain_queue() == 25 and delivered == [10, 10, 5]
+    assert pumps.relay_outbox() == 0 and pumps.drain_queue() == 0
+
+
+def test_a_failed_batch_ends_the_run(aws: None) -> None:
+    """A failure is retried on the next run (a second later), not fifty times at once."""
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
+    relayed: list[int] = []
+    delivered: list[int] = []
+
+    def relay(event: dict[str, Any], _: Any) -> dict[str, Any]:
+        relayed.append(len(event["Records"]))
+        return {"batchItemFailures": [{"itemIdentifier": event["Records"][-1]["dynamodb"]["SequenceNumber"]}]}
+
+    def notify(event: dict[str, Any], _: Any) -> dict[str, Any]:
+        delivered.append(len(event["Records"]))
+        return {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
+
+    pumps = _backlog_pumps(sqs, url, notify, relay)
+    assert pumps.relay_outbox() == 100 and relayed == [100]
+    assert pumps.drain_queue() == 9 and delivered == [10]
