@@ -44,6 +44,9 @@ over long sessions (issue 9, docs/performance.md):
    request: both remembered (``local_stack.moto_dispatch``).
 9. SQS: a receive rebuilt the queue's whole attribute map, three passes over the queue, for
    every message it handed out (``local_stack.moto_sqs``).
+10. The answers of the stream's and the queue's reads and writes (GetRecords, ReceiveMessage,
+    SendMessageBatch...) are written by one walk over their shape instead of moto's
+    attribute pickers (``local_stack.moto_json``): a GetRecords of 100 records took ~70 ms.
 """
 
 from __future__ import annotations
@@ -119,11 +122,12 @@ def apply() -> None:
         self.deleted_messages = RecentSet(MAX_DELETED_HANDLES)
 
     Queue.__init__ = init_queue
-    from local_stack import moto_dispatch, moto_sqs, schedule_clock
+    from local_stack import moto_dispatch, moto_json, moto_sqs, schedule_clock
 
     schedule_clock.install()
     moto_dispatch.install()  # patch 8
     moto_sqs.install()  # patch 9
+    moto_json.install()  # patch 10
     _install_fast_results()
     _applied = True
 
