@@ -30,25 +30,9 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     sqs = boto3.client("sqs", region_name="us-east-1")
     sched = boto3.client("scheduler", region_name="us-east-1")
     streams = mock_streams_client()
-    ddb.create_table(
-        TableName="games",
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[
-            {"AttributeName": "pk", "AttributeType": "S"},
-            {"AttributeName": "sk", "AttributeType": "S"},
-        ],
-        BillingMode="PAY_PER_REQUEST",
-        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
-    )
+    _create_games_table(ddb)
     url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
-    ensure_schedule_group(sched, "deadlines")
-    ensure_schedule_group(sched, "deadlines")  # idempotent
-    scheduler = EventBridgeDeadlineScheduler(
-        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
-    )
-    scheduler.schedule_deadline("g1", "S1901M", NOW - timedelta(seconds=1))
-    scheduler.schedule_deadline("g2", "S1901M", NOW + timedelta(minutes=1))
-    scheduler.schedule_reminder("g3", "S1901M", NOW - timedelta(seconds=2))
+    scheduler = _scheduler_with_two_due_and_one_waiting(sched)
     fired: list[dict[str, Any]] = []
     deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
     pumps = NotificationPumps(
@@ -67,18 +51,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
         ),
         now=lambda: NOW,
     )
-    ddb.put_item(
-        TableName="games",
-        Item={
-            "pk": {"S": "GAME#g1"},
-            "sk": {"S": "OUTBOX#0000000001"},
-            "kind": {"S": "PHASE_PROCESSED"},
-            "game_id": {"S": "g1"},
-            "dedupe_key": {"S": "g1:S1901M:processed"},
-            "payload": {"M": {"phase": {"S": "S1901M"}, "next_phase": {"S": "F1901M"}}},
-        },
-    )
-    ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g1"}, "sk": {"S": "META"}})
+    _put_a_processed_notice(ddb)
 
     # When the pumps run twice
     for _ in range(2):
@@ -95,6 +68,50 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     assert [d.game_id for d in clock.take_due(NOW + timedelta(minutes=2))] == ["g2"]
     assert [(key, target) for key, target, _ in deliverer.sent] == [("g1:S1901M:processed", "telegram:1")]
     assert "S1901M has been adjudicated; now F1901M" in deliverer.sent[0][2]
+
+
+def _create_games_table(ddb: Any) -> None:
+    """The game table with the stream the relay reads (new images, as template.yaml's)."""
+    ddb.create_table(
+        TableName="games",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=[
+            {"AttributeName": "pk", "AttributeType": "S"},
+            {"AttributeName": "sk", "AttributeType": "S"},
+        ],
+        BillingMode="PAY_PER_REQUEST",
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
+    )
+
+
+def _scheduler_with_two_due_and_one_waiting(sched: Any) -> EventBridgeDeadlineScheduler:
+    """The group (asked for twice, as a restart does), g1's deadline and g3's reminder already
+    due, g2's deadline a minute away."""
+    ensure_schedule_group(sched, "deadlines")
+    ensure_schedule_group(sched, "deadlines")  # idempotent
+    scheduler = EventBridgeDeadlineScheduler(
+        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
+    )
+    scheduler.schedule_deadline("g1", "S1901M", NOW - timedelta(seconds=1))
+    scheduler.schedule_deadline("g2", "S1901M", NOW + timedelta(minutes=1))
+    scheduler.schedule_reminder("g3", "S1901M", NOW - timedelta(seconds=2))
+    return scheduler
+
+
+def _put_a_processed_notice(ddb: Any) -> None:
+    """g1's OUTBOX item for its processed S1901M, written beside its META as a turn writes it."""
+    ddb.put_item(
+        TableName="games",
+        Item={
+            "pk": {"S": "GAME#g1"},
+            "sk": {"S": "OUTBOX#0000000001"},
+            "kind": {"S": "PHASE_PROCESSED"},
+            "game_id": {"S": "g1"},
+            "dedupe_key": {"S": "g1:S1901M:processed"},
+            "payload": {"M": {"phase": {"S": "S1901M"}, "next_phase": {"S": "F1901M"}}},
+        },
+    )
+    ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g1"}, "sk": {"S": "META"}})
 
 
 def _bare_pumps(scheduler: Any, deadline: Any, sweep: Any, wall_clock: Any = lambda: 0.0,
