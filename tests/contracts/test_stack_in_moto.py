@@ -153,7 +153,8 @@ def _invoked(resource: dict[str, Any]) -> list[Any]:
         target = props["Target"]["Arn"]
         return [] if "Queue" in json.dumps(target) else [target]
     if kind == "AWS::ApiGatewayV2::Integration":  # the WebSocket API's (issue 33)
-        return [props["IntegrationUri"]]
+        # the keep-alive ping route's MOCK integration answers in API Gateway and invokes nothing
+        return [] if props["IntegrationType"] == "MOCK" else [props["IntegrationUri"]]
     if kind == "AWS::ApiGatewayV2::Api" and "Body" in props:  # the HTTP API (SAM's OpenAPI body)
         return [op["x-amazon-apigateway-integration"]["uri"]
                 for path in props["Body"]["paths"].values() for op in path.values()]
