@@ -52,6 +52,8 @@ from collections import OrderedDict
 from decimal import Decimal
 from typing import Any
 
+from local_stack.patching import replace
+
 MOTO_VERSION = "5.2.5"
 MAX_SHARD_ITERATORS = 1000
 MAX_DELETED_HANDLES = 10_000
@@ -78,7 +80,7 @@ def apply() -> None:
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodbstreams.models import DynamoDBStreamsBackend
 
-    DynamoDBBackend.transact_write_items = _transact_write_items
+    replace(DynamoDBBackend, "transact_write_items", _transact_write_items)
     from moto.dynamodb.models.table import Table
 
     original_query = Table.query
@@ -96,7 +98,7 @@ def apply() -> None:
         return _query_partition(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key,
                                 scan_index_forward, projection_expressions, filter_expression)
 
-    Table.query = query
+    replace(Table, "query", query)
     global original_table_query
     original_table_query = original_query
     original_init = DynamoDBStreamsBackend.__init__
@@ -105,7 +107,7 @@ def apply() -> None:
         original_init(self, region_name, account_id)
         self.shard_iterators = _BoundedRegistry()
 
-    DynamoDBStreamsBackend.__init__ = init
+    replace(DynamoDBStreamsBackend, "__init__", init)
     from moto.sqs.models import Queue
 
     queue_init = Queue.__init__
@@ -114,7 +116,7 @@ def apply() -> None:
         queue_init(self, *args, **kwargs)
         self.deleted_messages = RecentSet(MAX_DELETED_HANDLES)
 
-    Queue.__init__ = init_queue
+    replace(Queue, "__init__", init_queue)
     from local_stack import schedule_clock
 
     schedule_clock.install()
@@ -141,7 +143,7 @@ def _install_fast_results() -> None:
         return 200, {"Content-Type": f"application/x-amz-json-{version}"}, body
 
     original_execute_result = original
-    DynamoResult.execute_result = execute_result
+    replace(DynamoResult, "execute_result", execute_result)
 
 
 class _NotPlain(Exception):
@@ -185,7 +187,7 @@ class RecentSet:
             self.add(item)
 
 
-class _BoundedRegistry(OrderedDict):  # type: ignore[type-arg]
+class _BoundedRegistry(OrderedDict[Any, Any]):
     """A dict that forgets its oldest entries beyond MAX_SHARD_ITERATORS."""
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -199,7 +201,7 @@ def trim_stream(backend: Any, table_name: str, upto_sequence: int) -> int:
     shard = backend.get_table(table_name).stream_shard
     if shard is None:
         return 0
-    drop = min(len(shard.items), max(0, upto_sequence - shard.starting_sequence_number + 1))
+    drop: int = min(len(shard.items), max(0, upto_sequence - shard.starting_sequence_number + 1))
     if drop:
         del shard.items[:drop]
         shard.starting_sequence_number += drop
