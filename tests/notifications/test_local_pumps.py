@@ -17,6 +17,7 @@ from local_stack import moto_patches
 from local_stack.backends import scheduler_backend
 from local_stack.notification_pumps import NotificationPumps, ensure_schedule_group
 from local_stack.schedule_clock import ScheduleClock
+from testkit.tables import make_table
 from tests.local_stack.conftest import mock_streams_client
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
@@ -30,7 +31,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     sqs = boto3.client("sqs", region_name="us-east-1")
     sched = boto3.client("scheduler", region_name="us-east-1")
     streams = mock_streams_client()
-    _create_games_table(ddb)
+    make_table(streams=True, client=ddb)  # with the stream the relay reads, as template.yaml's
     url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
     scheduler = _scheduler_with_two_due_and_one_waiting(sched)
     fired: list[dict[str, Any]] = []
@@ -68,20 +69,6 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     assert [d.game_id for d in clock.take_due(NOW + timedelta(minutes=2))] == ["g2"]
     assert [(key, target) for key, target, _ in deliverer.sent] == [("g1:S1901M:processed", "telegram:1")]
     assert "S1901M has been adjudicated; now F1901M" in deliverer.sent[0][2]
-
-
-def _create_games_table(ddb: Any) -> None:
-    """The game table with the stream the relay reads (new images, as template.yaml's)."""
-    ddb.create_table(
-        TableName="games",
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[
-            {"AttributeName": "pk", "AttributeType": "S"},
-            {"AttributeName": "sk", "AttributeType": "S"},
-        ],
-        BillingMode="PAY_PER_REQUEST",
-        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
-    )
 
 
 def _scheduler_with_two_due_and_one_waiting(sched: Any) -> EventBridgeDeadlineScheduler:
