@@ -79,7 +79,7 @@ class EmulatorClock:
 
             return dispatch
 
-        Emulator._atomic = timed_atomic  # type: ignore[method-assign,assignment]
+        setattr(Emulator, "_atomic", timed_atomic)  # noqa: B010 - a timing wrapper over the emulator's dispatch
 
 
 EMULATOR = EmulatorClock()

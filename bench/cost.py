@@ -464,10 +464,11 @@ class LiveVisit:
 
     def __init__(self, url: str, token: str, game_id: str, usage: Usage, call: Client) -> None:
         from websockets.sync.client import connect
+        from websockets.typing import Subprotocol
 
         self.usage, self.game_id, self.call = usage, game_id, call
         before, started = call.own.snapshot(), time.perf_counter()
-        self.socket = connect(url, subprotocols=["convoy", token], legacy=True)  # type: ignore[call-overload]
+        self.socket = connect(url, subprotocols=[Subprotocol("convoy"), Subprotocol(token)], legacy=True)
         self._spent("live socket", started, before)
         usage.socket_invocations += 1  # $connect
         usage.requests["live socket"] += 1  # the upgrade request through CloudFront
@@ -535,11 +536,17 @@ def _last(call: Client, game_id: str) -> str | None:
 
 def _wiring() -> Any:
     """The measured checkout's composition root (functions/wiring.py before issue 30)."""
-    try:
-        from composition import wiring
-    except ImportError:
-        from functions import wiring  # type: ignore[no-redef,attr-defined,unused-ignore]
-    return wiring
+    return _first_module("composition.wiring", "functions.wiring")
+
+
+def _first_module(*names: str) -> Any:
+    """The first of ``names`` the measured checkout has (its layout changed with issue 30)."""
+    for name in names[:-1]:
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    return importlib.import_module(names[-1])
 
 
 def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
@@ -548,11 +555,9 @@ def _fire(game_id: str, phase: str, deadline: datetime, usage: Usage) -> None:
     from functions.adapters import StoreDeadlineGames
 
     wiring = _wiring()
-    try:
-        from functions.usecases.turns import fire_deadline, send_reminder
-    except ImportError:  # before issue 30 the use cases were flat (the baseline, f0fa0cc)
-        from functions.usecases.deadlines import fire_deadline  # type: ignore[no-redef,import-not-found,unused-ignore]
-        from functions.usecases.reminders import send_reminder  # type: ignore[no-redef,import-not-found,unused-ignore]
+    # before issue 30 the use cases were flat (the baseline, f0fa0cc)
+    fire_deadline = _first_module("functions.usecases.turns", "functions.usecases.deadlines").fire_deadline
+    send_reminder = _first_module("functions.usecases.turns", "functions.usecases.reminders").send_reminder
 
     services = wiring.services()
     scheduler = wiring.deadline_scheduler()

@@ -220,7 +220,7 @@ def row(name: str, timings: Sequence[Timing]) -> str:
 STEPS = ("load", "parse", "validate", "adjudicate", "store")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--phases", type=int, default=1500, help="movement phases to time (default 1500)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random games (default 1)")
@@ -231,7 +231,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="wall: elapsed time (default); cpu: this process's CPU time")
     parser.add_argument("--devices", action="store_true",
                         help="time each speed device the engine keeps, with and without it")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
     global CLOCK
     CLOCK = args.clock
     target = 300 if args.quick else args.phases
@@ -251,12 +255,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{orders} movement orders; generated in {time.perf_counter() - started:.1f} s\n"
     )
     movement = by_type[PhaseType.MOVEMENT]
-    peers = [] if args.no_peers else [p for p in (pydip_peer(game_map), mila_peer(game_map)) if p]
+    _movement_table(game_map, movement, args.rules, with_peers=not args.no_peers)
+    print("\n## Convoy, the menus of every power of a movement position")
+    print(legal_orders_row(game_map, [p.state for p in movement]))
+    _other_phases_table(game_map, by_type, args.rules)
+    return 0
+
+
+def _movement_table(game_map: MapData, movement: list[PlayedPhase], rules: str, *, with_peers: bool) -> None:
+    """Convoy, the floor and each installed peer on the same movement positions, interleaved
+    phase by phase so that a slow moment of the machine falls on every engine alike."""
+    peers = [p for p in (pydip_peer(game_map), mila_peer(game_map)) if p] if with_peers else []
     data = [stored(p) for p in movement]
     prepared = [[peer.prepare(p) for p in movement] for peer in peers]
     floors = [Floor(d, p.next_state) for d, p in zip(data, movement, strict=True)]
     # The floor row right after Convoy's, so the texts it parses are the ones just read.
-    runs = [_convoy_run(game_map, data, args.rules), lambda i: time_floor_phase(game_map, floors[i])]
+    runs = [_convoy_run(game_map, data, rules), lambda i: time_floor_phase(game_map, floors[i])]
     runs += [_peer_run(peer, prepared[n]) for n, peer in enumerate(peers)]
     results = timed_runs(len(movement), runs)
     names = ["Convoy", "floor: Convoy's values, no rules", *(f"{p.name} {p.version}" for p in peers)]
@@ -271,18 +285,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(floor_line(results[0], results[1], [(p.name, t) for p, t in zip(peers, results[2:], strict=True)]))
     if not peers:
         print("(pydip / MILA not installed: pip install -e '.[bench]'; Convoy alone was timed)")
-    print("\n## Convoy, the menus of every power of a movement position")
-    print(legal_orders_row(game_map, [p.state for p in movement]))
+
+
+def _other_phases_table(game_map: MapData, by_type: dict[PhaseType, list[PlayedPhase]], rules: str) -> None:
+    """Retreat and adjustment phases, Convoy alone: the peers are timed on movement only."""
     print("\n## Convoy, other phases")
     print(header("phase"))
     for kind in (PhaseType.RETREAT, PhaseType.ADJUSTMENT):
         kept = [stored(p) for p in by_type[kind]]
         if kept:
-            run = _convoy_run(game_map, kept, args.rules)
+            run = _convoy_run(game_map, kept, rules)
             [timings] = timed_runs(len(kept), [run])
             print(row(kind.value.lower(), timings))
     print("(per phase; the step columns are medians of each step)")
-    return 0
 
 
 GOALS = {"pydip": 3, "MILA diplomacy": 20}  # issue 17: Convoy this many times faster per phase

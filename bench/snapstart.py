@@ -59,50 +59,54 @@ def measure(runs: int = 5) -> dict[str, list[dict[str, float]]]:
             "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
         }
 
-        def env_of(function: str) -> dict[str, str]:
-            return function_env(function, template, names, parameters, local)
+        def start(function: str) -> FunctionProcess:
+            """A fresh interpreter holding ``function``'s artifact, with the template's environment."""
+            env_of = function_env(function, template, names, parameters, local)
+            return _start(function, artifacts, env_of, interpreter, logs)
 
-        setup = _start("ApiFunction", artifacts, env_of("ApiFunction"), interpreter, logs)
-        game = _body(setup.invoke(http_event("POST", "/games", {"variant": "classical"})))["game_id"]
-        token = _body(setup.invoke(http_event("POST", f"/games/{game}/join", {"power": "FRANCE"})))["token"]
-        setup.close()
-        cases: dict[str, tuple[str, dict[str, Any]]] = {
-            "api: a player's view": ("ApiFunction", http_event("GET", f"/games/{game}", token=token)),
-            "api: an order submission": (
-                "ApiFunction",
-                http_event(
-                    "POST", f"/games/{game}/orders", {"orders": ["A PAR H"], "phase": "S1901M"}, token
-                ),
-            ),
-            "deadline: a late firing": ("DeadlineFunction", {"game_id": game, "phase": "F1950M"}),
-            "relay: an empty batch": ("RelayFunction", {"Records": []}),
-            "notifier: an empty batch": ("NotifierFunction", {"Records": []}),
-        }
-        for case, (function, event) in cases.items():
-            samples = []
-            for _ in range(runs):
-                process = _start(function, artifacts, env_of(function), interpreter, logs)
-                ready = process.ready
-                answer = process.invoke(event)
-                served = sum(call["ms"] for call in answer.get("calls", []))
-                process.close()
-                if "error" in answer or "init_error" in ready:
-                    raise RuntimeError(
-                        f"{case}: {answer.get('error') or ready.get('init_error')} (logs: {logs})"
-                    )
-                samples.append(
-                    {
-                        "init": ready["init_ms"],
-                        "import": ready["import_ms"],
-                        "prime": ready["prime_ms"],
-                        "restore": answer["restore_ms"],
-                        "first": answer["ms"],
-                        "moto": served,
-                        "ours": answer["ms"] - served,
-                    }
-                )
-            figures[case] = samples
+        for case, (function, event) in _cases(start("ApiFunction")).items():
+            figures[case] = [_sample(case, start(function), event, logs) for _ in range(runs)]
     return figures
+
+
+def _cases(setup: FunctionProcess) -> dict[str, tuple[str, dict[str, Any]]]:
+    """{case: (function, event)}: the requests timed, on a game ``setup`` (an API process closed
+    here, so no case is timed in it) creates with FRANCE seated."""
+    game = _body(setup.invoke(http_event("POST", "/games", {"variant": "classical"})))["game_id"]
+    token = _body(setup.invoke(http_event("POST", f"/games/{game}/join", {"power": "FRANCE"})))["token"]
+    setup.close()
+    return {
+        "api: a player's view": ("ApiFunction", http_event("GET", f"/games/{game}", token=token)),
+        "api: an order submission": (
+            "ApiFunction",
+            http_event(
+                "POST", f"/games/{game}/orders", {"orders": ["A PAR H"], "phase": "S1901M"}, token
+            ),
+        ),
+        "deadline: a late firing": ("DeadlineFunction", {"game_id": game, "phase": "F1950M"}),
+        "relay: an empty batch": ("RelayFunction", {"Records": []}),
+        "notifier: an empty batch": ("NotifierFunction", {"Records": []}),
+    }
+
+
+def _sample(case: str, process: FunctionProcess, event: dict[str, Any], logs: Path) -> dict[str, float]:
+    """One fresh interpreter's figures: its init, then its first (restored) request, which is all a
+    process is used for; a failure stops the measurement, as its figures would mean nothing."""
+    ready = process.ready
+    answer = process.invoke(event)
+    served = sum(call["ms"] for call in answer.get("calls", []))
+    process.close()
+    if "error" in answer or "init_error" in ready:
+        raise RuntimeError(f"{case}: {answer.get('error') or ready.get('init_error')} (logs: {logs})")
+    return {
+        "init": ready["init_ms"],
+        "import": ready["import_ms"],
+        "prime": ready["prime_ms"],
+        "restore": answer["restore_ms"],
+        "first": answer["ms"],
+        "moto": served,
+        "ours": answer["ms"] - served,
+    }
 
 
 def _body(answer: dict[str, Any]) -> dict[str, Any]:

@@ -213,6 +213,35 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
     """Play, idle and print the table; the RSS after play (MB)."""
     time.sleep(2)  # let the API workers finish importing
     rss_start = rss_mb(server.pid)
+    timed = [timed_game(base) for _ in range(args.timed)]
+    turns, errors, played = _play_concurrently(base, args)
+    by_deadline = sum(_phases_done(base, game_id) for game_id in timed)
+    rss_play = rss_mb(server.pid)
+    time.sleep(args.idle)
+    rss_idle = rss_mb(server.pid)
+    durations = [d for _, d in sorted(turns)]
+    if not durations:
+        raise SystemExit(f"no phase was processed; errors: {errors[:3]!r}")
+    size = sum(f.stat().st_size for f in Path(data_dir).rglob("*") if f.is_file()) / 1e6
+    cut = f" (play cut at {args.play_seconds:.0f} s)" if played >= args.play_seconds else ""
+    print(f"Soak: {args.games} games x {args.phases} phases{cut}, {args.clients} concurrent clients, "
+          f"{args.ordering} powers ordering per phase, "
+          f"{len(turns)} process_turn calls in {played:.0f} s, then {args.idle:.0f} s idle; "
+          f"data directory {size:.1f} MB")
+    if errors:
+        print(f"  {len(errors)} game(s) failed; first: {errors[0]!r}")
+    print(f"  {args.timed} timed games (nobody played them): {by_deadline} phases ended by their deadlines")
+    print()
+    _print_table((rss_start, rss_play, rss_idle), durations)
+    return rss_play
+
+
+def _play_concurrently(
+    base: str, args: argparse.Namespace
+) -> tuple[list[tuple[float, float]], list[BaseException], float]:
+    """Every game played by ``args.clients`` threads until done or ``args.play_seconds`` pass:
+    (each process_turn's (start, duration), the games' failures, seconds played). A failed game
+    is kept for the report and the other clients go on, so one bad game does not end the soak."""
     turns: list[tuple[float, float]] = []
     lock = threading.Lock()
     rng = random.Random(args.seed)
@@ -231,7 +260,6 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
             except BaseException as exc:  # report after the run, keep the others going
                 errors.append(exc)
 
-    timed = [timed_game(base) for _ in range(args.timed)]
     started = time.monotonic()
     stop_at = started + args.play_seconds
     threads = [threading.Thread(target=worker) for _ in range(args.clients)]
@@ -239,26 +267,15 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
         thread.start()
     for thread in threads:
         thread.join()
-    played = time.monotonic() - started
-    by_deadline = sum(_phases_done(base, game_id) for game_id in timed)
-    rss_play = rss_mb(server.pid)
-    time.sleep(args.idle)
-    rss_idle = rss_mb(server.pid)
-    durations = [d for _, d in sorted(turns)]
-    if not durations:
-        raise SystemExit(f"no phase was processed; errors: {errors[:3]!r}")
+    return turns, errors, time.monotonic() - started
+
+
+def _print_table(rss: tuple[float, float, float], durations: list[float]) -> None:
+    """Memory at start, after play and after idle, and process_turn's time early against late
+    in the run (the first and last tenth of the turns): a leak or a slowdown shows as a ratio."""
+    rss_start, rss_play, rss_idle = rss
     tenth = max(1, len(durations) // 10)
     early, late = durations[:tenth], durations[-tenth:]
-    size = sum(f.stat().st_size for f in Path(data_dir).rglob("*") if f.is_file()) / 1e6
-    cut = f" (play cut at {args.play_seconds:.0f} s)" if played >= args.play_seconds else ""
-    print(f"Soak: {args.games} games x {args.phases} phases{cut}, {args.clients} concurrent clients, "
-          f"{args.ordering} powers ordering per phase, "
-          f"{len(turns)} process_turn calls in {played:.0f} s, then {args.idle:.0f} s idle; "
-          f"data directory {size:.1f} MB")
-    if errors:
-        print(f"  {len(errors)} game(s) failed; first: {errors[0]!r}")
-    print(f"  {args.timed} timed games (nobody played them): {by_deadline} phases ended by their deadlines")
-    print()
     print("| measure                         | value    |")
     print("|---------------------------------|----------|")
     print(f"| RSS at start (MB)               | {rss_start:8.0f} |")
@@ -270,7 +287,6 @@ def report(server: subprocess.Popen[bytes], base: str, args: argparse.Namespace,
     print(f"| process_turn p50, last 10% (ms) | {statistics.median(late) * 1000:8.0f} |")
     print(f"| process_turn p99, last 10% (ms) | {percentile(late, 0.99) * 1000:8.0f} |")
     print(f"| late p50 / early p50            | {statistics.median(late) / statistics.median(early):8.2f} |")
-    return rss_play
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import traceback
 import types
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 _started = time.perf_counter()
 
@@ -129,11 +129,12 @@ def record_aws_calls(calls: list[dict[str, Any]]) -> None:
     )
 
 
+Say = Callable[[dict[str, Any]], None]
+
+
 def main() -> None:
     artifact, module_name, function_name = sys.argv[1:4]
-    protocol = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)  # the function's own prints and logs go where Lambda's would: not the protocol
-    sys.stdout = os.fdopen(1, "w", buffering=1)
+    protocol = _protocol_stream()
     sys.path[:0] = [artifact]
     snapshot = SnapshotHooks()
     sys.modules["snapshot_restore_py"] = snapshot
@@ -141,24 +142,11 @@ def main() -> None:
     calls: list[dict[str, Any]] = []
     record_aws_calls(calls)
 
-    def taken() -> list[dict[str, Any]]:
-        """The calls recorded since the last answer."""
-        found = list(calls)
-        del calls[: len(found)]
-        return found
-
     def say(answer: dict[str, Any]) -> None:
         protocol.write(json.dumps(answer, default=str) + "\n")
 
     try:
-        imported = time.perf_counter()
-        module = __import__(module_name, fromlist=["_"])
-        handler = getattr(module, function_name)
-        imported_ms = (time.perf_counter() - imported) * 1000
-        primed = time.perf_counter()
-        for hook, args, kwargs in snapshot.before:
-            hook(*args, **kwargs)
-        primed_ms = (time.perf_counter() - primed) * 1000
+        handler, timings = _initialise(module_name, function_name, snapshot)
     except BaseException as exc:
         say({"init_error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
         return
@@ -168,47 +156,105 @@ def main() -> None:
     say(
         {
             "ready": True,
-            "import_ms": imported_ms,
-            "prime_ms": primed_ms,
+            **timings,
             "init_ms": (time.perf_counter() - _started) * 1000,
             "foreign_modules": foreign,
             "snapshot_hooks": len(snapshot.before),
             "restore_hooks": len(snapshot.after),
-            "calls": taken(),
+            "calls": _taken(calls),
         }
     )
+
+    def context() -> Context:
+        """A fresh context per invocation, as Lambda gives one (its own request id and deadline)."""
+        return Context(os.environ.get("AWS_LAMBDA_FUNCTION_NAME", function_name), timeout_ms)
+
+    _serve(handler, snapshot, context, calls, say)
+
+
+def _protocol_stream() -> TextIO:
+    """The process's original stdout, kept for the answers; from here on fd 1 and ``sys.stdout``
+    are stderr, so the function's own prints and logs go where Lambda's would: not the protocol."""
+    protocol = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = os.fdopen(1, "w", buffering=1)
+    return protocol
+
+
+def _initialise(
+    module_name: str, function_name: str, snapshot: SnapshotHooks
+) -> tuple[Callable[..., Any], dict[str, float]]:
+    """Lambda's init: import the handler, then run the before-snapshot hooks (SnapStart's priming).
+    Each step is timed apart, as bench/cold_start.py reports them apart."""
+    imported = time.perf_counter()
+    module = __import__(module_name, fromlist=["_"])
+    handler = getattr(module, function_name)
+    imported_ms = (time.perf_counter() - imported) * 1000
+    primed = time.perf_counter()
+    _run(snapshot.before)
+    primed_ms = (time.perf_counter() - primed) * 1000
+    return handler, {"import_ms": imported_ms, "prime_ms": primed_ms}
+
+
+def _serve(
+    handler: Callable[..., Any],
+    snapshot: SnapshotHooks,
+    context: Callable[[], Context],
+    calls: list[dict[str, Any]],
+    say: Say,
+) -> None:
+    """Answer each event on stdin; the after-restore hooks run once, before the first invocation,
+    as they do after SnapStart's restore, and their time is reported with that invocation's."""
     restored = False
     for line in sys.stdin:
         event = json.loads(line)
         began = time.perf_counter()
         if not restored:
-            for hook, args, kwargs in snapshot.after:
-                hook(*args, **kwargs)
+            _run(snapshot.after)
             restored = True
         os.environ["_X_AMZN_TRACE_ID"] = (
             f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]};Parent={uuid.uuid4().hex[:16]};Sampled=1"
         )
-        invoked = time.perf_counter()
-        try:
-            result = handler(
-                event, Context(os.environ.get("AWS_LAMBDA_FUNCTION_NAME", function_name), timeout_ms)
-            )
-            say(
-                {
-                    "result": result,
-                    "ms": (time.perf_counter() - invoked) * 1000,
-                    "restore_ms": (invoked - began) * 1000,
-                    "calls": taken(),
-                }
-            )
-        except BaseException as exc:
-            say(
-                {
-                    "error": f"{type(exc).__name__}: {exc}",
-                    "traceback": traceback.format_exc(),
-                    "calls": taken(),
-                }
-            )
+        say(_invoke(handler, event, context, began, calls))
+
+
+def _invoke(
+    handler: Callable[..., Any],
+    event: Any,
+    context: Callable[[], Context],
+    began: float,
+    calls: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """One invocation's answer: the handler's result and timings, or the error it raised; either
+    way with the AWS calls it made (a failing function's calls matter to its IAM policy too)."""
+    invoked = time.perf_counter()
+    try:
+        result = handler(event, context())
+        return {
+            "result": result,
+            "ms": (time.perf_counter() - invoked) * 1000,
+            "restore_ms": (invoked - began) * 1000,
+            "calls": _taken(calls),
+        }
+    except BaseException as exc:
+        return {
+            "error": f"{type(exc).__name__}: {exc}",
+            "traceback": traceback.format_exc(),
+            "calls": _taken(calls),
+        }
+
+
+def _run(hooks: list[Hook]) -> None:
+    """Run registered hooks in the order they were registered, as the runtime does."""
+    for hook, args, kwargs in hooks:
+        hook(*args, **kwargs)
+
+
+def _taken(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The calls recorded since the last answer (each is reported with one answer only)."""
+    found = list(calls)
+    del calls[: len(found)]
+    return found
 
 
 def _module_files() -> list[tuple[str, str]]:

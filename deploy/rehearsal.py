@@ -120,17 +120,7 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
         names, parameters = stack_resources(template, running, env)
         webhook, telegram, daemon = Receiver(failures=1), Receiver(), TraceDaemon()
         push = Receiver()  # stands for a browser's push service (web push, issue 33)
-        local = {
-            # Lambda's own setting for a traced function (its X-Ray daemon), here our stand-in
-            "AWS_XRAY_DAEMON_ADDRESS": daemon.address,
-            "AWS_ENDPOINT_URL": running.endpoint,
-            "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
-            "TELEGRAM_API_BASE": telegram.url,
-            "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
-            "LIVE_MANAGEMENT_URL": running.endpoint,
-            # the scenario's phases last two seconds: no minute to leave a due one to its schedule
-            "SWEEP_GRACE_SECONDS": "0",
-        }
+        local = _local_overrides(running, env, daemon, telegram)
         processes: dict[str, FunctionProcess] = {}
         try:
             for logical_id, artifact in artifacts.items():
@@ -153,16 +143,40 @@ def rehearse(log_dir: Path | None = None, target: Target | None = None) -> Repor
             push.stop()
             daemon.stop()
             report.segments = list(daemon.segments)
-            for logical_id, process in processes.items():
-                for made in process.aws_calls:
-                    if made["unsigned"]:
-                        report.unsigned.append(f"{made['service']}:{made['operation']}")
-                    else:
-                        report.calls += iam_calls(
-                            logical_id, made["service"], made["operation"], made["params"], LIVE_STAGE
-                        )
+            _record_calls(processes, report)
     report.findings = check(report.calls, grants(template, names, parameters))
     return report
+
+
+def _local_overrides(
+    running: Any, env: dict[str, str], daemon: TraceDaemon, telegram: Receiver
+) -> dict[str, str]:
+    """What a local run sets beyond the template's environment: the endpoints of this machine's
+    stand-ins for AWS, Cognito's keys, Telegram and X-Ray (the module docstring lists why each)."""
+    return {
+        # Lambda's own setting for a traced function (its X-Ray daemon), here our stand-in
+        "AWS_XRAY_DAEMON_ADDRESS": daemon.address,
+        "AWS_ENDPOINT_URL": running.endpoint,
+        "COGNITO_JWKS_URL": env["COGNITO_JWKS_URL"],
+        "TELEGRAM_API_BASE": telegram.url,
+        "CONVOY_ALLOW_LOOPBACK_WEBHOOKS": "1",
+        "LIVE_MANAGEMENT_URL": running.endpoint,
+        # the scenario's phases last two seconds: no minute to leave a due one to its schedule
+        "SWEEP_GRACE_SECONDS": "0",
+    }
+
+
+def _record_calls(processes: dict[str, FunctionProcess], report: Report) -> None:
+    """Every AWS call each function made, into the report: signed ones as the IAM actions and
+    resources its policy must grant, unsigned ones by name (only public operations may be)."""
+    for logical_id, process in processes.items():
+        for made in process.aws_calls:
+            if made["unsigned"]:
+                report.unsigned.append(f"{made['service']}:{made['operation']}")
+            else:
+                report.calls += iam_calls(
+                    logical_id, made["service"], made["operation"], made["params"], LIVE_STAGE
+                )
 
 
 def stack_resources(

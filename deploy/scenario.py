@@ -264,6 +264,9 @@ class Scenario:
         return game, creator, tokens
 
     def play_a_turn(self) -> None:
+        """Two timed games seated, their first deadlines scheduled by name; the first played
+        through its opening turn (orders, press, processing, the reads), and a private game
+        left forming."""
         self.api("list variants", "GET", "/variants")
         # two-second phases: the deadlines below are due by the time the deadline function fires
         fast = {"phase_seconds": {"MOVEMENT": 2, "RETREAT": 2, "ADJUSTMENT": 2}}
@@ -276,6 +279,15 @@ class Scenario:
         self.tokens = tokens
         self.first_deadline_scheduled(game)
         self.deadline_moves_by_name()
+        self.orders_and_press(game)
+        self.the_turn_is_processed(game, creator)
+        self.the_turn_is_read(game)
+        self.a_private_game_is_left_forming()
+
+    def orders_and_press(self, game: str) -> None:
+        """FRANCE's orders (a stale phase refused, then the same key twice: idempotent), press to
+        ENGLAND, and what the players and the public read before the turn is processed."""
+        tokens = self.tokens
         key = {"idempotency-key": str(uuid.uuid4())}
         orders = {"orders": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"], "phase": "S1901M"}
         self.api(
@@ -300,6 +312,10 @@ class Scenario:
         self.api("read press", "GET", f"/games/{game}/messages", token=tokens["ENGLAND"])
         self.api("a player's view", "GET", f"/games/{game}", token=tokens["FRANCE"])
         self.api("orders status", "GET", f"/games/{game}/orders_status")
+
+    def the_turn_is_processed(self, game: str, creator: str) -> None:
+        """The operator may not process a phase that is not current; the creator may, once the
+        deadline has passed."""
         self.api(
             "the operator may not process another phase",
             "POST",
@@ -316,14 +332,21 @@ class Scenario:
             {"phase": "S1901M"},
             creator,
         )
+
+    def the_turn_is_read(self, game: str) -> None:
+        """The processed turn's reads, and GERMANY's Telegram link code for the bot's part."""
         self.api("last resolution", "GET", f"/games/{game}/last_resolution")
         self.api("history", "GET", f"/games/{game}/history")
         self.api("events", "GET", f"/games/{game}/events?after=0")
         self.api("the board as PNG", "GET", f"/games/{game}/map/resolution?format=png&width=600")
         self.api("the game list", "GET", "/games")
         self.link = self.api(
-            "a Telegram link code", "POST", f"/games/{game}/telegram/link_code", token=tokens["GERMANY"]
+            "a Telegram link code", "POST", f"/games/{game}/telegram/link_code", token=self.tokens["GERMANY"]
         )["code"]
+
+    def a_private_game_is_left_forming(self) -> None:
+        """A private game refuses a wrong password; nobody ever joins it, so it expires (the
+        relay's part checks that it is forgotten)."""
         private = self.api(
             "create a private game",
             "POST",
@@ -479,7 +502,14 @@ class Scenario:
         self.api("the game as MILA's saved game", "GET", f"/games/{self.games['finished']}/export/mila")
 
     def relay_and_notify(self) -> None:
-        from infra.queue import drain_once
+        """The stream's records relayed to the outbox queue, then the queue drained through the
+        notifier, as Lambda's two event source mappings would."""
+        self.relay_the_stream()
+        self.notify_from_the_outbox()
+
+    def relay_the_stream(self) -> None:
+        """Every stream batch through the relay; among them the expired forming game's META
+        deletion, after which the relay has forgotten the rest of that game."""
         from local_stack.stream_relay import StreamRelay
 
         table = self.names["GameTable"]["Ref"]
@@ -516,6 +546,11 @@ class Scenario:
         )["Items"]
         self.report.steps.append(Step("RelayFunction", "a game that never started is forgotten", {},
                                       not left, f"{len(left)} items left" if left else ""))
+
+    def notify_from_the_outbox(self) -> None:
+        """The outbox queue drained through the notifier until empty; the webhook, which fails
+        once, still gets the game's notices."""
+        from infra.queue import drain_once
 
         def notify(event: dict[str, Any], context: Any) -> Any:
             # the webhook answers 503 once: that message is a batch item failure, retried next drain

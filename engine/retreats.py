@@ -63,7 +63,30 @@ def resolve_retreats(
     """
     del rules
     results: list[OrderResult] = []
-    chosen: dict[str, Retreat | Disband] = {}  # province of the dislodged unit -> its order
+    chosen = _first_valid_orders(state, orders, map, results)
+    retreats = _retreats_by_destination(state, chosen, results)
+    units = set(state.units)
+    for dest, contenders in sorted(retreats.items()):
+        for dislodged, order, code, reason in _settle(dest, contenders, map):
+            results.append(OrderResult(order, code, reason=reason))
+            if code is ResultCode.OK:
+                unit = dislodged.unit
+                units.add(Unit(unit.kind, unit.power, _landing(order.dest, unit)))
+    names = {u.province: str(u) for u in state.units}
+    names.update((d.unit.province, str(d.unit)) for d in state.dislodged)  # a retreat's subject
+    explained = (_explained(r, names) for r in sorted(results, key=result_sort_key))
+    return frozenset(units), tuple(explained)
+
+
+def _first_valid_orders(
+    state: GameState, orders: Iterable[Order], map: MapData, results: list[OrderResult]
+) -> dict[str, Retreat | Disband]:
+    """Each dislodged unit's order, by its province: the first legal one it was given.
+
+    An illegal order or a second order for the same unit is appended to ``results`` as
+    VOID here, so the unit gets one outcome and a player can read why the rest were ignored.
+    """
+    chosen: dict[str, Retreat | Disband] = {}
     for order in orders:
         check = validate(order, state, map)
         if not check.ok or check.order is None:
@@ -86,7 +109,17 @@ def resolve_retreats(
             )
             continue
         chosen[province] = normal
+    return chosen
 
+
+def _retreats_by_destination(
+    state: GameState, chosen: dict[str, Retreat | Disband], results: list[OrderResult]
+) -> dict[str, list[tuple[DislodgedUnit, Retreat]]]:
+    """The retreats grouped by the province they head for, so contests can be settled.
+
+    Every other dislodged unit disbands now, its result appended to ``results``: the one
+    ordered to, and the one without a valid order, with a reason saying so.
+    """
     retreats: dict[str, list[tuple[DislodgedUnit, Retreat]]] = {}
     for dislodged in state.dislodged:
         given = chosen.get(dislodged.unit.province)
@@ -105,18 +138,7 @@ def resolve_retreats(
                     ),
                 )
             )
-
-    units = set(state.units)
-    for dest, contenders in sorted(retreats.items()):
-        for dislodged, order, code, reason in _settle(dest, contenders, map):
-            results.append(OrderResult(order, code, reason=reason))
-            if code is ResultCode.OK:
-                unit = dislodged.unit
-                units.add(Unit(unit.kind, unit.power, _landing(order.dest, unit)))
-    names = {u.province: str(u) for u in state.units}
-    names.update((d.unit.province, str(d.unit)) for d in state.dislodged)  # a retreat's subject
-    explained = (_explained(r, names) for r in sorted(results, key=result_sort_key))
-    return frozenset(units), tuple(explained)
+    return retreats
 
 
 def _explained(result: OrderResult, names: dict[str, str]) -> OrderResult:

@@ -39,66 +39,15 @@ def export_variant(game_map: MapData) -> dict[str, Any]:
             "season": game_map.start_season.value,
             "phase": game_map.start_phase.value,
         },
-        "victory": {
-            **{k: v for k, v in raw.get("victory", {}).items() if k in ("checked_after", "text")},
-            "solo_supply_centers": game_map.victory.solo_supply_centers,
-            "strictly_more_than_any_other": game_map.victory.strictly_more_than_any_other,
-        },
+        "victory": _export_victory(game_map),
         "supply_center_count": len(game_map.supply_centers),
-        "powers": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "adjective": p.adjective,
-                "home_centers": list(p.home_centers),
-                "starting_centers": list(p.starting_centers),
-            }
-            for _, p in sorted(game_map.powers.items())
-        ],
-        "provinces": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "kind": p.kind,
-                "supply_center": p.supply_center,
-                "home_power": p.home_power,
-                "coasts": list(p.coasts),
-                "convoy_node": p.convoy_node,
-                "aliases": list(p.aliases),
-            }
-            for _, p in sorted(game_map.provinces.items())
-        ],
+        "powers": _export_powers(game_map),
+        "provinces": _export_provinces(game_map),
         "edges": _export_edges(game_map),
-        "starting_units": [
-            {
-                "power": u.power,
-                "kind": "army" if u.kind is UnitKind.ARMY else "fleet",
-                "province": u.province,
-                "coast": u.location.coast,
-            }
-            for u in sorted(game_map.starting_units, key=lambda u: (u.power, u.province))
-        ],
+        "starting_units": _export_starting_units(game_map),
         "starting_ownership": owned,
         "neutral_supply_centers": sorted(game_map.supply_centers - set(owned)),
-        "rules": {
-            "emergency_measures": [
-                {
-                    "power": em.power,
-                    "home_centers": list(em.home_centers),
-                    "active_when": ACTIVE_WHEN,
-                    "extra_units": em.extra_units,
-                    "build_provinces": list(em.build_provinces),
-                    "build_requires_unoccupied": em.build_requires_unoccupied,
-                }
-                for em in game_map.emergency_measures
-            ],
-            "civil_disorder_extra_home_centers": {
-                power: list(centres)
-                for power, centres in sorted(game_map.civil_disorder_extra_home_centers.items())
-            },
-            **({"build_sites": game_map.build_sites_rule}
-               if game_map.build_sites_rule != HOME_CENTERS else {}),
-        },
+        "rules": _export_rules(game_map),
     }
     if "rules_text" in raw:
         out["rules_text"] = copy.deepcopy(raw["rules_text"])
@@ -106,6 +55,84 @@ def export_variant(game_map: MapData) -> dict[str, Any]:
         out["picture"] = raw["picture"]
     out["notes"] = list(raw.get("notes", []))
     return out
+
+
+def _export_victory(game_map: MapData) -> dict[str, Any]:
+    """The solo condition the engine plays, with the source's words for people kept as written."""
+    said = {k: v for k, v in game_map.raw.get("victory", {}).items() if k in ("checked_after", "text")}
+    return {
+        **said,
+        "solo_supply_centers": game_map.victory.solo_supply_centers,
+        "strictly_more_than_any_other": game_map.victory.strictly_more_than_any_other,
+    }
+
+
+def _export_powers(game_map: MapData) -> list[dict[str, Any]]:
+    """The powers, sorted by id so that the output is canonical."""
+    return [
+        {
+            "id": p.id,
+            "name": p.name,
+            "adjective": p.adjective,
+            "home_centers": list(p.home_centers),
+            "starting_centers": list(p.starting_centers),
+        }
+        for _, p in sorted(game_map.powers.items())
+    ]
+
+
+def _export_provinces(game_map: MapData) -> list[dict[str, Any]]:
+    """The provinces, sorted by id so that the output is canonical."""
+    return [
+        {
+            "id": p.id,
+            "name": p.name,
+            "kind": p.kind,
+            "supply_center": p.supply_center,
+            "home_power": p.home_power,
+            "coasts": list(p.coasts),
+            "convoy_node": p.convoy_node,
+            "aliases": list(p.aliases),
+        }
+        for _, p in sorted(game_map.provinces.items())
+    ]
+
+
+def _export_starting_units(game_map: MapData) -> list[dict[str, Any]]:
+    """The opening units, sorted by power then province so that the output is canonical."""
+    return [
+        {
+            "power": u.power,
+            "kind": "army" if u.kind is UnitKind.ARMY else "fleet",
+            "province": u.province,
+            "coast": u.location.coast,
+        }
+        for u in sorted(game_map.starting_units, key=lambda u: (u.power, u.province))
+    ]
+
+
+def _export_rules(game_map: MapData) -> dict[str, Any]:
+    """The map's rule features; ``build_sites`` only when it differs from the default, so
+    a classical map exports no rule it does not have."""
+    return {
+        "emergency_measures": [
+            {
+                "power": em.power,
+                "home_centers": list(em.home_centers),
+                "active_when": ACTIVE_WHEN,
+                "extra_units": em.extra_units,
+                "build_provinces": list(em.build_provinces),
+                "build_requires_unoccupied": em.build_requires_unoccupied,
+            }
+            for em in game_map.emergency_measures
+        ],
+        "civil_disorder_extra_home_centers": {
+            power: list(centres)
+            for power, centres in sorted(game_map.civil_disorder_extra_home_centers.items())
+        },
+        **({"build_sites": game_map.build_sites_rule}
+           if game_map.build_sites_rule != HOME_CENTERS else {}),
+    }
 
 
 def _export_edges(game_map: MapData) -> list[dict[str, Any]]:

@@ -34,7 +34,8 @@ def routes() -> Handler:
         method = event["requestContext"]["http"]["method"]
         if event.get("rawPath") == "/webhooks/telegram" and method == "POST":
             return telegram_handler(event, context)
-        return lambda_handler(event, context)
+        answer: dict[str, Any] = lambda_handler(event, context)  # Powertools' decorator is untyped
+        return answer
 
     return route
 
@@ -105,7 +106,8 @@ class Containers:
 
     def pids(self) -> list[int]:
         """Worker process ids (for RSS measurement)."""
-        return [p.pid for p in (self._pool._processes or {}).values()] if self._pool else []
+        processes = (self._pool._processes or {}).values() if self._pool else []
+        return [p.pid for p in processes if p.pid is not None]
 
     def stop(self) -> None:
         if self._pool is not None:

@@ -50,6 +50,7 @@ from typing import Any
 
 from local_stack import moto_patches
 from local_stack.backends import ACCOUNT, REGION, backend_dicts, dynamodb_backend
+from local_stack.patching import replace
 
 log = logging.getLogger("convoy.local.durable")
 FLUSH_SECONDS = 1.0
@@ -83,7 +84,7 @@ def _install_clock() -> None:
     def utcnow() -> datetime:
         return _frozen[-1] if _frozen else real()
 
-    utils.utcnow = utcnow
+    replace(utils, "utcnow", utcnow)
 
 
 def _run_pinned(seed: int, at: float, call: Callable[[], Any]) -> Any:
@@ -271,7 +272,7 @@ class DurableState:
             status.append(code)
             return start_response(code, headers, *rest)
 
-        result = _run_pinned(seed, at, lambda: list(app(environ, capture)))
+        result: list[bytes] = _run_pinned(seed, at, lambda: list(app(environ, capture)))
         if not _changed_nothing(environ, status[0] if status else "", b"".join(result)):
             self._append({"kind": "request", "seed": seed, "at": at, "request": request})
         return result

@@ -88,7 +88,7 @@ class Emulator:
         return f"http://{self.host}:{self.port}"
 
     def start(self) -> Emulator:
-        from moto.server import DomainDispatcherApplication, create_backend_app
+        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
         from waitress.server import create_server
 
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log

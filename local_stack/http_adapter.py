@@ -30,8 +30,10 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import create_server
 from waitress.task import ErrorTask
+from waitress.utilities import Error
 
 from local_stack.web_static import DEFAULT_BUILD, with_client
 
@@ -163,28 +165,39 @@ def wsgi_app(handler: Handler) -> Callable[[dict[str, Any], StartResponse], Iter
     return app
 
 
-class JsonErrorTask(ErrorTask):  # type: ignore[misc]
+class JsonErrorTask(ErrorTask):
     """Waitress's parse and limit errors as the API's ``{"code", "message"}`` JSON."""
 
     def execute(self) -> None:
-        error = self.request.error
+        error = _error_of(self.request)
         body = json.dumps({
             "code": ERROR_CODES.get(error.code, "BAD_REQUEST"),
             "message": f"{error.reason}: {error.body}",
         }).encode()
         self.status = f"{error.code} {error.reason}"
-        self.response_headers.append(("Content-Type", "application/json"))
+        self.response_headers = [*self.response_headers, ("Content-Type", "application/json")]
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
 
 
-class JsonErrorChannel(HTTPChannel):  # type: ignore[misc]
+def _error_of(request: object) -> Error:
+    """The error an error task answers: waitress hands the task the request parser holding it
+    (types-waitress types ``Task.request`` as the error itself)."""
+    held = request.error if isinstance(request, HTTPRequestParser) else request
+    if not isinstance(held, Error):
+        raise TypeError(f"an error task without an error: {request!r}")
+    return held
+
+
+class JsonErrorChannel(HTTPChannel):
     error_task_class = JsonErrorTask
 
 
 class HttpServer:
     """A waitress server on (host, port) in a background thread; ``port=0`` picks a free one."""
+
+    _server: Any  # types-waitress's servers leave out effective_port and the socket map this reads
 
     def __init__(self, host: str, port: int, handler: Handler, *, threads: int = 8,
                  max_body: int = MAX_BODY_BYTES, max_headers: int = MAX_HEADER_BYTES,

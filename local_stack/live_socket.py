@@ -40,6 +40,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from local_stack.patching import replace, replaced
+
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 log = logging.getLogger("convoy.local.live")
 ROUTES = ("subscribe",)  # template.yaml's LiveApi routes to the function, besides $connect/$disconnect
@@ -236,7 +238,7 @@ def install_management_api(socket: LiveSocket) -> None:
     from moto.core.exceptions import JsonRESTError
 
     _sockets[:] = [socket]
-    if getattr(ApiGatewayManagementApiBackend.post_to_connection, "_convoy", False):
+    if replaced(ApiGatewayManagementApiBackend, "post_to_connection"):
         return
     original_post = ApiGatewayManagementApiBackend.post_to_connection
     original_delete = ApiGatewayManagementApiBackend.delete_connection
@@ -262,9 +264,8 @@ def install_management_api(socket: LiveSocket) -> None:
             raise GoneException(connection_id)
         return None
 
-    post_to_connection._convoy = True  # type: ignore[attr-defined]
-    ApiGatewayManagementApiBackend.post_to_connection = post_to_connection  # type: ignore[method-assign]
-    ApiGatewayManagementApiBackend.delete_connection = delete_connection  # type: ignore[method-assign]
+    replace(ApiGatewayManagementApiBackend, "post_to_connection", post_to_connection)
+    replace(ApiGatewayManagementApiBackend, "delete_connection", delete_connection)
 
 
 def uninstall_management_api(socket: LiveSocket) -> None:

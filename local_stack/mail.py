@@ -16,6 +16,7 @@ from email.utils import getaddresses, parseaddr
 from typing import Any
 
 from local_stack import user_pool
+from local_stack.patching import replace, replaced
 
 LOCAL_SENDER = "Convoy <notify@example.org>"  # template.yaml MailFromAddress's default
 _boxes: list[user_pool.Mailbox] = []
@@ -26,7 +27,7 @@ def install(mailbox: user_pool.Mailbox) -> None:
     from moto.ses.models import SESBackend
 
     _boxes[:] = [mailbox]
-    if getattr(SESBackend.send_raw_email, "_convoy", False):
+    if replaced(SESBackend, "send_raw_email"):
         return
     original = SESBackend.send_raw_email
 
@@ -37,8 +38,7 @@ def install(mailbox: user_pool.Mailbox) -> None:
                 box.deliver_mail(address, raw_data.encode("utf-8"))
         return sent
 
-    send_raw_email._convoy = True  # type: ignore[attr-defined]
-    SESBackend.send_raw_email = send_raw_email  # type: ignore[method-assign]
+    replace(SESBackend, "send_raw_email", send_raw_email)
 
 
 def verify_sender(sesv2: Any, sender: str = LOCAL_SENDER) -> None:

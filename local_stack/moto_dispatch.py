@@ -20,8 +20,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 
+from local_stack.patching import replace, replaced
+
 _lock = threading.Lock()
-_installed: list[bool] = []
 _modules: list[tuple[str, ...]] = []
 _methods: dict[type, list[str]] = {}
 
@@ -31,14 +32,12 @@ def install() -> None:
     import moto.backends
     import moto.core.responses
 
-    with _lock:
-        if _installed:
-            return
-        _installed.append(True)
-    moto.backends.list_of_moto_modules = _remembering_modules(moto.backends.list_of_moto_modules)
+    if replaced(moto.backends, "list_of_moto_modules"):
+        return
+    replace(moto.backends, "list_of_moto_modules", _remembering_modules(moto.backends.list_of_moto_modules))
     # moto.core.responses imported the name from moto.core.utils: replaced where it is called
-    named = "method_names_from_class"
-    setattr(moto.core.responses, named, _remembering_methods(getattr(moto.core.responses, named)))
+    named = vars(moto.core.responses)["method_names_from_class"]
+    replace(moto.core.responses, "method_names_from_class", _remembering_methods(named))
 
 
 def _remembering_modules(listed: Callable[[], Iterable[str]]) -> Callable[[], Iterable[str]]:

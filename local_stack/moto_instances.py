@@ -24,6 +24,8 @@ import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from local_stack.patching import replace
+
 TRACKED = "instances_tracked"  # the class attribute moto's metaclass gives every model class
 _installed: list[bool] = []
 _lock = threading.Lock()
@@ -77,5 +79,4 @@ def install() -> None:
         tracked.append(instance)
         return instance
 
-    constructor = "__new__"  # set as Python sets it when a class body defines it: a staticmethod
-    setattr(BaseModel, constructor, staticmethod(__new__))
+    replace(BaseModel, "__new__", staticmethod(__new__))  # as a class body's __new__: a staticmethod

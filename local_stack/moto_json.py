@@ -26,6 +26,8 @@ import json
 from enum import Enum
 from typing import Any
 
+from local_stack.patching import replace, replaced
+
 PLAIN_ANSWERS = frozenset({
     ("dynamodbstreams", "GetRecords"),
     ("sqs", "ReceiveMessage"), ("sqs", "SendMessage"), ("sqs", "SendMessageBatch"),
@@ -42,11 +44,10 @@ def install() -> None:
     """Route the answers of ``PLAIN_ANSWERS`` through ``write`` (idempotent)."""
     from moto.core.responses import ActionResult
 
-    if _original:
+    if replaced(ActionResult, "execute_result"):
         return
     _original.append(ActionResult.execute_result)
-    method = "execute_result"  # replaced on the class: every handler's results go through it
-    setattr(ActionResult, method, execute_result)
+    replace(ActionResult, "execute_result", execute_result)  # every handler's results go through it
 
 
 def original_execute_result(result: Any, context: Any) -> Any:

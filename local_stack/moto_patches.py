@@ -62,6 +62,8 @@ from collections import OrderedDict
 from decimal import Decimal
 from typing import Any
 
+from local_stack.patching import replace
+
 MOTO_VERSION = "5.2.5"
 MAX_SHARD_ITERATORS = 1000
 MAX_DELETED_HANDLES = 10_000
@@ -88,7 +90,7 @@ def apply() -> None:
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodbstreams.models import DynamoDBStreamsBackend
 
-    DynamoDBBackend.transact_write_items = _transact_write_items
+    replace(DynamoDBBackend, "transact_write_items", _transact_write_items)
     from moto.dynamodb.models.table import Table
 
     original_query = Table.query
@@ -106,7 +108,7 @@ def apply() -> None:
         return _query_partition(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key,
                                 scan_index_forward, projection_expressions, filter_expression)
 
-    Table.query = query
+    replace(Table, "query", query)
     global original_table_query
     original_table_query = original_query
     original_init = DynamoDBStreamsBackend.__init__
@@ -115,7 +117,7 @@ def apply() -> None:
         original_init(self, region_name, account_id)
         self.shard_iterators = _BoundedRegistry()
 
-    DynamoDBStreamsBackend.__init__ = init
+    replace(DynamoDBStreamsBackend, "__init__", init)
     from moto.sqs.models import Queue
 
     queue_init = Queue.__init__
@@ -124,10 +126,10 @@ def apply() -> None:
         queue_init(self, *args, **kwargs)
         self.deleted_messages = RecentSet(MAX_DELETED_HANDLES)
 
-    Queue.__init__ = init_queue
+    replace(Queue, "__init__", init_queue)
     from local_stack import moto_dispatch, moto_instances, moto_json, moto_sqs, schedule_clock
 
-    moto_instances.install()  # patch 11, first: the other patches' objects are tracked weakly too
+    moto_instances.install()  # patch 11 (a class's list turns weak at its next instance)
     schedule_clock.install()
     moto_dispatch.install()  # patch 8
     moto_sqs.install()  # patch 9
@@ -155,7 +157,7 @@ def _install_fast_results() -> None:
         return 200, {"Content-Type": f"application/x-amz-json-{version}"}, body
 
     original_execute_result = original
-    DynamoResult.execute_result = execute_result
+    replace(DynamoResult, "execute_result", execute_result)
 
 
 class _NotPlain(Exception):
@@ -199,7 +201,7 @@ class RecentSet:
             self.add(item)
 
 
-class _BoundedRegistry(OrderedDict):  # type: ignore[type-arg]
+class _BoundedRegistry(OrderedDict[Any, Any]):
     """A dict that forgets its oldest entries beyond MAX_SHARD_ITERATORS."""
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -213,7 +215,7 @@ def trim_stream(backend: Any, table_name: str, upto_sequence: int) -> int:
     shard = backend.get_table(table_name).stream_shard
     if shard is None:
         return 0
-    drop = min(len(shard.items), max(0, upto_sequence - shard.starting_sequence_number + 1))
+    drop: int = min(len(shard.items), max(0, upto_sequence - shard.starting_sequence_number + 1))
     if drop:
         del shard.items[:drop]
         shard.starting_sequence_number += drop

@@ -26,25 +26,24 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from local_stack.patching import replace, replaced
+
 
 def install() -> None:
+    """Install the three fixes (idempotent)."""
     from moto.core.utils import camelcase_to_underscores
     from moto.sqs import models
 
     check = "is_message_valid_based_on_retention_period"
-    if getattr(getattr(models.SQSBackend, check), "__module__", "") == __name__:
+    if replaced(models.SQSBackend, check):
         return
-    remembering = functools.lru_cache(maxsize=1024)(camelcase_to_underscores)
-    replacements: list[tuple[object, str, object]] = [
-        (models.SQSBackend, check, is_message_valid_based_on_retention_period),
-        (models.Queue, "messages", property(visible_messages)),
-        (models.Queue, "approximate_number_of_messages", property(count_visible)),
-        (models.Queue, "approximate_number_of_messages_delayed", property(count_delayed)),
-        (models.Queue, "approximate_number_of_messages_not_visible", property(count_not_visible)),
-        (models, "camelcase_to_underscores", remembering),
-    ]
-    for owner, name, replacement in replacements:
-        setattr(owner, name, replacement)
+    replace(models.SQSBackend, check, is_message_valid_based_on_retention_period)
+    counts = {"messages": visible_messages, "approximate_number_of_messages": count_visible,
+              "approximate_number_of_messages_delayed": count_delayed,
+              "approximate_number_of_messages_not_visible": count_not_visible}
+    for name, count in counts.items():  # properties: set as they are (``replace`` marks functions)
+        setattr(models.Queue, name, property(count))
+    replace(models, "camelcase_to_underscores", functools.lru_cache(maxsize=1024)(camelcase_to_underscores))
 
 
 def _now_ms() -> float:

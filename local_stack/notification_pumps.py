@@ -206,11 +206,14 @@ def install() -> NotificationPumps:
     ensure_schedule_group(aws_clients.client("scheduler"), settings.scheduler_group)
     running = emulator.current()
     table = settings.game_table
+    scheduler = wiring.deadline_scheduler()
+    if not isinstance(scheduler, EventBridgeDeadlineScheduler):  # the pumps complete what fired with it
+        raise TypeError(f"the local stack fires EventBridge schedules, not {type(scheduler).__name__}'s")
     pumps = NotificationPumps(
         dynamodb=aws_clients.dynamodb,
         streams=lambda: aws_clients.client("dynamodbstreams"),
         sqs=aws_clients.sqs,
-        scheduler=wiring.deadline_scheduler(),
+        scheduler=scheduler,
         clock=ScheduleClock(scheduler_backend, settings.scheduler_group, running.lock if running else None),
         table=table,
         queue_url=settings.queue_url,

@@ -38,6 +38,8 @@ from typing import Any
 
 from moto.core.exceptions import JsonRESTError
 
+from local_stack.patching import replace, replaced
+
 FREE_FAILURES = 5
 FIRST_LOCK = 1.0
 LONGEST_LOCK = 15 * 60.0
@@ -121,7 +123,7 @@ def install(deliver: Callable[[str, str, str], None]) -> None:
     from moto.cognitoidp.responses import CognitoIdpResponse
 
     _deliver[:] = [deliver]
-    if getattr(CognitoIdpBackend.sign_up, "_convoy", False):
+    if replaced(CognitoIdpBackend, "sign_up"):
         return
     _patch_codes(CognitoIdpBackend, CognitoIdpResponse)
     _patch_sign_in(CognitoIdpBackend)
@@ -151,13 +153,10 @@ def _pool_of(backend: Any, client_id: str) -> Any:
 
 
 def _patch_codes(backend_class: Any, response_class: Any) -> None:
-    """Sign-up codes: drawn and mailed at sign-up and on resend, checked at confirmation."""
-    from moto.cognitoidp.exceptions import (
-        CodeMismatchException,
-        InvalidParameterException,
-        NotAuthorizedError,
-        UserNotFoundError,
-    )
+    """Sign-up codes: drawn and mailed at sign-up and on resend, checked at confirmation.
+
+    ``ConfirmSignUp`` and ``ResendConfirmationCode`` reach the backend under names of ours
+    (``convoy_*``): moto's own ``confirm_sign_up`` confirms any code, and it has no resend."""
     from moto.cognitoidp.models import UserStatus
 
     original_sign_up = backend_class.sign_up
@@ -168,56 +167,73 @@ def _patch_codes(backend_class: Any, response_class: Any) -> None:
             user.confirmation_code = _mail(user, username, "Your Convoy confirmation code")
         return user, details
 
-    def confirm_sign_up(self: Any, client_id: str, username: str, code: str) -> None:
-        pool = _pool_of(self, client_id)
+    replace(backend_class, "sign_up", sign_up)
+    replace(backend_class, "convoy_confirm_sign_up", _confirm_sign_up)
+    replace(backend_class, "convoy_resend", _resend_confirmation_code)
+    replace(response_class, "confirm_sign_up", _confirm_response)
+    replace(response_class, "resend_confirmation_code", _resend_response)
 
-        def attempt() -> None:
-            user = pool._get_user(username)
-            if user is None:
-                raise UserNotFoundError("User does not exist.")
-            if user.status != UserStatus.UNCONFIRMED:
-                raise NotAuthorizedError(f"User cannot be confirmed. Current status is {user.status.value}")
-            if code != getattr(user, "confirmation_code", None):
-                raise CodeMismatchException(MISMATCH)
-            user.confirmation_code = None
-            user.status = UserStatus.CONFIRMED
-            # Cognito marks the address verified when the mailed code confirms it (the pool
-            # auto-verifies email); moto does not: mail goes only to verified addresses (issue 33)
-            if "email_verified" not in user.attribute_lookup:
-                user.attributes.append({"Name": "email_verified", "Value": "true"})
 
-        guarded(pool, name_key("signup-code", username), LimitExceeded, attempt,
-                (CodeMismatchException, UserNotFoundError, NotAuthorizedError))
+def _confirm_sign_up(backend: Any, client_id: str, username: str, code: str) -> None:
+    """Confirm ``username`` with the code it was mailed, and only once; wrong codes lock out."""
+    from moto.cognitoidp.exceptions import CodeMismatchException, NotAuthorizedError, UserNotFoundError
+    from moto.cognitoidp.models import UserStatus
 
-    def resend_confirmation_code(self: Any, client_id: str, username: str) -> dict[str, Any]:
-        pool = _pool_of(self, client_id)
+    pool = _pool_of(backend, client_id)
+
+    def attempt() -> None:
         user = pool._get_user(username)
-        if user is not None and user.status != UserStatus.UNCONFIRMED:
-            raise InvalidParameterException("User is already confirmed.")
-        if user is not None:
-            user.confirmation_code = _mail(user, username, "Your Convoy confirmation code")
-        return {"CodeDeliveryDetails": _delivery(username)}
+        if user is None:
+            raise UserNotFoundError("User does not exist.")
+        if user.status != UserStatus.UNCONFIRMED:
+            raise NotAuthorizedError(f"User cannot be confirmed. Current status is {user.status.value}")
+        if code != getattr(user, "confirmation_code", None):
+            raise CodeMismatchException(MISMATCH)
+        user.confirmation_code = None
+        user.status = UserStatus.CONFIRMED
+        # Cognito marks the address verified when the mailed code confirms it (the pool
+        # auto-verifies email); moto does not: mail goes only to verified addresses (issue 33)
+        if "email_verified" not in user.attribute_lookup:
+            user.attributes.append({"Name": "email_verified", "Value": "true"})
 
-    def confirm_response(self: Any) -> Any:
-        from moto.core.responses import EmptyResult
+    guarded(pool, name_key("signup-code", username), LimitExceeded, attempt,
+            (CodeMismatchException, UserNotFoundError, NotAuthorizedError))
 
-        backend = self._get_region_agnostic_backend()._find_backend_for_clientid(self._get_param("ClientId"))
-        backend.convoy_confirm_sign_up(self._get_param("ClientId"), self._get_param("Username"),
-                                       self._get_param("ConfirmationCode"))
-        return EmptyResult()
 
-    def resend_response(self: Any) -> Any:
-        from moto.core.responses import ActionResult
+def _resend_confirmation_code(backend: Any, client_id: str, username: str) -> dict[str, Any]:
+    """Mail an unconfirmed user a new code; a name without an account gets the same answer."""
+    from moto.cognitoidp.exceptions import InvalidParameterException
+    from moto.cognitoidp.models import UserStatus
 
-        backend = self._get_region_agnostic_backend()._find_backend_for_clientid(self._get_param("ClientId"))
-        return ActionResult(backend.convoy_resend(self._get_param("ClientId"), self._get_param("Username")))
+    user = _pool_of(backend, client_id)._get_user(username)
+    if user is not None and user.status != UserStatus.UNCONFIRMED:
+        raise InvalidParameterException("User is already confirmed.")
+    if user is not None:
+        user.confirmation_code = _mail(user, username, "Your Convoy confirmation code")
+    return {"CodeDeliveryDetails": _delivery(username)}
 
-    sign_up._convoy = True  # type: ignore[attr-defined]
-    backend_class.sign_up = sign_up
-    backend_class.convoy_confirm_sign_up = confirm_sign_up
-    backend_class.convoy_resend = resend_confirmation_code
-    response_class.confirm_sign_up = confirm_response
-    response_class.resend_confirmation_code = resend_response
+
+def _backend_for_client(response: Any) -> Any:
+    """The backend holding the request's app client, as moto's own Cognito responses find it."""
+    return response._get_region_agnostic_backend()._find_backend_for_clientid(response._get_param("ClientId"))
+
+
+def _confirm_response(response: Any) -> Any:
+    """moto's ``ConfirmSignUp`` request, answered through ``_confirm_sign_up``."""
+    from moto.core.responses import EmptyResult
+
+    _backend_for_client(response).convoy_confirm_sign_up(response._get_param("ClientId"),
+                                                          response._get_param("Username"),
+                                                          response._get_param("ConfirmationCode"))
+    return EmptyResult()
+
+
+def _resend_response(response: Any) -> Any:
+    """``ResendConfirmationCode`` (moto has none), answered by ``_resend_confirmation_code``."""
+    from moto.core.responses import ActionResult
+
+    return ActionResult(_backend_for_client(response).convoy_resend(
+        response._get_param("ClientId"), response._get_param("Username")))
 
 
 def _delivery(username: str) -> dict[str, str]:
@@ -242,7 +258,7 @@ def _patch_sign_in(backend_class: Any) -> None:
                        lambda: original(self, client_id, auth_flow, auth_parameters),
                        (NotAuthorizedError, UserNotFoundError))
 
-    backend_class.initiate_auth = initiate_auth
+    replace(backend_class, "initiate_auth", initiate_auth)
 
 
 def _patch_reset(backend_class: Any) -> None:
@@ -272,5 +288,5 @@ def _patch_reset(backend_class: Any) -> None:
 
         guarded(pool, name_key("reset-code", username), LimitExceeded, attempt, (CodeMismatchException,))
 
-    backend_class.forgot_password = forgot_password
-    backend_class.confirm_forgot_password = confirm_forgot_password
+    replace(backend_class, "forgot_password", forgot_password)
+    replace(backend_class, "confirm_forgot_password", confirm_forgot_password)

@@ -22,7 +22,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-Pump = Callable[[], None]
+Pump = Callable[[], object]  # what a pump returns (a count, say) is not looked at
 
 PUMPS: list[Pump] = []
 TIMER_PUMPS: list[Pump] = []

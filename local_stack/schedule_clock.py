@@ -34,6 +34,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from infra.scheduler import parse_at_expression
+from local_stack.patching import replace
 
 COMPACT_MIN = 64  # stale heap entries tolerated before a rebuild
 
@@ -157,10 +158,10 @@ def install() -> None:
         delete_group(self, name)
         getattr(self, INDEX_ATTRIBUTE, {}).pop(name or "default", None)
 
-    Backend.create_schedule = create_schedule
-    Backend.update_schedule = update_schedule
-    Backend.delete_schedule = delete_schedule
-    Backend.delete_schedule_group = delete_schedule_group
+    replace(Backend, "create_schedule", create_schedule)
+    replace(Backend, "update_schedule", update_schedule)
+    replace(Backend, "delete_schedule", delete_schedule)
+    replace(Backend, "delete_schedule_group", delete_schedule_group)
 
 
 class ScheduleClock:

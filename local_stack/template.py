@@ -34,7 +34,8 @@ def _construct_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any
     elif isinstance(node, yaml.SequenceNode):
         value = loader.construct_sequence(node, deep=True)
     else:
-        value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+        assert isinstance(node, yaml.MappingNode)  # YAML's third and last kind of node
+        value = loader.construct_mapping(node, deep=True)
     if suffix == "Ref":
         return {"Ref": value}
     if suffix == "GetAtt" and isinstance(value, str):

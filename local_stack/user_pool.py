@@ -127,7 +127,7 @@ class Mailbox:
     def mails_for(self, email: str) -> list[EmailMessage]:
         """Every mail kept for ``email``, oldest first, parsed."""
         folder = self.path_for(email).with_suffix("")
-        return [message_from_bytes(p.read_bytes(), policy=default_policy)  # type: ignore[misc]
+        return [message_from_bytes(p.read_bytes(), policy=default_policy)
                 for p in sorted(folder.glob("*.eml"))]
 
     def code_for(self, email: str) -> str | None:

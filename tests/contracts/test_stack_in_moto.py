@@ -26,7 +26,7 @@ import os
 import re
 import subprocess
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +153,8 @@ def _invoked(resource: dict[str, Any]) -> list[Any]:
         target = props["Target"]["Arn"]
         return [] if "Queue" in json.dumps(target) else [target]
     if kind == "AWS::ApiGatewayV2::Integration":  # the WebSocket API's (issue 33)
-        return [props["IntegrationUri"]]
+        # the keep-alive ping route's MOCK integration answers in API Gateway and invokes nothing
+        return [] if props["IntegrationType"] == "MOCK" else [props["IntegrationUri"]]
     if kind == "AWS::ApiGatewayV2::Api" and "Body" in props:  # the HTTP API (SAM's OpenAPI body)
         return [op["x-amazon-apigateway-integration"]["uri"]
                 for path in props["Body"]["paths"].values() for op in path.values()]
@@ -334,56 +335,79 @@ def deployed(translated: dict[str, Any]) -> Iterator[dict[str, Any]]:
             env.setenv(key, value)
         env.delenv("AWS_PROFILE", raising=False)
         client = boto3.client
-        client("s3").create_bucket(Bucket=ARTIFACTS[0])
-        client("s3").put_object(Bucket=ARTIFACTS[0], Key=ARTIFACTS[1], Body=_placeholder_zip())
-        cloudformation = client("cloudformation")
-        stack_id = cloudformation.create_stack(
-            StackName=STACK, TemplateBody=json.dumps(template), Capabilities=["CAPABILITY_IAM"],
-            Parameters=[{"ParameterKey": "AlarmEmail", "ParameterValue": "ops@example.org"}],
-        )["StackId"]
-        facts["stack"] = cloudformation.describe_stacks(StackName=stack_id)["Stacks"][0]
-        facts["resources"] = {
-            r["LogicalResourceId"]: r["PhysicalResourceId"]
-            for r in cloudformation.list_stack_resources(StackName=stack_id)["StackResourceSummaries"]
-            if r["LogicalResourceId"]
-        }
-        dynamodb, sqs, iam, lam = client("dynamodb"), client("sqs"), client("iam"), client("lambda")
-        facts["tables"] = {n: dynamodb.describe_table(TableName=n)["Table"]
-                           for n in dynamodb.list_tables()["TableNames"]}
-        facts["queues"] = {u: sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["All"])["Attributes"]
-                           for u in sqs.list_queues()["QueueUrls"]}
-        facts["role_policies"] = {
-            role["RoleName"]: {p: _document(iam.get_role_policy(RoleName=role["RoleName"], PolicyName=p))
-                               for p in iam.list_role_policies(RoleName=role["RoleName"])["PolicyNames"]}
-            for role in iam.list_roles()["Roles"]
-        }
-        facts["functions"] = {f["FunctionName"]: f for f in lam.list_functions()["Functions"]}
-        facts["versions"] = {
-            n: [v["Version"] for v in lam.list_versions_by_function(FunctionName=n)["Versions"]]
-            for n in facts["functions"]
-        }
-        facts["mappings"] = lam.list_event_source_mappings()["EventSourceMappings"]
-        facts["topics"] = [client("sns").get_topic_attributes(TopicArn=t["TopicArn"])["Attributes"]
-                           for t in client("sns").list_topics()["Topics"]]
-        facts["kms_aliases"] = {
-            a["AliasName"]: a.get("TargetKeyId") for a in client("kms").list_aliases()["Aliases"]
-        }
-        facts["log_groups"] = {g["logGroupName"]: g.get("retentionInDays")
-                               for g in client("logs").describe_log_groups()["logGroups"]}
+        stack_id = _create_stack(client, template)
+        facts.update(_what_the_stack_made(client, stack_id))
+        facts.update(_what_deleting_it_leaves(client, stack_id))
+        yield facts
 
-        cloudformation.delete_stack(StackName=stack_id)
-        (deleted,) = cloudformation.describe_stacks(StackName=stack_id)["Stacks"]
-        facts["deleted_status"] = deleted["StackStatus"]
-        facts["left"] = {
-            "tables": set(dynamodb.list_tables()["TableNames"]),
-            "queues": set(sqs.list_queues().get("QueueUrls", [])),
+
+Client = Callable[..., Any]  # boto3.client, inside moto
+
+
+def _create_stack(client: Client, template: dict[str, Any]) -> str:
+    """The placeholder artifact uploaded where CodeUri points, then the stack created; its id."""
+    client("s3").create_bucket(Bucket=ARTIFACTS[0])
+    client("s3").put_object(Bucket=ARTIFACTS[0], Key=ARTIFACTS[1], Body=_placeholder_zip())
+    stack_id: str = client("cloudformation").create_stack(
+        StackName=STACK, TemplateBody=json.dumps(template), Capabilities=["CAPABILITY_IAM"],
+        Parameters=[{"ParameterKey": "AlarmEmail", "ParameterValue": "ops@example.org"}],
+    )["StackId"]
+    return stack_id
+
+
+def _what_the_stack_made(client: Client, stack_id: str) -> dict[str, Any]:
+    """Each modelled resource read back through its own service's API, not CloudFormation's
+    word for it: what a deploy would really have made."""
+    cloudformation = client("cloudformation")
+    facts: dict[str, Any] = {"stack": cloudformation.describe_stacks(StackName=stack_id)["Stacks"][0]}
+    facts["resources"] = {
+        r["LogicalResourceId"]: r["PhysicalResourceId"]
+        for r in cloudformation.list_stack_resources(StackName=stack_id)["StackResourceSummaries"]
+        if r["LogicalResourceId"]
+    }
+    dynamodb, sqs, iam, lam = client("dynamodb"), client("sqs"), client("iam"), client("lambda")
+    facts["tables"] = {n: dynamodb.describe_table(TableName=n)["Table"]
+                       for n in dynamodb.list_tables()["TableNames"]}
+    facts["queues"] = {u: sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["All"])["Attributes"]
+                       for u in sqs.list_queues()["QueueUrls"]}
+    facts["role_policies"] = {
+        role["RoleName"]: {p: _document(iam.get_role_policy(RoleName=role["RoleName"], PolicyName=p))
+                           for p in iam.list_role_policies(RoleName=role["RoleName"])["PolicyNames"]}
+        for role in iam.list_roles()["Roles"]
+    }
+    facts["functions"] = {f["FunctionName"]: f for f in lam.list_functions()["Functions"]}
+    facts["versions"] = {
+        n: [v["Version"] for v in lam.list_versions_by_function(FunctionName=n)["Versions"]]
+        for n in facts["functions"]
+    }
+    facts["mappings"] = lam.list_event_source_mappings()["EventSourceMappings"]
+    facts["topics"] = [client("sns").get_topic_attributes(TopicArn=t["TopicArn"])["Attributes"]
+                       for t in client("sns").list_topics()["Topics"]]
+    facts["kms_aliases"] = {
+        a["AliasName"]: a.get("TargetKeyId") for a in client("kms").list_aliases()["Aliases"]
+    }
+    facts["log_groups"] = {g["logGroupName"]: g.get("retentionInDays")
+                           for g in client("logs").describe_log_groups()["logGroups"]}
+    return facts
+
+
+def _what_deleting_it_leaves(client: Client, stack_id: str) -> dict[str, Any]:
+    """The stack deleted, then what is still there: ``Retain`` must keep the data, and only it."""
+    cloudformation = client("cloudformation")
+    cloudformation.delete_stack(StackName=stack_id)
+    (deleted,) = cloudformation.describe_stacks(StackName=stack_id)["Stacks"]
+    return {
+        "deleted_status": deleted["StackStatus"],
+        "left": {
+            "tables": set(client("dynamodb").list_tables()["TableNames"]),
+            "queues": set(client("sqs").list_queues().get("QueueUrls", [])),
             "buckets": {b["Name"] for b in client("s3").list_buckets()["Buckets"]},
-            "functions": lam.list_functions()["Functions"],
-            "roles": iam.list_roles()["Roles"],
+            "functions": client("lambda").list_functions()["Functions"],
+            "roles": client("iam").list_roles()["Roles"],
             "log_groups": client("logs").describe_log_groups()["logGroups"],
             "topics": client("sns").list_topics()["Topics"],
-        }
-        yield facts
+        },
+    }
 
 
 def test_moto_creates_the_stack_and_skips_exactly_the_types_docs_deploy_md_lists(

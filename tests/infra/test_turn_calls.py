@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import boto3
@@ -177,14 +177,20 @@ def test_a_game_without_deadlines_calls_no_scheduler_on_any_turn(api: Table) -> 
     assert calls.count("TransactWriteItems") == 2 + len(FALL_1901)
 
 
-def test_a_turn_schedules_the_reminder_alone_and_its_firing_schedules_the_deadline(table: Table) -> None:
-    # Given a timed game whose Spring 1901 was processed: F1901M has a reminder due before its deadline
+def _in_timed_fall(table: Table) -> tuple[str, StoreDeadlineGames, datetime]:
+    """A timed game whose Spring 1901 deadline fired: its id, the deadline games over the table,
+    and Fall 1901's deadline."""
     game_id, _ = table.game(TIMED)
     games = StoreDeadlineGames(table.store, table.clock, scheduler=table.scheduler)
     spring = parse_iso(str(table.store.load(game_id).deadline))
     after_spring = spring + timedelta(seconds=1)
     fire_deadline(game_id, "S1901M", now=after_spring, games=games, scheduler=table.scheduler)
-    fall = parse_iso(str(table.store.load(game_id).deadline))
+    return game_id, games, parse_iso(str(table.store.load(game_id).deadline))
+
+
+def test_a_turn_schedules_the_reminder_alone_and_its_firing_schedules_the_deadline(table: Table) -> None:
+    # Given a timed game whose Spring 1901 was processed: F1901M has a reminder due before its deadline
+    game_id, games, fall = _in_timed_fall(table)
     names = {s["Name"] for s in table.scheduler_client.list_schedules(GroupName=GROUP)["Schedules"]}
     assert schedule_name(game_id, "F1901M", kind=REMINDER) in names  # issue 29 item 2: one schedule
     assert schedule_name(game_id, "F1901M") not in names
@@ -201,12 +207,7 @@ def test_a_turn_schedules_the_reminder_alone_and_its_firing_schedules_the_deadli
 
 def test_a_reminder_firing_after_its_deadline_processes_the_phase(table: Table) -> None:
     # Given F1901M's reminder firing only after F1901M's deadline passed (its schedule was late)
-    game_id, _ = table.game(TIMED)
-    games = StoreDeadlineGames(table.store, table.clock, scheduler=table.scheduler)
-    spring = parse_iso(str(table.store.load(game_id).deadline))
-    after_spring = spring + timedelta(seconds=1)
-    fire_deadline(game_id, "S1901M", now=after_spring, games=games, scheduler=table.scheduler)
-    fall = parse_iso(str(table.store.load(game_id).deadline))
+    game_id, games, fall = _in_timed_fall(table)
     table.clock.at = fall + timedelta(seconds=5)
     # When it fires
     said = fire_reminder(game_id, "F1901M", now=table.clock.now(), games=games, scheduler=table.scheduler)

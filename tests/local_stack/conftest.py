@@ -10,6 +10,7 @@ import boto3
 import pytest
 
 from local_stack import moto_patches
+from testkit import tables
 
 
 def mock_streams_client() -> Any:
@@ -39,13 +40,5 @@ def aws() -> Iterator[None]:
 
 
 def make_table(name: str = "games", streams: bool = True) -> Any:
-    ddb = boto3.client("dynamodb", region_name="us-east-1")
-    extra = {"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"}} if streams else {}
-    ddb.create_table(
-        TableName=name,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST", **extra,
-    )
-    return ddb
+    """The local stack's tests want the relay's stream by default."""
+    return tables.make_table(name, streams=streams)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from websockets.sync.client import connect
+from websockets.typing import Subprotocol
 
 from local_stack.live_socket import MOCK_ROUTES, ROUTES, LiveSocket, route_of
 from local_stack.template import load_template, resources_of
@@ -61,7 +62,7 @@ def socket_and_calls() -> Any:
 
 def test_a_ping_invokes_nothing_and_is_not_answered(socket_and_calls: Any) -> None:
     live, calls = socket_and_calls
-    with connect(live.url, subprotocols=["convoy"]) as client:  # type: ignore[list-item]
+    with connect(live.url, subprotocols=[Subprotocol("convoy")]) as client:
         client.send(json.dumps({"action": "ping"}))
         client.send(json.dumps({"action": "subscribe", "game_id": "g"}))
         # the first frame back answers the subscribe: the ping before it got nothing

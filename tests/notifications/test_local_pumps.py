@@ -18,7 +18,8 @@ from local_stack import moto_patches
 from local_stack.backends import scheduler_backend
 from local_stack.notification_pumps import NotificationPumps, ensure_schedule_group
 from local_stack.schedule_clock import ScheduleClock
-from tests.local_stack.conftest import make_table, mock_streams_client
+from testkit.tables import make_table
+from tests.local_stack.conftest import mock_streams_client
 from tests.notifications.fakes import Deps, MemoryDeliveryLog, RecordingDeliverer, StaticTargets
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
@@ -31,25 +32,9 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     sqs = boto3.client("sqs", region_name="us-east-1")
     sched = boto3.client("scheduler", region_name="us-east-1")
     streams = mock_streams_client()
-    ddb.create_table(
-        TableName="games",
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[
-            {"AttributeName": "pk", "AttributeType": "S"},
-            {"AttributeName": "sk", "AttributeType": "S"},
-        ],
-        BillingMode="PAY_PER_REQUEST",
-        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
-    )
+    make_table(streams=True, client=ddb)  # with the stream the relay reads, as template.yaml's
     url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
-    ensure_schedule_group(sched, "deadlines")
-    ensure_schedule_group(sched, "deadlines")  # idempotent
-    scheduler = EventBridgeDeadlineScheduler(
-        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
-    )
-    scheduler.schedule_deadline("g1", "S1901M", NOW - timedelta(seconds=1))
-    scheduler.schedule_deadline("g2", "S1901M", NOW + timedelta(minutes=1))
-    scheduler.schedule_reminder("g3", "S1901M", NOW - timedelta(seconds=2))
+    scheduler = _scheduler_with_two_due_and_one_waiting(sched)
     fired: list[dict[str, Any]] = []
     deliverer, log = RecordingDeliverer(), MemoryDeliveryLog()
     pumps = NotificationPumps(
@@ -68,18 +53,7 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
         ),
         now=lambda: NOW,
     )
-    ddb.put_item(
-        TableName="games",
-        Item={
-            "pk": {"S": "GAME#g1"},
-            "sk": {"S": "OUTBOX#0000000001"},
-            "kind": {"S": "PHASE_PROCESSED"},
-            "game_id": {"S": "g1"},
-            "dedupe_key": {"S": "g1:S1901M:processed"},
-            "payload": {"M": {"phase": {"S": "S1901M"}, "next_phase": {"S": "F1901M"}}},
-        },
-    )
-    ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g1"}, "sk": {"S": "META"}})
+    _put_a_processed_notice(ddb)
 
     # When the pumps run twice
     for _ in range(2):
@@ -96,6 +70,36 @@ def test_pumps_fire_due_deadlines_and_carry_outbox_items_to_the_notifier(aws: No
     assert [d.game_id for d in clock.take_due(NOW + timedelta(minutes=2))] == ["g2"]
     assert [(key, target) for key, target, _ in deliverer.sent] == [("g1:S1901M:processed", "telegram:1")]
     assert "S1901M has been adjudicated; now F1901M" in deliverer.sent[0][2]
+
+
+def _scheduler_with_two_due_and_one_waiting(sched: Any) -> EventBridgeDeadlineScheduler:
+    """The group (asked for twice, as a restart does), g1's deadline and g3's reminder already
+    due, g2's deadline a minute away."""
+    ensure_schedule_group(sched, "deadlines")
+    ensure_schedule_group(sched, "deadlines")  # idempotent
+    scheduler = EventBridgeDeadlineScheduler(
+        lambda: sched, SchedulerSettings("deadlines", "arn:aws:lambda:us-east-1:1:function:d", "arn:r")
+    )
+    scheduler.schedule_deadline("g1", "S1901M", NOW - timedelta(seconds=1))
+    scheduler.schedule_deadline("g2", "S1901M", NOW + timedelta(minutes=1))
+    scheduler.schedule_reminder("g3", "S1901M", NOW - timedelta(seconds=2))
+    return scheduler
+
+
+def _put_a_processed_notice(ddb: Any) -> None:
+    """g1's OUTBOX item for its processed S1901M, written beside its META as a turn writes it."""
+    ddb.put_item(
+        TableName="games",
+        Item={
+            "pk": {"S": "GAME#g1"},
+            "sk": {"S": "OUTBOX#0000000001"},
+            "kind": {"S": "PHASE_PROCESSED"},
+            "game_id": {"S": "g1"},
+            "dedupe_key": {"S": "g1:S1901M:processed"},
+            "payload": {"M": {"phase": {"S": "S1901M"}, "next_phase": {"S": "F1901M"}}},
+        },
+    )
+    ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g1"}, "sk": {"S": "META"}})
 
 
 def _bare_pumps(scheduler: Any, deadline: Any, sweep: Any, wall_clock: Any = lambda: 0.0,
@@ -162,7 +166,7 @@ def test_making_sure_of_the_schedule_group_keeps_its_schedules(aws: None) -> Non
 
 
 def _backlog_pumps(sqs: Any, url: str, notifier: Any, relay: Any, scheduler: Any = None) -> NotificationPumps:
-    ddb = make_table()
+    ddb = make_table(streams=True)
     for n in range(250):  # 250 stream records: three GetRecords batches
         ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g"}, "sk": {"S": f"OUTBOX#{n:04d}"}})
     for n in range(25):  # 25 notices: three ReceiveMessage batches

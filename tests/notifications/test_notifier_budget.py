@@ -11,7 +11,6 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 
 from functions.notifier.handler import make_handler
@@ -27,6 +26,7 @@ from functions.usecases.notifications.notifications import (
 from functions.usecases.notifications.rendering import TARGET_PARKED, render_text
 from infra.target_health import DynamoTargetHealth
 from infra.webhooks import DeliveryTimedOut
+from testkit.tables import make_table
 from tests.notifications.fakes import (
     Deps,
     MemoryDeliveryLog,
@@ -280,15 +280,7 @@ def test_the_notifier_queues_the_parking_notice() -> None:
 
 @pytest.fixture
 def table(aws: None) -> Iterator[Any]:
-    client = boto3.client("dynamodb", region_name="us-east-1")
-    client.create_table(
-        TableName="games",
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST",
-    )
-    yield client
+    yield make_table()
 
 
 def test_dynamo_target_health_counts_parks_once_and_forgets(table: Any) -> None:

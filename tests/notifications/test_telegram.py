@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import boto3
 import pytest
 
 from functions.ports.telegram import Seat
@@ -21,6 +20,7 @@ from infra.notification_store import (
     DynamoTelegramStore,
     NotificationStoreError,
 )
+from testkit.tables import make_table
 from tests.notifications.fakes import FakeGameActions, MemoryReplyOutbox, MemoryTelegramStore
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
@@ -151,17 +151,7 @@ def test_command_parsing() -> None:
 
 @pytest.fixture
 def table(aws: None) -> Any:
-    client = boto3.client("dynamodb", region_name="us-east-1")
-    client.create_table(
-        TableName="games",
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[
-            {"AttributeName": "pk", "AttributeType": "S"},
-            {"AttributeName": "sk", "AttributeType": "S"},
-        ],
-        BillingMode="PAY_PER_REQUEST",
-    )
-    return client
+    return make_table()
 
 
 def test_dynamo_telegram_store_claims_and_redeems_once(table: Any) -> None:

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-import boto3
 import pytest
 
 from composition import wiring
 from functions.usecases.players.join_limits import FAILURES_PER_WINDOW, WINDOW_SECONDS
 from infra.attempt_counter import DynamoAttemptCounter
 from testkit.api_harness import InProcessApi
+from testkit.tables import make_table
 
 PASSWORD = "the-right-password"
 
@@ -120,14 +120,7 @@ def test_a_used_up_address_refuses_everyone_there_on_that_game(limited: InProces
 
 
 def test_the_dynamo_counter_never_lets_concurrent_guesses_past_the_limit(aws: None) -> None:
-    client = boto3.client("dynamodb", region_name="us-east-1")
-    client.create_table(
-        TableName="games",
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST",
-    )
+    client = make_table()
     counter = DynamoAttemptCounter(lambda: client, "games")
     taken = [counter.add("join:g1:c", now=1000, window=900, limit=3) for _ in range(5)]
     assert taken == [True, True, True, False, False]

@@ -16,7 +16,7 @@ import pytest
 
 from composition import wiring
 from functions.settings import Settings
-from infra.secrets import OperatorTokenTooShort, SecretUnavailable, with_secrets
+from infra.secrets import PARAMETER_VARIABLES, OperatorTokenTooShort, SecretUnavailable, with_secrets
 from local_stack.parameters import seed_parameters
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,8 @@ def ssm(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     client and secrets cache."""
     from infra import aws_clients, secrets
 
-    for name in (*VARIABLES, "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL_SSM"):
+    # every secret's parameter variable: a local stack started earlier in this process names its own
+    for name in (*VARIABLES, *PARAMETER_VARIABLES.values(), "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL_SSM"):
         monkeypatch.delenv(name, raising=False)
     wiring.reset()
     aws_clients.reset()

@@ -94,6 +94,22 @@ def _queue_drained(stack: LocalStack) -> bool:
     )
 
 
+def _deliver_game_ended_again(stack: LocalStack, game_id: str, result: dict[str, Any]) -> None:
+    """The game's GAME_ENDED sent to the outbox queue once more, and the queue drained. Its dedupe
+    key is new to the notifier, so only the records' own once-per-game guard keeps it from
+    counting twice."""
+    sqs = boto3.client("sqs", endpoint_url=stack.emulator.endpoint, region_name="us-east-1")
+    again = OutboxMessage(
+        dedupe_key=f"{game_id}:redelivered",
+        kind="GAME_ENDED",
+        game_id=game_id,
+        payload={"result": result},
+    )
+    sqs.send_message(QueueUrl=stack.emulator.resources["OUTBOX_QUEUE_URL"], MessageBody=again.to_json())
+    time.sleep(1.0)
+    _wait_for("the outbox queue to drain", lambda: _queue_drained(stack))
+
+
 def test_a_finished_game_rates_and_records_its_players_once(stack: LocalStack) -> None:
     api = Api(stack.url)
     ada, ada_token = _account(api, stack, "Ada")
@@ -129,16 +145,7 @@ def test_a_finished_game_rates_and_records_its_players_once(stack: LocalStack) -
     ranked = [row["player"] for row in board]
     assert ranked.index(ada) < ranked.index(bob)
     # When the same GAME_ENDED is delivered again (SQS delivers at least once)
-    sqs = boto3.client("sqs", endpoint_url=stack.emulator.endpoint, region_name="us-east-1")
-    again = OutboxMessage(
-        dedupe_key=f"{game_id}:redelivered",
-        kind="GAME_ENDED",
-        game_id=game_id,
-        payload={"result": ended["result"]},
-    )
-    sqs.send_message(QueueUrl=stack.emulator.resources["OUTBOX_QUEUE_URL"], MessageBody=again.to_json())
-    time.sleep(1.0)
-    _wait_for("the outbox queue to drain", lambda: _queue_drained(stack))
+    _deliver_game_ended_again(stack, game_id, ended["result"])
     # Then nothing changes
     assert _profile(api, ada) == first and _profile(api, bob) == second
     # When Ada and Bob finish a game with a dummy power (unrated)

@@ -30,12 +30,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     running.kill()
 
 
-def test_racing_submissions_and_triggers_lose_nothing_and_adjudicate_once(server: ServerProcess) -> None:
-    base = server.url
+def _seated_game(base: str) -> tuple[str, str, dict[str, str]]:
+    """A classical game with every power seated: (game id, creator's token, tokens by power)."""
     created = requests.post(base + "/games", json={}, timeout=30).json()
     game_id, creator = created["game_id"], created["token"]
     tokens = {p: requests.post(f"{base}/games/{game_id}/join", json={"power": p}, timeout=30).json()["token"]
               for p in POWERS}
+    return game_id, creator, tokens
+
+
+def _jobs() -> list[tuple[str, Any]]:
+    """50 jobs: every fifth a process trigger, the others an order (power, unit, order), the
+    units in turn and each unit's two choices alternating."""
     jobs: list[tuple[str, Any]] = []
     choices = itertools.cycle(CHOICES)
     for n in range(50):
@@ -44,6 +50,13 @@ def test_racing_submissions_and_triggers_lose_nothing_and_adjudicate_once(server
         else:
             power, unit, options = next(choices)
             jobs.append(("order", (power, unit, options[n % 2])))
+    return jobs
+
+
+def _race(base: str, game_id: str, creator: str, tokens: dict[str, str],
+          jobs: list[tuple[str, Any]]) -> list[tuple[str, Any, int, Any]]:
+    """Every job in its own thread, all released at once by a barrier so that they truly race:
+    (kind, payload, status, body) of each, in the order they were answered."""
     start = threading.Barrier(len(jobs), timeout=60)
     results: list[tuple[str, Any, int, Any]] = []
     lock = threading.Lock()
@@ -67,6 +80,13 @@ def test_racing_submissions_and_triggers_lose_nothing_and_adjudicate_once(server
         thread.start()
     for thread in threads:
         thread.join()
+    return results
+
+
+def test_racing_submissions_and_triggers_lose_nothing_and_adjudicate_once(server: ServerProcess) -> None:
+    base = server.url
+    game_id, creator, tokens = _seated_game(base)
+    results = _race(base, game_id, creator, tokens, _jobs())
 
     assert all(status in (200, 409) for _, _, status, _ in results), results
     history = requests.get(f"{base}/games/{game_id}/history", timeout=30).json()["phases"]

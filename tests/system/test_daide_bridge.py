@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from daide_bridge.messages import Text, format_message
+from daide_bridge.messages import Node, Text, format_message
 from daide_bridge.rest import Convoy
 from daide_bridge.server import Bridge
 from local_stack.stack import LocalStack
@@ -58,52 +58,14 @@ def test_a_bot_plays_a_turn_through_the_bridge(game_and_bridge: tuple[Api, str, 
     bot = DaideBot("127.0.0.1", running.port)
     try:
         # Given a bot that connects and names itself
-        bot.hello()
-        bot.send("NME ('testbot') ('1.0')")
-        assert bot.expect("YES") == ("YES", ("NME", (Text("testbot"),), (Text("1.0"),)))
-        assert bot.expect("MAP") == ("MAP", (Text("STANDARD"),))
-        bot.send("MDF")
-        mdf = bot.expect("MDF")
-        assert mdf[1] == ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
-        assert ("FRA", "BRE", "MAR", "PAR") in group(group(mdf[2])[0])
-        adjacency = {entry[0]: entry[1:] for entry in map(group, group(mdf[3]))}
-        assert adjacency["PAR"][0] == ("AMY", "BRE", "BUR", "GAS", "PIC")
+        _names_itself_and_reads_the_map(bot)
         # When it accepts the map, it is told its power and the position
-        bot.send("YES (MAP ('STANDARD'))")
-        hello = bot.expect("HLO")
-        assert hello[1] == ("FRA",) and hello[3] == (("LVL", 0),)
-        passcode = group(hello[2])[0]
-        assert ("FRA", "BRE", "MAR", "PAR") in bot.expect("SCO")[1:]
-        now = bot.expect("NOW")
-        assert now[1] == ("SPR", 1901) and ("FRA", "AMY", "PAR") in now[2:] and len(now[2:]) == 22
+        passcode = _accepts_the_map_and_is_seated(bot)
         # and its orders are checked one by one
-        bot.send("SUB ((FRA AMY PAR) MTO BUR) ((FRA FLT BRE) MTO MAO) ((FRA AMY MAR) HLD)")
-        thanks = [bot.expect("THX") for _ in range(3)]
-        assert [t[2] for t in thanks] == [("MBV",)] * 3, [format_message(t) for t in thanks]
-        bot.send("SUB ((FRA AMY MAR) MTO MUN)")
-        assert bot.expect("THX")[2] == ("FAR",)  # not adjacent: refused, the hold stays
-        bot.send("SUB ((GER AMY MUN) HLD)")
-        assert bot.expect("THX")[2] == ("NYU",)  # another power's unit: never sent to Convoy
-        bot.send("MIS")
-        assert bot.expect("MIS") == ("MIS",)
-        bot.send("SND (ENG) (PRP (PCE (FRA ENG)))")
-        assert group(bot.expect("HUH")[1])[:2] == ("ERR", "SND")  # press level 0
+        _submits_orders_checked_one_by_one(bot)
         # Then the turn is processed over REST and the bot gets every result and the new position
         api.call("POST", f"/games/{game_id}/process_turn", token=OPERATOR_TOKEN, body={"phase": "S1901M"})
-        orders = [bot.expect("ORD") for _ in range(22)]
-        assert all(o[1] == ("SPR", 1901) for o in orders)
-        mine = {format_message((o[2],)): o[3] for o in orders if group(group(o[2])[0])[0] == "FRA"}
-        assert mine == {
-            "((FRA AMY PAR) MTO BUR)": ("SUC",),
-            "((FRA FLT BRE) MTO MAO)": ("SUC",),
-            "((FRA AMY MAR) HLD)": ("SUC",),
-        }
-        after = bot.expect("NOW")
-        assert (
-            after[1] == ("FAL", 1901)
-            and ("FRA", "AMY", "BUR") in after[2:]
-            and ("FRA", "FLT", "MAO") in after[2:]
-        )
+        _gets_every_result_and_the_new_position(bot)
         view = api.call("GET", f"/games/{game_id}")
         assert view["phase"] == "F1901M"
     finally:
@@ -118,6 +80,68 @@ def test_a_bot_plays_a_turn_through_the_bridge(game_and_bridge: tuple[Api, str, 
         assert group(again.expect("REJ")[1])[0] == "IAM"
     finally:
         again.close()
+
+
+def _names_itself_and_reads_the_map(bot: DaideBot) -> None:
+    """NME is accepted and answered with the map's name; MDF gives the powers, the centres
+    and the adjacencies."""
+    bot.hello()
+    bot.send("NME ('testbot') ('1.0')")
+    assert bot.expect("YES") == ("YES", ("NME", (Text("testbot"),), (Text("1.0"),)))
+    assert bot.expect("MAP") == ("MAP", (Text("STANDARD"),))
+    bot.send("MDF")
+    mdf = bot.expect("MDF")
+    assert mdf[1] == ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
+    assert ("FRA", "BRE", "MAR", "PAR") in group(group(mdf[2])[0])
+    adjacency = {entry[0]: entry[1:] for entry in map(group, group(mdf[3]))}
+    assert adjacency["PAR"][0] == ("AMY", "BRE", "BUR", "GAS", "PIC")
+
+
+def _accepts_the_map_and_is_seated(bot: DaideBot) -> Node:
+    """HLO seats the bot as FRANCE (the one free seat), then SCO and NOW give the position;
+    the passcode HLO carries, for the reconnection."""
+    bot.send("YES (MAP ('STANDARD'))")
+    hello = bot.expect("HLO")
+    assert hello[1] == ("FRA",) and hello[3] == (("LVL", 0),)
+    passcode = group(hello[2])[0]
+    assert ("FRA", "BRE", "MAR", "PAR") in bot.expect("SCO")[1:]
+    now = bot.expect("NOW")
+    assert now[1] == ("SPR", 1901) and ("FRA", "AMY", "PAR") in now[2:] and len(now[2:]) == 22
+    return passcode
+
+
+def _submits_orders_checked_one_by_one(bot: DaideBot) -> None:
+    """Each order gets its own THX (MBV, FAR, NYU), MIS names none missing, and press is
+    refused at press level 0."""
+    bot.send("SUB ((FRA AMY PAR) MTO BUR) ((FRA FLT BRE) MTO MAO) ((FRA AMY MAR) HLD)")
+    thanks = [bot.expect("THX") for _ in range(3)]
+    assert [t[2] for t in thanks] == [("MBV",)] * 3, [format_message(t) for t in thanks]
+    bot.send("SUB ((FRA AMY MAR) MTO MUN)")
+    assert bot.expect("THX")[2] == ("FAR",)  # not adjacent: refused, the hold stays
+    bot.send("SUB ((GER AMY MUN) HLD)")
+    assert bot.expect("THX")[2] == ("NYU",)  # another power's unit: never sent to Convoy
+    bot.send("MIS")
+    assert bot.expect("MIS") == ("MIS",)
+    bot.send("SND (ENG) (PRP (PCE (FRA ENG)))")
+    assert group(bot.expect("HUH")[1])[:2] == ("ERR", "SND")  # press level 0
+
+
+def _gets_every_result_and_the_new_position(bot: DaideBot) -> None:
+    """One ORD per unit on the board (FRANCE's three succeeded), then NOW for Fall 1901."""
+    orders = [bot.expect("ORD") for _ in range(22)]
+    assert all(o[1] == ("SPR", 1901) for o in orders)
+    mine = {format_message((o[2],)): o[3] for o in orders if group(group(o[2])[0])[0] == "FRA"}
+    assert mine == {
+        "((FRA AMY PAR) MTO BUR)": ("SUC",),
+        "((FRA FLT BRE) MTO MAO)": ("SUC",),
+        "((FRA AMY MAR) HLD)": ("SUC",),
+    }
+    after = bot.expect("NOW")
+    assert (
+        after[1] == ("FAL", 1901)
+        and ("FRA", "AMY", "BUR") in after[2:]
+        and ("FRA", "FLT", "MAO") in after[2:]
+    )
 
 
 def _seated_bot(port: int) -> DaideBot:

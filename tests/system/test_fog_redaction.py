@@ -143,20 +143,11 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
     created = api.call("POST", "/games", body={"variant": "classical", "fog": True}, expect=201)
     game_id, creator = created["game_id"], created["token"]
     tokens, jwts = _seat_accounts(api, stack, game_id)
-    answers: dict[str | None, list[object]] = {p: [] for p in tokens}
-    answers[None] = []
     # every power follows the game on a live socket (seat token or account, by turns)
     socket_url = api.call("GET", f"/games/{game_id}/live")["url"]
     listeners = {p: Listener(socket_url, jwts[p] if i % 2 else tokens[p], game_id)
                  for i, p in enumerate(sorted(tokens))}
-    for phase, given in PHASES:
-        for power, texts in given.items():
-            sent = api.call("POST", f"/games/{game_id}/orders", token=tokens[power],
-                            body={"orders": texts, "phase": phase})
-            assert sent["rejected"] == [], (power, sent)
-            answers[power].append(sent)
-        answers[None].append(api.call("POST", f"/games/{game_id}/process_turn", token=creator,
-                                      body={"phase": phase}))
+    answers = _play_the_year(api, game_id, creator, tokens)
     positions, orders = _truth()
     assert api.call("GET", f"/games/{game_id}", token=tokens["FRANCE"])["phase"] == "W1901A"
     _wait_for("every socket saw the winter", lambda: all(
@@ -176,12 +167,7 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
         bodies = [*answers[viewer], *_everything(api, gets, game_id, token, jwts[viewer] if viewer else None)]
         if viewer:
             bodies.append(api.call("POST", f"/games/{game_id}/whatif", token=token, body={"orders": {}}))
-        for kind in ("map", "map/orders", "map/resolution"):
-            for phase in ("", "?phase=S1901M", "?phase=F1901M"):
-                svg = api.call("GET", f"/games/{game_id}/{kind}{phase}", token=token, expect=None)
-                bodies.append(svg)
-                leaks = _map_leaks(str(svg), viewer, allowed, live=kind == "map" and not phase)
-                assert leaks == [], (viewer, kind, phase, leaks)
+        bodies += _maps_drawing_only_what_is_seen(api, game_id, viewer, token, allowed)
         leaks = [leak for body in bodies for leak in _leaks(body, allowed)]
         assert leaks == [], (viewer, sorted(set(leaks)))
         if viewer is None:  # an observer sees no unit, no owner and no other power's order at all
@@ -202,6 +188,38 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
     for export in exports:  # Convoy's own and MILA's saved game (issue 34)
         refused = api.call("GET", f"/games/{game_id}{export}", expect=409)
         assert refused["code"] == "FOG_OF_WAR", export
+
+
+def _play_the_year(api: Api, game_id: str, creator: str,
+                   tokens: dict[str, str]) -> dict[str | None, list[object]]:
+    """Spring and Fall 1901 ordered by every power (none refused) and processed by the creator:
+    each power's order answers, and the creator's process_turn answers under ``None``, as these
+    bodies are checked for leaks too."""
+    answers: dict[str | None, list[object]] = {p: [] for p in tokens}
+    answers[None] = []
+    for phase, given in PHASES:
+        for power, texts in given.items():
+            sent = api.call("POST", f"/games/{game_id}/orders", token=tokens[power],
+                            body={"orders": texts, "phase": phase})
+            assert sent["rejected"] == [], (power, sent)
+            answers[power].append(sent)
+        answers[None].append(api.call("POST", f"/games/{game_id}/process_turn", token=creator,
+                                      body={"phase": phase}))
+    return answers
+
+
+def _maps_drawing_only_what_is_seen(api: Api, game_id: str, viewer: str | None, token: str | None,
+                                    allowed: Allowed) -> list[object]:
+    """Every map kind of every phase as ``viewer`` gets it, each checked for what it draws; the
+    pictures are returned to be checked for leaks as bodies too."""
+    svgs: list[object] = []
+    for kind in ("map", "map/orders", "map/resolution"):
+        for phase in ("", "?phase=S1901M", "?phase=F1901M"):
+            svg = api.call("GET", f"/games/{game_id}/{kind}{phase}", token=token, expect=None)
+            svgs.append(svg)
+            leaks = _map_leaks(str(svg), viewer, allowed, live=kind == "map" and not phase)
+            assert leaks == [], (viewer, kind, phase, leaks)
+    return svgs
 
 
 def _mailed_map(stack: LocalStack, power: str, phase: str) -> bytes | None:

@@ -30,6 +30,24 @@ def _responses_leak(seen: list[Any], pending: dict[str, list[str]], viewer: str)
     return [o for p, orders in pending.items() if p != viewer for o in orders if o in text]
 
 
+def _nobody_sees_the_others_pending_orders(api: Api, game_id: str, tokens: dict[str, str],
+                                           orders: dict[str, list[str]]) -> None:
+    """Each power's reads that could carry orders (its view without the menus, the status, the
+    events, the history, the last resolution, the game list) hold its own pending orders only."""
+    for power in POWERS:
+        seen = [
+            {k: v for k, v in api.call("GET", f"/games/{game_id}", token=tokens[power]).items()
+             if k != "legal_orders"},
+            api.call("GET", f"/games/{game_id}/orders_status", token=tokens[power]),
+            api.call("GET", f"/games/{game_id}/events?after=0", token=tokens[power]),
+            api.call("GET", f"/games/{game_id}/history", token=tokens[power]),
+            api.call("GET", f"/games/{game_id}/last_resolution", token=tokens[power]),
+            api.call("GET", "/games", token=tokens[power]),
+        ]
+        assert _responses_leak(seen, orders, power) == []
+        assert seen[0]["orders"] == {power: orders[power]}
+
+
 def test_a_whole_year_over_http(stack: LocalStack) -> None:
     api = Api(stack.url)
     # Given a full classical game
@@ -41,18 +59,7 @@ def test_a_whole_year_over_http(stack: LocalStack) -> None:
                               body={"orders": given, "phase": phase})
             assert answer["accepted"] == given and answer["rejected"] == []
         # Then no player can see anybody else's pending orders, anywhere
-        for power in POWERS:
-            seen = [
-                {k: v for k, v in api.call("GET", f"/games/{game_id}", token=tokens[power]).items()
-                 if k != "legal_orders"},
-                api.call("GET", f"/games/{game_id}/orders_status", token=tokens[power]),
-                api.call("GET", f"/games/{game_id}/events?after=0", token=tokens[power]),
-                api.call("GET", f"/games/{game_id}/history", token=tokens[power]),
-                api.call("GET", f"/games/{game_id}/last_resolution", token=tokens[power]),
-                api.call("GET", "/games", token=tokens[power]),
-            ]
-            assert _responses_leak(seen, orders, power) == []
-            assert seen[0]["orders"] == {power: orders[power]}
+        _nobody_sees_the_others_pending_orders(api, game_id, tokens, orders)
         status = api.call("GET", f"/games/{game_id}/orders_status")
         assert status["waiting_on"] == [] and status["phase"] == phase
         # a player cannot process; the creator can

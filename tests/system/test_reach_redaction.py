@@ -85,10 +85,7 @@ def test_no_socket_mail_or_push_shows_one_power_what_belongs_to_another(
     tokens, jwts = _seat_accounts(api, stack, game)
     users = {p: api.call("GET", "/me", token=jwts[p])["user_id"] for p in POWERS}
     service = PushService()
-    devices = {p: Device(f"{service.origin}/push/{p}") for p in POWERS}
-    for p in POWERS:
-        api.call("POST", "/me/push_devices", token=jwts[p],
-                 body={"subscription": devices[p].subscription()})
+    devices = _register_push_devices(api, jwts, service)
     url = api.call("GET", f"/games/{game}/live")["url"]
     listeners = {p: Listener(url, jwts[p] if i % 2 else tokens[p], game) for i, p in enumerate(POWERS)}
     private: dict[str, tuple[str, tuple[str, ...]]] = {}  # marker -> (channel, members)
@@ -96,12 +93,7 @@ def test_no_socket_mail_or_push_shows_one_power_what_belongs_to_another(
         # orders and the first round of press, everyone on the page
         for p in POWERS:
             api.call("POST", f"/games/{game}/orders", token=tokens[p], body={"orders": SPRING_1901[p]})
-        for p in POWERS:
-            members = tuple(sorted((p, NEIGHBOUR[p])))
-            text = _marker(p, ",".join(members), "live")
-            sent = api.call("POST", f"/games/{game}/messages", token=tokens[p],
-                            body={"to": [NEIGHBOUR[p]], "text": text}, expect=201)
-            private[text] = (sent["channel"], members)
+        _press_each_neighbour(api, game, tokens, "live", private)
         public = f"mk-public-{uuid.uuid4().hex[:6]}"
         api.call("POST", f"/games/{game}/messages", token=tokens["FRANCE"],
                  body={"to": "ALL", "text": public}, expect=201)
@@ -113,12 +105,7 @@ def test_no_socket_mail_or_push_shows_one_power_what_belongs_to_another(
             listener.close()
     # the second round while everyone is away: batched into one mail and one push each
     time.sleep(1.0)  # the $disconnects are handled
-    for p in POWERS:
-        members = tuple(sorted((p, NEIGHBOUR[p])))
-        text = _marker(p, ",".join(members), "away")
-        sent = api.call("POST", f"/games/{game}/messages", token=tokens[p],
-                        body={"to": [NEIGHBOUR[p]], "text": text}, expect=201)
-        private[text] = (sent["channel"], members)
+    _press_each_neighbour(api, game, tokens, "away", private)
     addresses = {p: _address(stack, users[p]) for p in POWERS}
     _wait_for("press mail for everyone",
               lambda: all(_mails(stack, addresses[p], "new message") for p in POWERS), timeout=40)
@@ -134,12 +121,7 @@ def test_no_socket_mail_or_push_shows_one_power_what_belongs_to_another(
                   if f.get("type") == "view" else json.dumps(f) for f in listeners[p].frames]
         mails = [m.as_string() for m in stack.emulator.mailbox.mails_for(addresses[p])]
         pushes = [json.dumps(body) for body in _pushes(service, devices, p)]
-        for way, seen in (("socket", frames), ("mail", mails), ("push", pushes)):
-            leaks += [f"{way} to {p}: {other}'s order {order!r}" for text in seen for other in POWERS
-                      if other != p for order in SPRING_1901[other] if order in text]
-            leaks += [f"{way} to {p}: press of {channel}" for text in seen
-                      for marker, (channel, members) in private.items()
-                      if p not in members and marker in text]
+        leaks += _leaks_to(p, (("socket", frames), ("mail", mails), ("push", pushes)), private)
         for f in listeners[p].frames:
             if f.get("type") == "view":
                 assert set(f["view"]["orders"]) <= {p} and f["view"]["power"] == p
@@ -149,6 +131,41 @@ def test_no_socket_mail_or_push_shows_one_power_what_belongs_to_another(
         assert all(any(m in mail for mail in mails) for m in mine if "-away-" in m), p
         assert all(m not in push for push in pushes for m in mine), p  # a push says who, never what
     assert leaks == []
+
+
+def _register_push_devices(api: Api, jwts: dict[str, str], service: PushService) -> dict[str, Device]:
+    """One push device per power's account, each at its own path of the push service."""
+    devices = {p: Device(f"{service.origin}/push/{p}") for p in POWERS}
+    for p in POWERS:
+        api.call("POST", "/me/push_devices", token=jwts[p],
+                 body={"subscription": devices[p].subscription()})
+    return devices
+
+
+def _press_each_neighbour(api: Api, game: str, tokens: dict[str, str], round_: str,
+                          private: dict[str, tuple[str, tuple[str, ...]]]) -> None:
+    """Every power writes to its neighbour on their private channel; each text is a marker kept
+    in ``private`` with its channel and members, so any copy of it outside them is a leak."""
+    for p in POWERS:
+        members = tuple(sorted((p, NEIGHBOUR[p])))
+        text = _marker(p, ",".join(members), round_)
+        sent = api.call("POST", f"/games/{game}/messages", token=tokens[p],
+                        body={"to": [NEIGHBOUR[p]], "text": text}, expect=201)
+        private[text] = (sent["channel"], members)
+
+
+def _leaks_to(p: str, ways: tuple[tuple[str, list[str]], ...],
+              private: dict[str, tuple[str, tuple[str, ...]]]) -> list[str]:
+    """What reached ``p`` by each way that is not its: another power's order, or a marker of a
+    private channel ``p`` is not a member of."""
+    leaks: list[str] = []
+    for way, seen in ways:
+        leaks += [f"{way} to {p}: {other}'s order {order!r}" for text in seen for other in POWERS
+                  if other != p for order in SPRING_1901[other] if order in text]
+        leaks += [f"{way} to {p}: press of {channel}" for text in seen
+                  for marker, (channel, members) in private.items()
+                  if p not in members and marker in text]
+    return leaks
 
 
 def _address(stack: LocalStack, user_id: str) -> str:

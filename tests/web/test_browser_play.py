@@ -113,6 +113,39 @@ def test_two_players_sign_up_create_join_talk_order_and_see_the_resolution(
     germany.get_by_text("You play Germany").wait_for()
 
     # And France writes to Germany alone, and Germany reads it and answers
+    _france_writes_and_germany_answers(france, germany, shots)
+
+    # And both order by clicking on the map: a unit, then its target (support: unit, unit, target)
+    _both_order_spring_by_clicks(france, germany, shots)
+
+    # And an order typed in the box that the engine refuses is explained in words
+    box = france.get_by_label("Type an order")
+    box.fill("A PAR - MOS")
+    box.press("Enter")
+    france.get_by_role("alert", name="Refused orders").wait_for()
+    assert "cannot reach" in france.get_by_role("alert", name="Refused orders").inner_text()
+    shot(france, shots, "11-france-refused-order")
+
+    # When France, the creator, processes the turn
+    france.get_by_test_id("process-turn").click()
+
+    # Then both see it resolved without reloading, with every order's result
+    for name, page in (("france", france), ("germany", germany)):
+        _sees_the_spring_resolution(page, shots, name)
+
+    # And the account's game list (GET /me/games) shows the game by name with its orders due
+    france.get_by_role("link", name="Lobby").click()
+    mine = france.get_by_test_id(f"my-game-{game_id}")
+    mine.get_by_text("Friday table").wait_for()
+    france.locator(".game-list li", has_text="Friday table").locator(".badge.due").wait_for()
+    shot(france, shots, "13-france-lobby-account")
+    for page in (france, germany):
+        page.context.close()  # no page left polling for the tests after this one
+
+
+def _france_writes_and_germany_answers(france: Any, germany: Any, shots: Path) -> None:
+    """A private conversation: Germany's press tab shows an unread badge, the message is read in
+    the FRANCE,GERMANY channel and answered, and France reads the answer."""
     france.get_by_test_id("tab-press").click()
     france.get_by_role("tab", name="+ New conversation").click()
     france.get_by_label("Germany").check()
@@ -132,7 +165,9 @@ def test_two_players_sign_up_create_join_talk_order_and_see_the_resolution(
     france.get_by_test_id("messages").get_by_text("Agreed. I go east, to Silesia.").wait_for()
     shot(france, shots, "08-france-press")
 
-    # And both order by clicking on the map: a unit, then its target (support: unit, unit, target)
+
+def _both_order_spring_by_clicks(france: Any, germany: Any, shots: Path) -> None:
+    """France's three moves, and Germany's (on the phone) with a support: unit, unit, target."""
     france.get_by_test_id("tab-orders").click()
     _order_by_clicks(france, "PAR", "PIC", expect="A PAR - PIC")
     _order_by_clicks(france, "MAR", "SPA", expect="A MAR - SPA")
@@ -144,35 +179,16 @@ def test_two_players_sign_up_create_join_talk_order_and_see_the_resolution(
     _order_by_clicks(germany, "KIE", "HOL", expect="F KIE - HOL")
     shot(germany, shots, "10-germany-orders-phone")
 
-    # And an order typed in the box that the engine refuses is explained in words
-    box = france.get_by_label("Type an order")
-    box.fill("A PAR - MOS")
-    box.press("Enter")
-    france.get_by_role("alert", name="Refused orders").wait_for()
-    assert "cannot reach" in france.get_by_role("alert", name="Refused orders").inner_text()
-    shot(france, shots, "11-france-refused-order")
 
-    # When France, the creator, processes the turn
-    france.get_by_test_id("process-turn").click()
-
-    # Then both see it resolved without reloading, with every order's result
-    for name, page in (("france", france), ("germany", germany)):
-        page.get_by_role("button", name="See the results").click()
-        results = page.get_by_test_id("results")
-        results.get_by_text("A PAR - PIC").wait_for()
-        results.get_by_role("row", name="Germany A MUN - SIL succeeded").wait_for()
-        assert "succeeded" in results.locator("tr", has_text="F BRE - MAO").inner_text()
-        page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
-        shot(page, shots, f"12-{name}-resolution")
-
-    # And the account's game list (GET /me/games) shows the game by name with its orders due
-    france.get_by_role("link", name="Lobby").click()
-    mine = france.get_by_test_id(f"my-game-{game_id}")
-    mine.get_by_text("Friday table").wait_for()
-    france.locator(".game-list li", has_text="Friday table").locator(".badge.due").wait_for()
-    shot(france, shots, "13-france-lobby-account")
-    for page in (france, germany):
-        page.context.close()  # no page left polling for the tests after this one
+def _sees_the_spring_resolution(page: Any, shots: Path, name: str) -> None:
+    """The results table (both powers' orders, each with its outcome) and the Fall heading."""
+    page.get_by_role("button", name="See the results").click()
+    results = page.get_by_test_id("results")
+    results.get_by_text("A PAR - PIC").wait_for()
+    results.get_by_role("row", name="Germany A MUN - SIL succeeded").wait_for()
+    assert "succeeded" in results.locator("tr", has_text="F BRE - MAO").inner_text()
+    page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
+    shot(page, shots, f"12-{name}-resolution")
 
 
 def _seat_view(page: Any, url: str, game_id: str) -> dict[str, Any]:
@@ -211,34 +227,13 @@ def test_a_demo_game_is_played_to_a_winter_build(browser: Any, web_stack: LocalS
     page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
 
     # And takes Portugal (and holds Spain) in the fall
-    view = _seat_view(page, web_stack.url, game_id)
-    where = {u["location"].split("/")[0] for u in view["units_by_power"]["FRANCE"]}
-    for unit in sorted(where):
-        if unit == "MAO":
-            _order_by_clicks(page, "MAO", "POR", expect="F MAO - POR")
-        else:
-            kind = next(u["kind"] for u in view["units_by_power"]["FRANCE"] if u["location"].startswith(unit))
-            _order_by_clicks(page, unit, unit, expect=f"{kind} {unit} H")
+    _fall_orders_take_portugal(page, _seat_view(page, web_stack.url, game_id))
     shot(page, shots, "03-demo-fall-orders")
     _ready(page, "Fall 1901 movement")
 
     # Then a winter comes in which France builds (the computer's moves are its own: if it took
     # centres back this year, France plays on, all units holding, until it may build)
-    for _ in range(8):
-        page.wait_for_timeout(300)
-        view = _seat_view(page, web_stack.url, game_id)
-        if view["phase_type"] == "ADJUSTMENT" and view["owed"]["builds"] > 0:
-            break
-        page.locator(".game-head h1").get_by_text(_phase_words(view["phase"])).wait_for()
-        if view["submitted"].get("FRANCE") is False:
-            page.get_by_role("button", name=re.compile("^Submit: ")).click()
-            _ready(page, _phase_words(view["phase"]))
-        else:  # nothing for France to decide (the computer's retreats): France, the creator, processes it
-            page.get_by_text("Nothing for you to order").wait_for()
-            page.get_by_test_id("process-turn").click()
-            page.locator(".game-head h1").filter(has_not_text=_phase_words(view["phase"])).wait_for()
-    else:
-        raise AssertionError(f"no winter build for France by {view['phase']}")
+    view = _play_on_until_france_may_build(page, web_stack.url, game_id)
     page.locator(".game-head h1").get_by_text(_phase_words(view["phase"])).wait_for()
     page.get_by_text(re.compile("You may build")).wait_for()
     site = next(o.split()[2] for o in view["legal_orders"] if o.startswith("BUILD A "))
@@ -263,6 +258,36 @@ def test_a_demo_game_is_played_to_a_winter_build(browser: Any, web_stack: LocalS
     page.get_by_test_id("map").locator("svg").wait_for()
     shot(page, shots, "06-demo-colour-blind")
     page.context.close()
+
+
+def _fall_orders_take_portugal(page: Any, view: dict[str, Any]) -> None:
+    """The fleet in MAO moves to Portugal; every other French unit, wherever Spring left it, holds."""
+    where = {u["location"].split("/")[0] for u in view["units_by_power"]["FRANCE"]}
+    for unit in sorted(where):
+        if unit == "MAO":
+            _order_by_clicks(page, "MAO", "POR", expect="F MAO - POR")
+        else:
+            kind = next(u["kind"] for u in view["units_by_power"]["FRANCE"] if u["location"].startswith(unit))
+            _order_by_clicks(page, unit, unit, expect=f"{kind} {unit} H")
+
+
+def _play_on_until_france_may_build(page: Any, url: str, game_id: str) -> dict[str, Any]:
+    """Phase by phase (at most eight), France submits its holds or, with nothing to order,
+    processes the phase, until an adjustment phase owes France a build; that phase's view."""
+    for _ in range(8):
+        page.wait_for_timeout(300)
+        view = _seat_view(page, url, game_id)
+        if view["phase_type"] == "ADJUSTMENT" and view["owed"]["builds"] > 0:
+            return view
+        page.locator(".game-head h1").get_by_text(_phase_words(view["phase"])).wait_for()
+        if view["submitted"].get("FRANCE") is False:
+            page.get_by_role("button", name=re.compile("^Submit: ")).click()
+            _ready(page, _phase_words(view["phase"]))
+        else:  # nothing for France to decide (the computer's retreats): France, the creator, processes it
+            page.get_by_text("Nothing for you to order").wait_for()
+            page.get_by_test_id("process-turn").click()
+            page.locator(".game-head h1").filter(has_not_text=_phase_words(view["phase"])).wait_for()
+    raise AssertionError(f"no winter build for France by {view['phase']}")
 
 
 def _phase_words(phase: str) -> str:

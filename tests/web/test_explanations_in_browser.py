@@ -91,12 +91,10 @@ def _stored(url: str, game_id: str, token: str, germany: str) -> dict[str, Any]:
             "germany": theirs["orders"], "submitted": view["submitted"]}
 
 
-def test_results_and_the_map_explain_every_order_and_a_what_if_stores_nothing(
-    browser: Any, web_stack: LocalStack, shots: Path
-) -> None:
-    # Given France and Germany seated (five dummies), and Spring 1901 played over the API: A PAR
-    # supported by A MAR beats A MUN into BUR, and A BER's move to MUN fails as A MUN stays
-    url = web_stack.url
+def _spring_played_over_the_api(url: str) -> tuple[str, str, str]:
+    """France and Germany seated (five dummies) and Spring 1901 processed: A PAR supported by
+    A MAR beats A MUN into BUR, and A BER's move to MUN fails as A MUN stays. (game id,
+    France's token, Germany's token)."""
     game = _api(url, "POST", "/games", body={"name": "Why table", "dummy_powers": DUMMIES}).json()
     gid = game["game_id"]
     france = _api(url, "POST", f"/games/{gid}/join", body={"power": "FRANCE"}).json()["token"]
@@ -106,7 +104,11 @@ def test_results_and_the_map_explain_every_order_and_a_what_if_stores_nothing(
     _api(url, "POST", f"/games/{gid}/orders", germany,
          {"orders": ["A MUN - BUR", "A BER - MUN", "F KIE - HOL"], "phase": "S1901M"})
     _api(url, "POST", f"/games/{gid}/process_turn", game["token"], {"phase": "S1901M"})
+    return gid, france, germany
 
+
+def _france_on_a_phone(browser: Any, url: str, gid: str, france: str) -> tuple[Any, Any]:
+    """A phone's browser holding France's seat token, the game open at Fall 1901: (context, page)."""
     context = browser.new_context(**PHONE, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(20_000)
@@ -115,6 +117,51 @@ def test_results_and_the_map_explain_every_order_and_a_what_if_stores_nothing(
                   [gid, {"power": "FRANCE", "token": france}])
     page.goto(f"{url}/#/games/{gid}")
     page.locator(".game-head h1").get_by_text("Fall 1901 movement").wait_for()
+    return context, page
+
+
+def _the_map_explains_spring(page: Any, card: Any) -> None:
+    """A tap on A MUN's arrow on the resolution map explains that order (the board still first);
+    the legend and the contested arrows name the strengths compared; the keyboard reaches the
+    same explanations (Enter on a unit's hit area)."""
+    page.wait_for_selector('#orders g[data-order="MUN"]')
+    card.get_by_text("Tap an arrow or a unit").wait_for()
+    _tap_order(page, "MUN")
+    card.get_by_text("A MUN's move to BUR was beaten by A PAR").wait_for()
+    assert page.locator('#orders g[data-order="MUN"].chosen').count() == 1
+    # the legend and the contested arrows name the strengths compared
+    assert page.locator("#legend").get_by_text("attack vs opposing").count() == 1
+    strengths = page.locator("#strengths g[data-order]")
+    assert {strengths.nth(i).get_attribute("data-order"): strengths.nth(i).text_content()
+            for i in range(strengths.count())} == {"PAR": "2 vs 1", "MUN": "1 vs 2", "BER": "0 vs 1"}
+    # the keyboard reaches the same explanation: Enter on a unit's hit area
+    tab_to(page, "el.dataset.province === 'PAR'")
+    page.keyboard.press("Enter")
+    card.get_by_text("A PAR moved to BUR").wait_for()
+    _tap_order(page, "MUN")
+    card.get_by_text("A MUN's move to BUR was beaten by A PAR").wait_for()
+
+
+def _guess_germany_holds_munich_supported(page: Any) -> None:
+    """The what-if panel opened, Germany's two guesses picked from the order box's completion
+    (Germany's legal orders): A MUN holds, supported by A BER."""
+    page.get_by_text("What if…? Try my orders against guesses").tap()
+    page.get_by_label("Guess for").select_option("GERMANY")
+    box = page.get_by_role("combobox", name="Guess an order for Germany")
+    for typed, order in (("mun h", "A MUN H"), ("ber s mun", "A BER S A MUN")):
+        box.fill(typed)
+        page.get_by_role("option", name=order, exact=True).tap()
+        page.get_by_test_id("guesses").get_by_text(order, exact=True).wait_for()
+
+
+def test_results_and_the_map_explain_every_order_and_a_what_if_stores_nothing(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
+    # Given France and Germany seated (five dummies), and Spring 1901 played over the API: A PAR
+    # supported by A MAR beats A MUN into BUR, and A BER's move to MUN fails as A MUN stays
+    url = web_stack.url
+    gid, france, germany = _spring_played_over_the_api(url)
+    context, page = _france_on_a_phone(browser, url, gid, france)
     found: dict[str, Any] = {}
 
     # When France opens the history
@@ -127,24 +174,9 @@ def test_results_and_the_map_explain_every_order_and_a_what_if_stores_nothing(
     _why(results, "A BER's move to MUN failed because A MUN did not leave")
     assert "stood off" not in results.inner_text()
 
-    # And a tap on A MUN's arrow on the resolution map explains that order (the board still first)
-    page.wait_for_selector('#orders g[data-order="MUN"]')
+    # And the resolution map explains each order on a tap or by the keyboard
     card = page.get_by_test_id("explanation")
-    card.get_by_text("Tap an arrow or a unit").wait_for()
-    _tap_order(page, "MUN")
-    card.get_by_text("A MUN's move to BUR was beaten by A PAR").wait_for()
-    assert page.locator('#orders g[data-order="MUN"].chosen').count() == 1
-    # And the legend and the contested arrows name the strengths compared
-    assert page.locator("#legend").get_by_text("attack vs opposing").count() == 1
-    strengths = page.locator("#strengths g[data-order]")
-    assert {strengths.nth(i).get_attribute("data-order"): strengths.nth(i).text_content()
-            for i in range(strengths.count())} == {"PAR": "2 vs 1", "MUN": "1 vs 2", "BER": "0 vs 1"}
-    # And the keyboard reaches the same explanation: Enter on a unit's hit area
-    tab_to(page, "el.dataset.province === 'PAR'")
-    page.keyboard.press("Enter")
-    card.get_by_text("A PAR moved to BUR").wait_for()
-    _tap_order(page, "MUN")
-    card.get_by_text("A MUN's move to BUR was beaten by A PAR").wait_for()
+    _the_map_explains_spring(page, card)
     _two_sizes(page, shots, "explain", found)
 
     # Given France's Fall orders pending, and nothing from Germany yet
@@ -155,13 +187,7 @@ def test_results_and_the_map_explain_every_order_and_a_what_if_stores_nothing(
     page.get_by_test_id("my-orders").get_by_text("A BUR - MUN", exact=True).wait_for()
 
     # When France guesses Germany's orders (the order box's completion, Germany's legal orders)
-    page.get_by_text("What if…? Try my orders against guesses").tap()
-    page.get_by_label("Guess for").select_option("GERMANY")
-    box = page.get_by_role("combobox", name="Guess an order for Germany")
-    for typed, order in (("mun h", "A MUN H"), ("ber s mun", "A BER S A MUN")):
-        box.fill(typed)
-        page.get_by_role("option", name=order, exact=True).tap()
-        page.get_by_test_id("guesses").get_by_text(order, exact=True).wait_for()
+    _guess_germany_holds_munich_supported(page)
     # And asks for the preview
     page.get_by_test_id("whatif-run").tap()
 

@@ -52,13 +52,11 @@ def _fits(page: Any) -> None:
     assert bottom <= page.viewport_size["height"], (page.viewport_size, bottom)
 
 
-def test_a_spring_turn_by_keyboard_alone_and_axe_on_every_screen(
-    browser: Any, web_stack: LocalStack, shots: Path
-) -> None:
-    # Given France's seat and the creator's token in this browser (the computer fills six powers)
-    url = web_stack.url
+def _france_and_the_creator_in_this_browser(browser: Any, url: str) -> tuple[Any, dict[str, Any]]:
+    """A game with six dummies, France's seat and the creator's token kept in this browser's
+    storage, as the client keeps them: (the page, the created game)."""
     created = {"name": "Keyboard table", "dummy_powers": OTHERS}
-    game = requests.post(f"{url}/games", json=created, timeout=30).json()
+    game: dict[str, Any] = requests.post(f"{url}/games", json=created, timeout=30).json()
     seat = requests.post(f"{url}/games/{game['game_id']}/join", json={"power": "FRANCE"}, timeout=30).json()
     page = browser.new_context(viewport=DESKTOP, bypass_csp=True, timezone_id="Europe/Berlin").new_page()
     page.set_default_timeout(20_000)
@@ -66,6 +64,38 @@ def test_a_spring_turn_by_keyboard_alone_and_axe_on_every_screen(
     kept = {"power": "FRANCE", "token": seat["token"], "creatorToken": game["token"]}
     page.evaluate("([id, seat]) => localStorage.setItem('convoy.seats', JSON.stringify({[id]: seat}))",
                   [game["game_id"], kept])
+    return page, game
+
+
+def _spring_orders_by_the_keyboard(page: Any) -> None:
+    """France's three orders, each a different way the keyboard has: the board's buttons (a
+    unit, then its target), the order box, and the board again after Escape dropped a selection."""
+    _press(page, "el.dataset.province === 'PAR'")
+    page.wait_for_selector("[data-testid=hit-PAR].is-selected")
+    _press(page, "el.dataset.province === 'PIC'")
+    page.get_by_test_id("my-orders").get_by_text("A PAR - PIC", exact=True).wait_for()
+    # the order box: what is typed is completed; Enter sends the first offer
+    tab_to(page, "el.getAttribute('role') === 'combobox'")
+    page.keyboard.type("mar spa")
+    page.get_by_role("option", name="A MAR - SPA").wait_for()
+    page.keyboard.press("Enter")
+    page.get_by_test_id("my-orders").get_by_text("A MAR - SPA", exact=True).wait_for()
+    # the board again, after Escape has dropped a selection
+    _press(page, "el.dataset.province === 'BRE'")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=hit-BRE]:not(.is-selected)")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=hit-BRE].is-selected")
+    _press(page, "el.dataset.province === 'MAO'")
+    page.get_by_test_id("my-orders").get_by_text("F BRE - MAO", exact=True).wait_for()
+
+
+def test_a_spring_turn_by_keyboard_alone_and_axe_on_every_screen(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
+    # Given France's seat and the creator's token in this browser (the computer fills six powers)
+    url = web_stack.url
+    page, game = _france_and_the_creator_in_this_browser(browser, url)
     screens = Screens(page, shots)
     page.goto(f"{url}/#/")
     page.get_by_test_id(f"my-game-{game['game_id']}").get_by_text("Keyboard table").wait_for()
@@ -74,25 +104,8 @@ def test_a_spring_turn_by_keyboard_alone_and_axe_on_every_screen(
     page.wait_for_selector("[data-testid=hit-PAR]")
     screens.check("game")
 
-    # When France orders by the keyboard alone: the board's buttons (a unit, then its target)...
-    _press(page, "el.dataset.province === 'PAR'")
-    page.wait_for_selector("[data-testid=hit-PAR].is-selected")
-    _press(page, "el.dataset.province === 'PIC'")
-    page.get_by_test_id("my-orders").get_by_text("A PAR - PIC", exact=True).wait_for()
-    # ... the order box (what is typed is completed; Enter sends the first offer)...
-    tab_to(page, "el.getAttribute('role') === 'combobox'")
-    page.keyboard.type("mar spa")
-    page.get_by_role("option", name="A MAR - SPA").wait_for()
-    page.keyboard.press("Enter")
-    page.get_by_test_id("my-orders").get_by_text("A MAR - SPA", exact=True).wait_for()
-    # ... and the board again, after Escape has dropped a selection
-    _press(page, "el.dataset.province === 'BRE'")
-    page.keyboard.press("Escape")
-    page.wait_for_selector("[data-testid=hit-BRE]:not(.is-selected)")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("[data-testid=hit-BRE].is-selected")
-    _press(page, "el.dataset.province === 'MAO'")
-    page.get_by_test_id("my-orders").get_by_text("F BRE - MAO", exact=True).wait_for()
+    # When France orders by the keyboard alone
+    _spring_orders_by_the_keyboard(page)
     shot(page, shots, "keyboard-orders")
 
     # And the creator processes the turn, and opens the results, by the keyboard

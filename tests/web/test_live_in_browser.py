@@ -48,10 +48,9 @@ def _within(page: Any, what: Any, started: float) -> float:
     return time.monotonic() - started
 
 
-def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_polling(
-    browser: Any, web_stack: LocalStack, shots: Path
-) -> None:
-    # Given France and Germany signed in, the game open on both pages, each page's poll off
+def _both_playing_with_polling_off(browser: Any, web_stack: LocalStack, shots: Path) -> tuple[Any, Any, str]:
+    """Ada creates a game as France, Bert joins it as Germany from the lobby; both pages have
+    their poll off and their socket up: (France's page, Germany's page, the game id)."""
     france = _page(browser, web_stack.url, poll=False)
     _sign_up(france, web_stack, "Ada", shots, "01-france")
     germany = _page(browser, web_stack.url, poll=False)
@@ -63,6 +62,14 @@ def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_poll
     germany.get_by_text("You play Germany").wait_for()
     for page in (france, germany):
         page.get_by_test_id("live").wait_for()  # the socket is up
+    return france, germany, game_id
+
+
+def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_polling(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
+    # Given France and Germany signed in, the game open on both pages, each page's poll off
+    france, germany, game_id = _both_playing_with_polling_off(browser, web_stack, shots)
     germany.get_by_test_id("tab-table").click()
     germany.locator("table.powers tr", has_text="France").get_by_text("waiting").wait_for()
     time.sleep(2.0)  # the joins' own notices have gone out: what follows is measured alone
@@ -110,8 +117,15 @@ def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_poll
     assert not [a for a in asked if a.startswith("GET ") and a.split("?")[0].endswith(game_path)], asked
     assert not [a for a in asked if a.split("?")[0].endswith(f"{game_path}/live")], asked
 
-    # When the socket drops and cannot come back for a while (its address refuses: every new
-    # socket of the page is closed by the browser's WebSocket routing before it reaches us)
+    # When the socket drops and cannot come back for a while, then answers again
+    _polls_while_the_socket_is_down_then_follows_it_again(germany, web_stack, shots)
+
+
+def _polls_while_the_socket_is_down_then_follows_it_again(page: Any, web_stack: LocalStack,
+                                                          shots: Path) -> None:
+    """The stack closes the page's socket and every new one is refused for a while (the browser's
+    WebSocket routing closes it before it reaches us): the page, its poll back on, polls the
+    event log meanwhile, and follows the socket again once it answers."""
     blocked = {"on": True}
 
     def socket_route(ws: Any) -> None:
@@ -120,18 +134,18 @@ def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_poll
         else:
             ws.connect_to_server()
 
-    germany.evaluate("localStorage.removeItem('convoy.pollMs')")
-    germany.route_web_socket(lambda url: True, socket_route)
-    with germany.expect_request(lambda r: "/events?after=" in r.url, timeout=15_000):
+    page.evaluate("localStorage.removeItem('convoy.pollMs')")
+    page.route_web_socket(lambda url: True, socket_route)
+    with page.expect_request(lambda r: "/events?after=" in r.url, timeout=15_000):
         live = web_stack._live
         assert live is not None  # the web stack serves the live socket
         for connection_id in list(live._open):
             live.close(connection_id)
-        germany.get_by_test_id("live").wait_for(state="detached")
-    # Then the page polls the event log meanwhile, and follows the socket again once it answers
-    shot(germany, shots, "05-germany-polling")
+        page.get_by_test_id("live").wait_for(state="detached")
+    # the page polls the event log meanwhile, and follows the socket again once it answers
+    shot(page, shots, "05-germany-polling")
     blocked["on"] = False
-    germany.get_by_test_id("live").wait_for(timeout=40_000)
+    page.get_by_test_id("live").wait_for(timeout=40_000)
 
 
 def test_a_player_chooses_which_notices_come_by_mail_and_push_on_a_phone(

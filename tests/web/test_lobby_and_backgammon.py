@@ -105,18 +105,9 @@ def _finish_over_the_api(url: str, tokens: dict[str, str], game_id: str) -> dict
     raise AssertionError("the game did not end")
 
 
-def test_the_lobby_reads_like_a_lobby_and_backgammon_is_played_in_the_browser(
-    browser: Any, web_stack: LocalStack, shots: Path
-) -> None:
-    url = web_stack.url
-    # Given France's browser holds a seat in a game still forming and in a running one
-    seats, running, open_game = _lobby_games(url)
-    france = _context(browser, url, seats)
-    france.goto(f"{url}/#/")
-    _check_lobby(france, url, seats, running, open_game)
-    shot(france, shots, "01-lobby-desktop")
-
-    # When White, on a phone, creates a backgammon game from the New game screen
+def _white_creates_backgammon_on_a_phone(browser: Any, url: str) -> tuple[Any, str]:
+    """White's phone creates a backgammon game from the New game screen, lands on its own page
+    and waits for Black: (White's page, the game id)."""
     white = _context(browser, url, **PHONE)
     nav(white, "New game")
     white.locator("select[name=game]").select_option("backgammon")
@@ -124,10 +115,13 @@ def test_the_lobby_reads_like_a_lobby_and_backgammon_is_played_in_the_browser(
     white.get_by_label("Take a seat").select_option("WHITE")
     white.get_by_test_id("create-game").click()
     white.wait_for_url(re.compile(r"#/backgammon/"))
-    game_id = white.url.rsplit("/", 1)[-1]
+    game_id: str = white.url.rsplit("/", 1)[-1]
     white.get_by_test_id("bg-stage").get_by_text("Waiting for players: Black open.").wait_for()
+    return white, game_id
 
-    # And Black joins it from the lobby, where it waits for players with one seat of two filled
+
+def _black_joins_from_the_lobby(browser: Any, url: str, game_id: str, shots: Path) -> Any:
+    """The lobby offers the game with one seat of two filled; Black takes the other; its page."""
     black = _context(browser, url)
     black.goto(f"{url}/#/")
     offer = black.get_by_test_id(f"open-game-{game_id}")
@@ -137,17 +131,14 @@ def test_the_lobby_reads_like_a_lobby_and_backgammon_is_played_in_the_browser(
     black.get_by_test_id(f"join-{game_id}-power").select_option("BLACK")
     black.get_by_test_id(f"join-{game_id}-button").click()
     black.wait_for_url(re.compile(rf"#/backgammon/{game_id}"))
+    return black
 
-    # And an observer follows the game's Diplomacy link: it lands on the backgammon page
-    watcher = _context(browser, url)
-    watcher.goto(f"{url}/#/games/{game_id}")
-    watcher.wait_for_url(re.compile(rf"#/backgammon/{game_id}"))
-    watcher.locator(".game-head h1").get_by_text("watching").wait_for()
-    assert watcher.locator(".map-viewport").count() == 0  # never the Diplomacy board
 
-    # Then the two sides play in the browser: moves from the list, one by the board, one undone
-    for page in (white, black):
-        page.get_by_test_id("bg-stage").filter(has_text=re.compile("to move|Your move")).wait_for()
+def _play_turns_in_the_browser(white: Any, black: Any, shots: Path) -> tuple[dict[str, int], bool, bool]:
+    """Turn about, each side plays from the list; once, a side that has played undoes a move
+    (the very moves offered before come back) and once White moves by tapping the board. Stops
+    when each side has four moves from the list and both other ways were done, or after 60
+    rounds: (moves from the list per side, undone, tapped)."""
     played = {"white": 0, "black": 0}
     undone = tapped = False
     for _ in range(60):
@@ -171,6 +162,37 @@ def test_the_lobby_reads_like_a_lobby_and_backgammon_is_played_in_the_browser(
                 played[name] += 1
         if min(played.values()) >= 4 and undone and tapped:
             break
+    return played, undone, tapped
+
+
+def test_the_lobby_reads_like_a_lobby_and_backgammon_is_played_in_the_browser(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
+    url = web_stack.url
+    # Given France's browser holds a seat in a game still forming and in a running one
+    seats, running, open_game = _lobby_games(url)
+    france = _context(browser, url, seats)
+    france.goto(f"{url}/#/")
+    _check_lobby(france, url, seats, running, open_game)
+    shot(france, shots, "01-lobby-desktop")
+
+    # When White, on a phone, creates a backgammon game from the New game screen
+    white, game_id = _white_creates_backgammon_on_a_phone(browser, url)
+
+    # And Black joins it from the lobby, where it waits for players with one seat of two filled
+    black = _black_joins_from_the_lobby(browser, url, game_id, shots)
+
+    # And an observer follows the game's Diplomacy link: it lands on the backgammon page
+    watcher = _context(browser, url)
+    watcher.goto(f"{url}/#/games/{game_id}")
+    watcher.wait_for_url(re.compile(rf"#/backgammon/{game_id}"))
+    watcher.locator(".game-head h1").get_by_text("watching").wait_for()
+    assert watcher.locator(".map-viewport").count() == 0  # never the Diplomacy board
+
+    # Then the two sides play in the browser: moves from the list, one by the board, one undone
+    for page in (white, black):
+        page.get_by_test_id("bg-stage").filter(has_text=re.compile("to move|Your move")).wait_for()
+    played, undone, tapped = _play_turns_in_the_browser(white, black, shots)
     assert min(played.values()) >= 4 and undone and tapped, (played, undone, tapped)
     shot(white, shots, "03-backgammon-phone")
     shot(black, shots, "04-backgammon-desktop")

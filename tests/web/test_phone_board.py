@@ -69,15 +69,32 @@ def _order_by_taps(page: Any, unit: str, target: str, expect: str, shots: Path, 
     page.get_by_test_id("my-orders").get_by_text(expect, exact=True).wait_for()
 
 
+def _france_on_a_phone_in_a_game_the_computer_fills(browser: Any, url: str) -> Any:
+    """France's seat, on a phone, in a game of six dummy powers, auto-processed: its page."""
+    created: dict[str, Any] = {"name": "Phone table", "dummy_powers": OTHERS, "auto_process": True}
+    game = requests.post(f"{url}/games", json=created, timeout=30).json()
+    seat = requests.post(f"{url}/games/{game['game_id']}/join", json={"power": "FRANCE"}, timeout=30).json()
+    return _seated_page(browser, url, game["game_id"], "FRANCE", seat["token"], **PHONE)
+
+
+def _zoom_in_moves_the_centre_by(page: Any, box: dict[str, float]) -> float:
+    """Tap the + button: how far (CSS px) the board's point under the viewport's centre moved.
+    The point is taken as a fraction of the board before, and found again after the zoom."""
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    fraction = "{ fx: (x - m.left) / m.width, fy: (y - m.top) / m.height }"
+    probe = page.evaluate(f"([x, y]) => {{ const m = {BOARD_BOX}; return {fraction}; }}", list(centre))
+    page.get_by_role("button", name="Zoom in").tap()
+    back = "[m.left + fx * m.width, m.top + fy * m.height]"
+    moved = page.evaluate(f"([fx, fy]) => {{ const m = {BOARD_BOX}; return {back}; }}",
+                          [probe["fx"], probe["fy"]])
+    return math.dist(centre, moved)
+
+
 def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
     browser: Any, web_stack: LocalStack, shots: Path
 ) -> None:
     # Given a France seat in a game the computer fills (six dummy powers), auto-processed
-    url = web_stack.url
-    created: dict[str, Any] = {"name": "Phone table", "dummy_powers": OTHERS, "auto_process": True}
-    game = requests.post(f"{url}/games", json=created, timeout=30).json()
-    seat = requests.post(f"{url}/games/{game['game_id']}/join", json={"power": "FRANCE"}, timeout=30).json()
-    page = _seated_page(browser, url, game["game_id"], "FRANCE", seat["token"], **PHONE)
+    page = _france_on_a_phone_in_a_game_the_computer_fills(browser, web_stack.url)
     shot(page, shots, "01-phone-board")
     board = page.get_by_test_id("map").bounding_box()
     assert board["y"] < 200, "on a phone the board comes first"
@@ -93,14 +110,7 @@ def test_a_phone_player_pinches_zooms_and_orders_a_spring_turn_by_taps(
 
     # And the + button zooms about the board's centre (whatever is there stays there)
     box = page.locator(".map-viewport").bounding_box()
-    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    fraction = "{ fx: (x - m.left) / m.width, fy: (y - m.top) / m.height }"
-    probe = page.evaluate(f"([x, y]) => {{ const m = {BOARD_BOX}; return {fraction}; }}", list(centre))
-    page.get_by_role("button", name="Zoom in").tap()
-    back = "[m.left + fx * m.width, m.top + fy * m.height]"
-    moved = page.evaluate(f"([fx, fy]) => {{ const m = {BOARD_BOX}; return {back}; }}",
-                          [probe["fx"], probe["fy"]])
-    assert math.dist(centre, moved) <= 2
+    assert _zoom_in_moves_the_centre_by(page, box) <= 2
     assert _scale(page) == pytest.approx(4.5, rel=0.1)
 
     # And a double tap doubles about the tap

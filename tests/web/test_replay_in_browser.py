@@ -140,11 +140,10 @@ def test_a_finished_game_replays_phase_by_phase(browser: Any, web_stack: LocalSt
     context.close()
 
 
-def test_the_leaderboard_a_players_record_and_a_tournament(
-    browser: Any, web_stack: LocalStack, shots: Path
-) -> None:
-    """Seven accounts play a one-round tournament of one board (scripted 1901, year limit); the
-    notifier rates them; the leaderboard, Ada's record and the tournament's standings show it."""
+def _a_rated_tournament(web_stack: LocalStack) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """A director's one-round tournament of seven accounts on one board, played (scripted 1901,
+    year limit) and rated by the notifier: (the director's user id, the entrants' ID tokens by
+    user id, the tournament)."""
     from tests.system.client import Api
     from tests.system.test_community import _account, _play_board, _profile, _wait_for
 
@@ -153,7 +152,7 @@ def test_the_leaderboard_a_players_record_and_a_tournament(
     entrants = dict(
         _account(api, web_stack, name) for name in ("Ada", "Bea", "Cyd", "Dan", "Eve", "Fay", "Gus")
     )
-    event = api.call(
+    event: dict[str, Any] = api.call(
         "POST",
         "/tournaments",
         token=director,
@@ -169,6 +168,15 @@ def test_the_leaderboard_a_players_record_and_a_tournament(
     [board] = api.call("POST", f"/tournaments/{event['tournament_id']}/rounds", token=director)["boards"]
     _play_board(api, board["game_id"], director, {s["power"]: entrants[s["player"]] for s in board["seats"]})
     _wait_for("every entrant's rating", lambda: all(_profile(api, p) for p in entrants))
+    return director_id, entrants, event
+
+
+def test_the_leaderboard_a_players_record_and_a_tournament(
+    browser: Any, web_stack: LocalStack, shots: Path
+) -> None:
+    """Seven accounts play a one-round tournament of one board (scripted 1901, year limit); the
+    notifier rates them; the leaderboard, Ada's record and the tournament's standings show it."""
+    director_id, entrants, event = _a_rated_tournament(web_stack)
     ada = next(iter(entrants))
     context = browser.new_context(**PHONE, bypass_csp=True)
     page = context.new_page()
