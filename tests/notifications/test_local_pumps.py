@@ -165,7 +165,10 @@ def test_making_sure_of_the_schedule_group_keeps_its_schedules(aws: None) -> Non
 
 
 
-def _backlog_pumps(sqs: Any, url: str, notifier: Any, relay: Any, scheduler: Any = None) -> NotificationPumps:
+def _backlog_pumps(notifier: Any, relay: Any, scheduler: Any = None) -> NotificationPumps:
+    """Pumps over a table with 250 stream records waiting and an outbox queue with 25 notices."""
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
     ddb = make_table(streams=True)
     for n in range(250):  # 250 stream records: three GetRecords batches
         ddb.put_item(TableName="games", Item={"pk": {"S": "GAME#g"}, "sk": {"S": f"OUTBOX#{n:04d}"}})
@@ -182,8 +185,6 @@ def _backlog_pumps(sqs: Any, url: str, notifier: Any, relay: Any, scheduler: Any
 def test_one_run_drains_a_backlog_batch_after_batch(aws: None) -> None:
     """AWS's pollers keep reading a stream or a queue with work; one batch a second let a busy
     minute's notices pile up in the emulator (issue 29)."""
-    sqs = boto3.client("sqs", region_name="us-east-1")
-    url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
     relayed: list[int] = []
     delivered: list[int] = []
 
@@ -195,7 +196,7 @@ def test_one_run_drains_a_backlog_batch_after_batch(aws: None) -> None:
         delivered.append(len(event["Records"]))
         return {"batchItemFailures": []}
 
-    pumps = _backlog_pumps(sqs, url, notify, relay)
+    pumps = _backlog_pumps(notify, relay)
     assert pumps.relay_outbox() == 250 and relayed == [100, 100, 50]
     assert pumps.drain_queue() == 25 and delivered == [10, 10, 5]
     assert pumps.relay_outbox() == 0 and pumps.drain_queue() == 0
@@ -203,8 +204,6 @@ def test_one_run_drains_a_backlog_batch_after_batch(aws: None) -> None:
 
 def test_a_failed_batch_ends_the_run(aws: None) -> None:
     """A failure is retried on the next run (a second later), not fifty times at once."""
-    sqs = boto3.client("sqs", region_name="us-east-1")
-    url = sqs.create_queue(QueueName="outbox")["QueueUrl"]
     relayed: list[int] = []
     delivered: list[int] = []
 
@@ -216,6 +215,6 @@ def test_a_failed_batch_ends_the_run(aws: None) -> None:
         delivered.append(len(event["Records"]))
         return {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
 
-    pumps = _backlog_pumps(sqs, url, notify, relay)
+    pumps = _backlog_pumps(notify, relay)
     assert pumps.relay_outbox() == 100 and relayed == [100]
     assert pumps.drain_queue() == 9 and delivered == [10]
