@@ -139,24 +139,27 @@ class NotificationPumps:
     def relay_outbox(self) -> int:
         """Relay the table's stream until it is caught up or a batch failed; returns how many
         records were read."""
-        read = 0
-        for _ in range(MAX_BATCHES_PER_WAKE):
-            batch = self._stream()
-            read += batch
-            if batch < BATCH_SIZE or self._stream.retrying:
-                break
-        return read
+        return _until_caught_up(lambda: (self._stream(), self._stream.retrying), BATCH_SIZE)
 
     def drain_queue(self) -> int:
         """Deliver the queue's messages until it is empty or a delivery failed; returns how many
         were delivered."""
-        delivered = 0
-        for _ in range(MAX_BATCHES_PER_WAKE):
-            done, failed = drain_once(self._sqs(), self._queue_url, self._notifier)
-            delivered += done
-            if failed or done < SQS_BATCH_LIMIT:
-                break
-        return delivered
+        def batch() -> tuple[int, int]:
+            return drain_once(self._sqs(), self._queue_url, self._notifier)
+
+        return _until_caught_up(batch, SQS_BATCH_LIMIT)
+
+
+def _until_caught_up(batch: Callable[[], tuple[int, object]], full: int) -> int:
+    """Run ``batch`` (how many it read, whether any failed) while batches come back full and clean,
+    at most ``MAX_BATCHES_PER_WAKE`` times; returns how many were read in all."""
+    read = 0
+    for _ in range(MAX_BATCHES_PER_WAKE):
+        count, failed = batch()
+        read += count
+        if failed or count < full:
+            break
+    return read
 
 
 def ensure_schedule_group(client: Any, name: str) -> None:
