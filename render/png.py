@@ -11,13 +11,15 @@ because it needs the system cairo library.
 Why a palette (issue 29: most of CloudFront's bytes out were map PNGs): resvg writes 8-bit RGBA,
 but a board drawn with crisp provinces (RenderOptions.crisp_board) has only ~5,000 distinct
 colours, nearly all of them the anti-aliased edges of units, arrows and text. Mapped to 256 of
-them (Pillow's fast octree, no dithering: dithering would sprinkle noise over the flat provinces
-and cost bytes) the 800 px results map is about a third of the bytes and looks the same
+them (Pillow's fast octree: each pixel takes its bucket's mean colour, never dithered; Pillow's
+``dither`` argument only applies to a palette given in advance) the 800 px results map is about a
+third of the bytes and looks the same
 (tests/render/test_render.py bounds the colour error; docs/performance.md has the figures).
 Why Pillow: the reference imaging library for Python, kept up for decades, with manylinux wheels
 for py3.12 on x86_64 and arm64 (no system libraries either). Quantizing ~600k pixels in pure
 Python would take about a second; Pillow's C octree takes a few milliseconds. ``optimize=True``
-(zlib at its best compression) costs ~40 ms more than the default level for ~7 % fewer bytes:
+(zlib at its best compression) costs ~45 ms more than Pillow's default level for ~9 % fewer bytes
+on the 800 px map (level 8: 1.6 % more bytes than ``optimize``, ~30 ms less; docs/performance.md):
 a rendered picture is cached (the API's picture cache, CloudFront for public maps) and sent many
 times, so the bytes are the cost that repeats.
 
@@ -81,7 +83,7 @@ def in_palette(png: bytes) -> bytes:
     with Image.open(io.BytesIO(png)) as picture:
         opaque = picture.mode != "RGBA" or picture.getchannel("A").getextrema() == (255, 255)
         source = picture.convert("RGB" if opaque else "RGBA")
-    mapped = source.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    mapped = source.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE)
     out = io.BytesIO()
     mapped.save(out, format="PNG", optimize=True)
     return out.getvalue()
