@@ -17,11 +17,12 @@ third of the bytes and looks the same
 (tests/render/test_render.py bounds the colour error; docs/performance.md has the figures).
 Why Pillow: the reference imaging library for Python, kept up for decades, with manylinux wheels
 for py3.12 on x86_64 and arm64 (no system libraries either). Quantizing ~600k pixels in pure
-Python would take about a second; Pillow's C octree takes a few milliseconds. ``optimize=True``
-(zlib at its best compression) costs ~45 ms more than Pillow's default level for ~9 % fewer bytes
-on the 800 px map (level 8: 1.6 % more bytes than ``optimize``, ~30 ms less; docs/performance.md):
-a rendered picture is cached (the API's picture cache, CloudFront for public maps) and sent many
-times, so the bytes are the cost that repeats.
+Python would take about a second; Pillow's C octree takes a few milliseconds. The palette is
+saved at zlib's default level, not ``optimize=True`` (level 9): level 9 made the 800 px map ~9 %
+smaller (45,949 bytes against 50,585) for ~45 ms more per picture here (about three times that on
+a 512 MB Lambda), which put the 1200 px picture over issue 14's 150 ms aim; the player who asks
+first for a picture waits for it, while 4.6 KB more is nothing a phone notices
+(docs/performance.md, "Map pictures in a palette").
 
 Text needs a font and Lambda has none, so the package ships one: a Latin subset of DejaVu Sans
 Bold (Bitstream Vera licence, render/fonts/). System fonts are never loaded, so a PNG is the same
@@ -85,5 +86,5 @@ def in_palette(png: bytes) -> bytes:
         source = picture.convert("RGB" if opaque else "RGBA")
     mapped = source.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE)
     out = io.BytesIO()
-    mapped.save(out, format="PNG", optimize=True)
+    mapped.save(out, format="PNG")  # zlib's default level: why, above
     return out.getvalue()
