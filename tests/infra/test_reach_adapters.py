@@ -31,7 +31,8 @@ def test_a_games_connections_are_one_query_and_expired_ones_are_skipped(aws: dic
     assert [c.connection_id for c in store.of_game("g1", now=1000)] == ["c="]
     assert store.of_game("g2", now=1000) == [Connection("a=", None, "h", "g2", 2000)]
     store.forget("g1", "never-subscribed=")  # idempotent
-    items = boto3.client("dynamodb", region_name="us-east-1").scan(TableName=aws["CONNECTIONS_TABLE"])["Items"]
+    scan = boto3.client("dynamodb", region_name="us-east-1").scan
+    items = scan(TableName=aws["CONNECTIONS_TABLE"])["Items"]
     assert sorted(i["pk"]["S"] for i in items) == ["GAME#g1", "GAME#g1", "GAME#g2"]  # no CONN# item
 
 
