@@ -4,11 +4,11 @@
     m = engine.load_map("classical")
     g = render.load_geometry("classical")
     svg = render.render_svg(m, g, engine.initial_state(m))
-    png = render.svg_to_png(svg, width=1200)
+    png = render.svg_to_png(svg)  # at the SVG's own width (RenderOptions.width)
 
 Non-goals: deciding who may see which orders (the caller passes only what may be shown), any
 I/O beyond reading the packaged geometry and font. ``render.svg`` is pure; ``render.png`` is the
-one bridge to a native library (resvg).
+one bridge to native libraries (resvg, Pillow).
 """
 
 from render.geometry import BORDER_TOLERANCE, Geometry, GeometryError, build_geometry, load_geometry

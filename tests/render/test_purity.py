@@ -1,6 +1,6 @@
 """House rule (COMMON brief): the drawing core of render/ is pure, like engine/.
 
-Only render/png.py may import a native library (resvg, lazily); render/tools/ are authoring
+Only render/png.py may import native libraries (resvg and Pillow, lazily); render/tools/ are authoring
 scripts run by hand and are never imported by the package.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 RENDER = Path(__file__).resolve().parents[2] / "render"
 ALLOWED = set(sys.stdlib_module_names) | {"engine", "render", "__future__"}
-BRIDGES = {"png.py": {"resvg"}}
+BRIDGES = {"png.py": {"resvg", "PIL"}}
 
 
 def _imports(path: Path) -> set[str]:

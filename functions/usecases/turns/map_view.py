@@ -44,8 +44,9 @@ KINDS = ("board", "orders", "resolution")
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
 # bump when the drawing changes, so cached pictures are not served across a change
 # (2: every order names its unit, data-order, and contested moves show strengths: issue 31;
-# 3: a PNG's provinces without anti-aliasing, a picture ~40 % the size: issue 29)
-STYLE = "3"
+# 3: a PNG's provinces without anti-aliasing, a picture ~40 % the size: issue 29;
+# 4: a PNG in a 256-colour palette, a third of the bytes again: issue 29, render/png.py)
+STYLE = "4"
 CACHE_SIZE = 64
 
 
