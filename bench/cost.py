@@ -4,9 +4,10 @@ with a metering client, priced by a dated price table (issue 29 item 4).
 How it measures. The in-process local stack (moto, the API over HTTP, the pumps that stand for
 Scheduler, the table's stream and SQS, the WebSocket API) serves one timed game with one-day
 phases: ``--players`` seats, ``--submissions`` order sets, the players' reading as the client
-``--client`` says (``live``, the web client as it is: ``--visits`` page visits per player of
-``--visit-minutes``, each a view, ``GET /live``, a socket that subscribes, re-subscribes every
-5 minutes and receives the pushes of the visit's own actions, no polling; ``poll``, the issue's
+``--client`` says (``live``, the measured checkout's web client: ``--visits`` page visits per
+player of ``--visit-minutes``, each a socket that subscribes, keeps itself open and receives the
+pushes of the visit's own actions, no polling, as that checkout's web/src/live.ts does it:
+``LiveClient``; ``poll``, the issue's
 client: ``--polls`` player views), ``--messages`` press messages and as many inbox reads, ``--map-views``
 fetches of the last phase's picture (the link every notice carries), then the phase's reminder
 and its deadline fire as the deadline function runs them (the use cases, in process, at the
@@ -94,7 +95,7 @@ SOCKET_MESSAGE_BYTES = 32 * 1024  # API Gateway WebSocket messages are billed pe
 # - a frame the notifier posts to a socket (API Gateway's PostToConnection): 20 ms, assumed.
 AWS_CALL_SECONDS: dict[str, float] = {"dynamodb": 0.005, "sqs": 0.020, "scheduler": 0.030}
 AWS_BATCH_SECONDS = 0.010  # DynamoDB TransactWriteItems, TransactGetItems, BatchGetItem, BatchWriteItem
-POST_SECONDS = 0.020  # PostToConnection, per frame pushed
+POST_SECONDS = 0.020  # PostToConnection, per call (a frame delivered, or a 410 from a closed socket)
 DYNAMODB_BATCHES = frozenset({"TransactWriteItems", "TransactGetItems", "BatchGetItem", "BatchWriteItem"})
 
 # X-Ray: Lambda's own sampling (the first invocation each second, then 5 % of the rest), which a
@@ -122,11 +123,12 @@ class Usage:
     reads_by: Counter[str] = field(default_factory=Counter)
     writes_by: Counter[str] = field(default_factory=Counter)
     # the live socket (issue 33): billed messages both ways (32 KB units), connection minutes,
-    # and the live function's invocations ($connect, each subscribe, $disconnect)
+    # and the live function's invocations (each subscribe; $connect and $disconnect where the
+    # measured checkout's API has those routes)
     socket_messages: float = 0.0
     socket_minutes: float = 0.0
     socket_invocations: float = 0.0
-    pushes: float = 0.0  # frames the notifier posted to a socket (PostToConnection)
+    pushes: float = 0.0  # frames the notifier posted that reached a socket (PostToConnection)
 
     def scaled(self, by: float) -> Usage:
         return Usage(Counter({k: v * by for k, v in self.requests.items()}), int(self.bytes_out * by),
@@ -278,9 +280,21 @@ def measure(args: argparse.Namespace) -> tuple[Usage, Usage]:
         connections = tuple(t for t in [getattr(settings, "connections_table", None)] if t)
         meter = capacity.meter_all(table, also=connections)  # every thread: what the bill counts
         own = capacity.meter_all(table, ignore=("convoy-pumps", "convoy-timers"), also=connections)
+        _meter_posts(meter, settings)
         return _play(stack.url, meter, own, args)
     finally:
         stack.stop()
+
+
+def _meter_posts(meter: Any, settings: Any) -> None:
+    """Count the notifier's PostToConnection calls (the Management API client it will use,
+    infra/aws_clients.py caches one per endpoint), those a closed socket refused (410) too: a
+    checkout without ``$disconnect`` forgets a closed connection when a post meets it."""
+    url = getattr(settings, "live_management_url", "")
+    if url:
+        from infra import aws_clients
+
+        meter.attach(aws_clients.client("apigatewaymanagementapi", url))
 
 
 def _play(base: str, meter: Any, own: Any, args: argparse.Namespace) -> tuple[Usage, Usage]:
@@ -410,7 +424,7 @@ def _live_phase(call: Client, game_id: str, tokens: dict[str, str], url: str, rn
             call("page view", "GET", f"/games/{game_id}", tokens[power])
         if not client.remembers_address:  # where the socket is, asked every visit
             url = call("live url", "GET", f"/games/{game_id}/live")["url"]
-        with LiveVisit(url, tokens[power], game_id, usage, call) as socket:
+        with LiveVisit(url, tokens[power], game_id, usage, call, client.token_in_frame) as socket:
             view = socket.view
             first = first or view
             for _ in range(keepalives(args.visit_minutes)):
@@ -434,6 +448,9 @@ class LiveClient(NamedTuple):
     remembers_address: bool  # GET /games/{id}/live once per game (issue 29), else every visit
     view_from_subscribe: bool  # the first view is the subscribe answer, else a GET beside it
     pings: bool  # the keepalive is a ping (no function, no answer), else a re-subscribe
+    # the token rides in the subscribe frame and the socket opens with no subprotocol (no
+    # $connect, no $disconnect: issue 29), else it is offered as a subprotocol beside "convoy"
+    token_in_frame: bool = False
 
 
 def live_client(root: Path) -> LiveClient:
@@ -441,7 +458,7 @@ def live_client(root: Path) -> LiveClient:
     live = (web / "live.ts").read_text() if (web / "live.ts").exists() else ""
     page = web / "components" / "GamePage.tsx"
     return LiveClient("convoy.liveUrl." in live, page.exists() and "FIRST_VIEW_WAIT_MS" in page.read_text(),
-                      "socket?.send(PING)" in live)
+                      "socket?.send(PING)" in live, "game_id: gameId, token }" in live)
 
 
 _root: list[Path] = []  # the measured checkout (main sets it)
@@ -458,20 +475,34 @@ def keepalives(minutes: float) -> int:
 
 
 class LiveVisit:
-    """One page's socket: connect with the seat's token, subscribe (the answer is the page's
-    view); every frame received until the close is counted (API Gateway bills a message per
-    started 32 KB, both ways). The live function's time is our code's, measured as a request's."""
+    """One page's socket, in the measured checkout's protocol: open it (with the seat's token as
+    a subprotocol and a ``$connect`` invocation, or, ``token_in_frame``, with nothing and no
+    invocation), subscribe (the answer is the page's view); every frame received until the
+    close is counted (API Gateway bills a message per started 32 KB, both ways). The live
+    function's time is our code's, measured as a request's.
 
-    def __init__(self, url: str, token: str, game_id: str, usage: Usage, call: Client) -> None:
+    What is counted as a message is what the socket sends and receives: a post the notifier
+    makes to a socket already closed (410, how a checkout without ``$disconnect`` finds it gone)
+    delivers nothing and is not counted, on the assumption that API Gateway bills messages
+    delivered, not refused attempts (its pricing page counts "messages sent and received"). Its
+    call is counted (``_meter_posts``) and priced as Lambda time; its ``DeleteItem`` lands in
+    the notifier's units."""
+
+    def __init__(self, url: str, token: str, game_id: str, usage: Usage, call: Client,
+                 token_in_frame: bool = False) -> None:
         from websockets.sync.client import connect
         from websockets.typing import Subprotocol
 
         self.usage, self.game_id, self.call = usage, game_id, call
-        before, started = call.own.snapshot(), time.perf_counter()
-        self.socket = connect(url, subprotocols=[Subprotocol("convoy"), Subprotocol(token)], legacy=True)
-        self._spent("live socket", started, before)
-        usage.socket_invocations += 1  # $connect
+        self.token, self.token_in_frame = token, token_in_frame
         usage.requests["live socket"] += 1  # the upgrade request through CloudFront
+        if token_in_frame:  # no $connect route: API Gateway accepts it, nothing runs
+            self.socket = connect(url, legacy=True)
+        else:
+            before, started = call.own.snapshot(), time.perf_counter()
+            self.socket = connect(url, subprotocols=[Subprotocol("convoy"), Subprotocol(token)], legacy=True)
+            self._spent("live socket", started, before)
+            usage.socket_invocations += 1  # $connect
         self.view: dict[str, Any] = self.subscribe()
 
     def _spent(self, kind: str, started: float, before: Any) -> None:
@@ -483,7 +514,8 @@ class LiveVisit:
     def subscribe(self) -> dict[str, Any]:
         """The page's subscribe and its answer, the game's view."""
         before, started = self.call.own.snapshot(), time.perf_counter()
-        self._sent(json.dumps({"action": "subscribe", "game_id": self.game_id}))
+        frame = {"action": "subscribe", "game_id": self.game_id}
+        self._sent(json.dumps({**frame, "token": self.token} if self.token_in_frame else frame))
         self.usage.socket_invocations += 1
         while True:
             frame = json.loads(self._received(self.socket.recv(timeout=30)))
@@ -517,6 +549,9 @@ class LiveVisit:
                 self.usage.pushes += 1
             except TimeoutError:
                 break
+        if self.token_in_frame:  # no $disconnect route: the close runs nothing (the next post
+            self.socket.close()  # to it meets 410 and the notifier forgets it: relay and notifier)
+            return
         before = self.call.own.snapshot()
         self.socket.close()
         # $disconnect runs on the server's side of the close: its units are counted here and its
@@ -603,6 +638,12 @@ def snapstart_functions(template: Path) -> int:
     return sum(1 for f in functions if (f.get("SnapStart", default) or {}).get("ApplyOn", "None") != "None")
 
 
+def posts(usage: Usage) -> float:
+    """The notifier's PostToConnection calls: those metered (``_meter_posts``: delivered, or
+    refused with 410 by a closed socket), and at least the frames that reached a socket."""
+    return max(usage.pushes, usage.calls["apigatewaymanagementapi:PostToConnection"])
+
+
 def traces(invocations: float, sampling: tuple[float, float]) -> float:
     """Traces recorded in a month of ``invocations``: the reservoir's each second, then the rate."""
     reservoir, rate = sampling
@@ -626,7 +667,7 @@ def bill(setup: Usage, phase: Usage, args: argparse.Namespace, deployed: Deploym
     invocations = (api_requests + month.firings + async_invocations + SWEEPS_PER_MONTH
                    + month.socket_invocations)
     code_time = (month.api_seconds + once.api_seconds) * (1 - from_cache / max(edge_requests, 1))
-    aws_time = aws_call_seconds(month.calls + once.calls) + month.pushes * POST_SECONDS
+    aws_time = aws_call_seconds(month.calls + once.calls) + posts(month) * POST_SECONDS
     gb_seconds = LAMBDA_GB * (code_time + month.function_seconds + async_invocations * RELAY_SECONDS
                               + aws_time)
     sqs = sum(n for k, n in (month.calls + once.calls).items() if k.startswith("sqs:"))
@@ -664,14 +705,14 @@ def report(setup: Usage, phase: Usage, args: argparse.Namespace, deployed: Deplo
             "sqs_calls": {k: v for k, v in phase.calls.items() if k.startswith("sqs:")},
         },
         "socket": {"messages": round(phase.socket_messages, 1), "minutes": phase.socket_minutes,
-                   "invocations": phase.socket_invocations, "pushes": phase.pushes},
+                   "invocations": phase.socket_invocations, "pushes": phase.pushes, "posts": posts(phase)},
         "per_game_setup": {"requests": dict(setup.requests), "write_units": round(setup.write_units, 1),
                            "read_units": round(setup.read_units, 1)},
         "map_cached": deployed.map_cached,
         "trace_sampling": list(deployed.sampling),
         "snapstart_functions": deployed.snapstart_functions,
         "lambda_seconds": {"code": round(phase.api_seconds + phase.function_seconds, 3),
-                           "aws_calls": round(aws_call_seconds(phase.calls) + phase.pushes * POST_SECONDS,
+                           "aws_calls": round(aws_call_seconds(phase.calls) + posts(phase) * POST_SECONDS,
                                               3)},
         "bill": lines,
         "total": sum(lines.values()),

@@ -427,31 +427,25 @@ class Scenario:
         )
 
     def live_updates(self) -> None:
-        """The WebSocket API's events as API Gateway sends them (issue 33): a seat token's and an
-        account's connections follow the played game; a forged ID token is refused."""
-        from local_stack.live_socket import connect_event, disconnect_event, message_event
+        """The WebSocket API's events as API Gateway sends them (issue 33): a seat token's, an
+        account's and an observer's connections follow the played game, each token in its
+        subscribe frame; a forged ID token is refused. There is no $connect or $disconnect route
+        (issue 29), so a subscribe is the only event the function gets."""
+        from local_stack.live_socket import message_event
 
         game = self.games["played"]
         for label, token in (("a seat token", self.tokens["FRANCE"]), ("an ID token", self.id_token),
                              ("no token (an observer)", "")):
             connection = f"rehearsal{len(self.connections)}="
-            headers = {"Host": "live123.execute-api.us-east-1.amazonaws.com", "User-Agent": "rehearsal/1.0"}
-            if token:
-                headers["Sec-WebSocket-Protocol"] = f"convoy, {token}"
-            self.step("LiveFunction", f"$connect with {label}", connect_event(connection, "/live", headers),
-                      lambda r: isinstance(r, dict) and r.get("statusCode") == 200)
+            frame = {"action": "subscribe", "game_id": game, **({"token": token} if token else {})}
             self.step("LiveFunction", f"subscribe with {label}",
-                      message_event(connection, json.dumps({"action": "subscribe", "game_id": game}),
-                                    "subscribe", time.time()),
+                      message_event(connection, json.dumps(frame), "subscribe", time.time()),
                       lambda r: isinstance(r, dict) and '"subscribed"' in str(r.get("body")))
             self.connections.append(connection)
-        forged = connect_event("rehearsalforged=", "/live",
-                               {"Sec-WebSocket-Protocol": "convoy, eyJhbGciOiJSUzI1NiJ9.e30.c2ln"})
-        self.step("LiveFunction", "$connect with a forged ID token is refused", forged,
+        forged = {"action": "subscribe", "game_id": game, "token": "eyJhbGciOiJSUzI1NiJ9.e30.c2ln"}
+        self.step("LiveFunction", "subscribe with a forged ID token is refused",
+                  message_event("rehearsalforged=", json.dumps(forged), "subscribe", time.time()),
                   lambda r: isinstance(r, dict) and r.get("statusCode") == 401)
-        gone = self.connections.pop()
-        self.step("LiveFunction", "$disconnect", disconnect_event(gone, time.time()),
-                  lambda r: isinstance(r, dict) and r.get("statusCode") == 200)
 
     def deadline_and_sweep(self) -> None:
         time.sleep(2.5)  # both games' two-second deadlines pass

@@ -1,17 +1,20 @@
 """The WebSocket API's adapters (issue 33): its connections table, and posting to a connection
 through API Gateway's Management API.
 
-Connections table (template.yaml ``ConnectionsTable``; TTL on ``expires_at``):
+Connections table (template.yaml ``ConnectionsTable``; TTL on ``expires_at``), one item per
+subscription and nothing else (issue 29: one write a page visit):
 
 | pk | sk | item |
 |---|---|---|
-| ``CONN#<connection id>`` | ``CONN`` | who opened it (``user_id``, or ``token_hash``), the game it follows |
-| ``GAME#<game id>`` | ``CONN#<connection id>`` | the subscription: the same fields, read by the fan-out |
+| ``GAME#<game id>`` | ``CONN#<connection id>`` | who (``user_id``, or ``token_hash``), ``expires_at`` |
 
-A game's connections are one ``Query`` on ``GAME#<game id>``. API Gateway drops a connection
-after 2 hours; ``$disconnect`` deletes both items, and the TTL removes those whose
-``$disconnect`` never ran (TTL deletion can lag, so reads skip items past ``expires_at``).
-The token a connection opened with is never stored, only its SHA-256.
+A game's connections are one ``Query`` on ``GAME#<game id>``. There is no ``$connect`` or
+``$disconnect`` route, so nothing is written when a socket opens or closes: ``subscribe`` puts
+the item, its ``expires_at`` is the connection's ``connectedAt`` plus API Gateway's 2-hour
+limit and a margin (the TTL, which is free, removes it once the connection cannot exist any
+more), and a closed connection is forgotten lazily, by one ``DeleteItem``, when a post to it
+answers 410. TTL deletion can lag, so reads skip items past ``expires_at``. The token a
+connection subscribed with is never stored, only its SHA-256.
 
 ``ApiGatewayPoster`` posts with ``PostToConnection`` on the Management API endpoint
 (``https://<api id>.execute-api.<region>.amazonaws.com/<stage>``; the local stack points it at
@@ -28,8 +31,8 @@ from infra.dynamodb import items
 from infra.dynamodb.table import TableAdapter
 
 
-def _conn_key(connection_id: str) -> dict[str, Any]:
-    return items.to_item({"pk": f"CONN#{connection_id}", "sk": "CONN"})
+def _key(game_id: str, connection_id: str) -> dict[str, Any]:
+    return {"pk": f"GAME#{game_id}", "sk": f"CONN#{connection_id}"}
 
 
 def _fields(connection: Connection) -> dict[str, Any]:
@@ -38,47 +41,24 @@ def _fields(connection: Connection) -> dict[str, Any]:
         found["user_id"] = connection.user_id
     if connection.token_hash:
         found["token_hash"] = connection.token_hash
-    if connection.game_id:
-        found["game_id"] = connection.game_id
     return found
 
 
-def _connection(attrs: dict[str, Any]) -> Connection:
+def _connection(attrs: dict[str, Any], game_id: str) -> Connection:
     return Connection(str(attrs["connection_id"]), attrs.get("user_id"), attrs.get("token_hash"),
-                      attrs.get("game_id"), int(attrs.get("expires_at", 0)))
+                      game_id, int(attrs.get("expires_at", 0)))
 
 
 class DynamoConnectionStore(TableAdapter):
-    """``ConnectionStore`` over the connections table."""
+    """``ConnectionStore`` over the connections table: a subscribe is one ``PutItem``, a forget
+    one ``DeleteItem``, a game's subscriptions one ``Query`` (paged)."""
 
-    def open(self, connection: Connection) -> None:
+    def subscribe(self, connection: Connection, game_id: str) -> None:
         self._call("put_item", TableName=self.table_name,
-                   Item=items.to_item({"pk": f"CONN#{connection.connection_id}", "sk": "CONN",
-                                       **_fields(connection)}))
+                   Item=items.to_item({**_key(game_id, connection.connection_id), **_fields(connection)}))
 
-    def get(self, connection_id: str) -> Connection | None:
-        answer = self._call("get_item", TableName=self.table_name, Key=_conn_key(connection_id),
-                            ConsistentRead=True)
-        return _connection(items.from_item(answer["Item"])) if "Item" in answer else None
-
-    def subscribe(self, connection: Connection, game_id: str) -> Connection:
-        if connection.game_id and connection.game_id != game_id:
-            self._call("delete_item", TableName=self.table_name,
-                       Key=items.to_item({"pk": f"GAME#{connection.game_id}",
-                                          "sk": f"CONN#{connection.connection_id}"}))
-        following = connection._replace(game_id=game_id)
-        self.open(following)
-        self._call("put_item", TableName=self.table_name,
-                   Item=items.to_item({"pk": f"GAME#{game_id}", "sk": f"CONN#{connection.connection_id}",
-                                       **_fields(following)}))
-        return following
-
-    def close(self, connection_id: str) -> None:
-        known = self.get(connection_id)
-        if known is not None and known.game_id:
-            self._call("delete_item", TableName=self.table_name,
-                       Key=items.to_item({"pk": f"GAME#{known.game_id}", "sk": f"CONN#{connection_id}"}))
-        self._call("delete_item", TableName=self.table_name, Key=_conn_key(connection_id))
+    def forget(self, game_id: str, connection_id: str) -> None:
+        self._call("delete_item", TableName=self.table_name, Key=items.to_item(_key(game_id, connection_id)))
 
     def of_game(self, game_id: str, now: float) -> list[Connection]:
         found: list[Connection] = []
@@ -88,7 +68,7 @@ class DynamoConnectionStore(TableAdapter):
             answer = self._call(
                 "query", TableName=self.table_name, KeyConditionExpression="pk = :pk",
                 ExpressionAttributeValues=items.to_item({":pk": f"GAME#{game_id}"}), **extra)
-            found += [_connection(items.from_item(i)) for i in answer.get("Items", [])]
+            found += [_connection(items.from_item(i), game_id) for i in answer.get("Items", [])]
             start = answer.get("LastEvaluatedKey")
             if not start:
                 break

@@ -13,15 +13,18 @@ The server is on its own port beside waitress: waitress is WSGI and cannot upgra
 
 What it does, as API Gateway does:
 
-- a handshake becomes a ``$connect`` event (headers, query string, ``requestContext`` with a
-  fresh ``connectionId``); an answer other than 200 refuses the handshake with that status;
-  the ``convoy`` subprotocol is selected when offered;
-- a text frame becomes a ``MESSAGE`` event routed by its JSON ``action`` (the template's route
-  selection expression ``$request.body.action``) to ``subscribe``; the answer's body is sent back
-  (a two-way route); ``ping`` (the keepalive) goes to the template's MOCK integration: nothing is
-  invoked and nothing sent back; any other action is answered ``{"message": "Forbidden"}``, as
-  API Gateway answers a message no route takes;
-- a close becomes ``$disconnect``;
+- a handshake is accepted with nothing invoked and no subprotocol selected: the template has
+  no ``$connect`` route, and API Gateway then accepts every connection itself (a browser that
+  offered a subprotocol fails the handshake, as it would on AWS); the connection gets a fresh
+  ``connectionId`` and its ``connectedAt``;
+- a text frame becomes a ``MESSAGE`` event (``requestContext`` with the ``connectionId`` and
+  ``connectedAt``) routed by its JSON ``action`` (the template's route selection expression
+  ``$request.body.action``) to ``subscribe``; the answer's body is sent back (a two-way route);
+  ``ping`` (the keepalive) goes to the template's MOCK integration: nothing is invoked and
+  nothing sent back; any other action is answered ``{"message": "Forbidden"}``, as API Gateway
+  answers a message no route takes;
+- a close invokes nothing: the template has no ``$disconnect`` route (the connection's
+  subscriptions stay until a post meets 410, below, or their TTL);
 - the Management API: the emulator's ``PostToConnection`` (moto's ``apigatewaymanagementapi``,
   patched here) sends the data on the open socket and answers 410 ``GoneException`` for a
   connection that is not open, which is how the notifier's real boto3 adapter finds a closed one.
@@ -29,6 +32,7 @@ What it does, as API Gateway does:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -38,13 +42,13 @@ import time
 import uuid
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote
 
 from local_stack.patching import replace, replaced
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 log = logging.getLogger("convoy.local.live")
-ROUTES = ("subscribe",)  # template.yaml's LiveApi routes to the function, besides $connect/$disconnect
+ROUTES = ("subscribe",)  # template.yaml's LiveApi routes to the function (no $connect, no $disconnect)
 MOCK_ROUTES = ("ping",)  # template.yaml's LiveApi routes to a MOCK integration without a response
 STAGE = "live"
 MAX_MESSAGE_BYTES = 128 * 1024  # API Gateway's WebSocket message limit
@@ -63,19 +67,6 @@ def _context(connection_id: str, route: str, event_type: str, connected_at: floa
     }
 
 
-def connect_event(connection_id: str, path: str, headers: dict[str, str], source_ip: str = "127.0.0.1",
-                  connected_at: float | None = None) -> dict[str, Any]:
-    """API Gateway's ``$connect`` event for a handshake."""
-    query = dict(parse_qsl(urlsplit(path).query, keep_blank_values=True))
-    at = time.time() if connected_at is None else connected_at
-    return {
-        "headers": dict(headers), "multiValueHeaders": {k: [v] for k, v in headers.items()},
-        "queryStringParameters": query or None, "isBase64Encoded": False,
-        "requestContext": _context(connection_id, "$connect", "CONNECT", at, source_ip,
-                                   headers.get("User-Agent", ""), headers.get("Host", "127.0.0.1")),
-    }
-
-
 def message_event(connection_id: str, body: str, route: str, connected_at: float,
                   source_ip: str = "127.0.0.1", host: str = "127.0.0.1") -> dict[str, Any]:
     """A ``MESSAGE`` event of one text frame routed to ``route``."""
@@ -83,15 +74,6 @@ def message_event(connection_id: str, body: str, route: str, connected_at: float
         "body": body, "isBase64Encoded": False,
         "requestContext": _context(connection_id, route, "MESSAGE", connected_at, source_ip, "", host,
                                    messageId=uuid.uuid4().hex[:16]),
-    }
-
-
-def disconnect_event(connection_id: str, connected_at: float, code: int = 1001, reason: str = "",
-                     source_ip: str = "127.0.0.1", host: str = "127.0.0.1") -> dict[str, Any]:
-    return {
-        "headers": {"Host": host}, "multiValueHeaders": {"Host": [host]}, "isBase64Encoded": False,
-        "requestContext": _context(connection_id, "$disconnect", "DISCONNECT", connected_at, source_ip, "",
-                                   host, disconnectStatusCode=code, disconnectReason=reason),
     }
 
 
@@ -118,7 +100,6 @@ class LiveSocket:
         self._handler = handler
         self._host, self._port = host, port
         self._open: dict[str, Any] = {}  # connection id -> websockets ServerConnection
-        self._ids: dict[int, tuple[str, float, str]] = {}  # id(ServerConnection) -> (id, at, ip)
         self._lock = threading.Lock()
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -129,12 +110,11 @@ class LiveSocket:
 
     def start(self) -> LiveSocket:
         from websockets.sync.server import serve
-        from websockets.typing import Subprotocol
 
         logging.getLogger("websockets").setLevel(logging.WARNING)
-        self._server = serve(self._serve, self._host, self._port, process_request=self._connect,
-                             subprotocols=[Subprotocol("convoy")], max_size=MAX_MESSAGE_BYTES,
-                             compression=None,
+        # subprotocols=None: none is ever selected, as API Gateway selects none without $connect
+        self._server = serve(self._serve, self._host, self._port, subprotocols=None,
+                             max_size=MAX_MESSAGE_BYTES, compression=None,
                              server_header="convoy-local-live", ping_interval=30, ping_timeout=30)
         self._port = int(self._server.socket.getsockname()[1])
         self._thread = threading.Thread(target=self._server.serve_forever, name="convoy-live", daemon=True)
@@ -152,44 +132,32 @@ class LiveSocket:
         for connection in connections:
             connection.close()
 
-    # --- the handshake, frames, the close ------------------------------------------------
-
-    def _connect(self, connection: Any, request: Any) -> Any:
-        connection_id, at = new_connection_id(), time.time()
-        headers = {k: v for k, v in request.headers.raw_items()}
-        event = connect_event(connection_id, request.path, headers, _ip(connection), at)
-        answer = self._invoke(event)
-        status = int(answer.get("statusCode", 500))
-        if status != 200:
-            return connection.respond(status, str(answer.get("body") or "refused") + "\n")
-        with self._lock:
-            self._ids[id(connection)] = (connection_id, at, _ip(connection))
-        return None
+    # --- frames (the handshake and the close invoke nothing) ----------------------------
 
     def _serve(self, connection: Any) -> None:
+        """One open connection (the handshake is done): its frames, until it closes."""
+        from websockets.exceptions import ConnectionClosed
+
+        connection_id, at, ip = new_connection_id(), time.time(), _ip(connection)
         with self._lock:
-            connection_id, at, ip = self._ids.pop(id(connection))
             self._open[connection_id] = connection
-        code, reason = 1000, ""
         try:
-            for frame in connection:
-                text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
-                route = route_of(text)
-                if route == "$default":
-                    connection.send(json.dumps({"message": "Forbidden", "connectionId": connection_id}))
-                    continue
-                if route in MOCK_ROUTES:  # the keepalive: no function, no answer (one-way)
-                    continue
-                answer = self._invoke(message_event(connection_id, text, route, at, ip))
-                if answer.get("body"):
-                    connection.send(str(answer["body"]))
-        except Exception as exc:
-            code, reason = 1006, type(exc).__name__
+            with contextlib.suppress(ConnectionClosed):  # a broken connection ends as a closed one
+                for frame in connection:
+                    text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
+                    self._frame(connection, connection_id, text, at, ip)
         finally:
             with self._lock:
                 self._open.pop(connection_id, None)
-            close = connection.close_code or code
-            self._invoke(disconnect_event(connection_id, at, close, reason, ip))
+
+    def _frame(self, connection: Any, connection_id: str, text: str, at: float, ip: str) -> None:
+        route = route_of(text)
+        if route == "$default":
+            connection.send(json.dumps({"message": "Forbidden", "connectionId": connection_id}))
+        elif route not in MOCK_ROUTES:  # a ping (the keepalive) invokes nothing, is not answered
+            answer = self._invoke(message_event(connection_id, text, route, at, ip))
+            if answer.get("body"):
+                connection.send(str(answer["body"]))
 
     def _invoke(self, event: dict[str, Any]) -> dict[str, Any]:
         try:

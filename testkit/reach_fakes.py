@@ -75,25 +75,19 @@ class MemoryReachStore:
 
 
 class MemoryConnections:
+    """The connections table: one entry per (game, connection) subscription."""
+
     def __init__(self) -> None:
-        self.open_ones: dict[str, Connection] = {}
+        self.subscriptions: dict[tuple[str, str], Connection] = {}
 
-    def open(self, connection: Connection) -> None:
-        self.open_ones[connection.connection_id] = connection
+    def subscribe(self, connection: Connection, game_id: str) -> None:
+        self.subscriptions[(game_id, connection.connection_id)] = connection._replace(game_id=game_id)
 
-    def get(self, connection_id: str) -> Connection | None:
-        return self.open_ones.get(connection_id)
-
-    def subscribe(self, connection: Connection, game_id: str) -> Connection:
-        following = connection._replace(game_id=game_id)
-        self.open_ones[connection.connection_id] = following
-        return following
-
-    def close(self, connection_id: str) -> None:
-        self.open_ones.pop(connection_id, None)
+    def forget(self, game_id: str, connection_id: str) -> None:
+        self.subscriptions.pop((game_id, connection_id), None)
 
     def of_game(self, game_id: str, now: float) -> list[Connection]:
-        return sorted((c for c in self.open_ones.values() if c.game_id == game_id and c.expires_at > now),
+        return sorted((c for (g, _), c in self.subscriptions.items() if g == game_id and c.expires_at > now),
                       key=lambda c: c.connection_id)
 
 

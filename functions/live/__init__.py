@@ -1,1 +1,1 @@
-"""The WebSocket API's function (issue 33): $connect, $disconnect and subscribe."""
+"""The WebSocket API's function (issue 33): its subscribe route (no $connect or $disconnect route)."""

@@ -27,33 +27,32 @@ if TYPE_CHECKING:
 
 
 class Connection(NamedTuple):
-    """One open WebSocket connection as stored: who opened it (an account, or the hash of the
-    seat/creator token it presented, or nobody) and the game it follows, if any."""
+    """One subscription as stored: a WebSocket connection following one game, and who opened it
+    (an account, or the hash of the seat/creator token it presented, or nobody: an observer)."""
 
     connection_id: str
     user_id: str | None = None
     token_hash: str | None = None
     game_id: str | None = None
-    expires_at: int = 0  # epoch seconds: the table's TTL attribute
+    expires_at: int = 0  # epoch seconds: the table's TTL attribute (when the connection can no longer exist)
 
 
 class ConnectionStore(Protocol):
-    """The connections table: one item per connection, one per (game, connection) subscription."""
+    """The connections table: one item per (game, connection) subscription, nothing per
+    connection (no ``$connect``/``$disconnect`` route: docs/notifications.md, "Live updates")."""
 
-    def open(self, connection: Connection) -> None: ...
-
-    def get(self, connection_id: str) -> Connection | None: ...
-
-    def subscribe(self, connection: Connection, game_id: str) -> Connection:
-        """Follow ``game_id`` (and stop following the previous game); the stored connection."""
+    def subscribe(self, connection: Connection, game_id: str) -> None:
+        """Remember that ``connection`` follows ``game_id`` (one write; a second game is followed
+        beside the first, until the connection closes)."""
         ...
 
-    def close(self, connection_id: str) -> None:
-        """Forget the connection and its subscription (idempotent)."""
+    def forget(self, game_id: str, connection_id: str) -> None:
+        """Drop one subscription: its connection is gone (a post answered 410). Idempotent."""
         ...
 
     def of_game(self, game_id: str, now: float) -> list[Connection]:
-        """The game's live subscriptions (those not past their TTL), in a stable order."""
+        """The game's subscriptions not past their ``expires_at`` (TTL deletion lags), in a
+        stable order."""
         ...
 
 

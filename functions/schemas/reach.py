@@ -9,8 +9,10 @@ Mode = Literal["immediate", "digest", "never"]
 
 
 class LiveAddress(BaseModel):
+    """Where the socket is. No subprotocol: the socket is opened with none (the API selects none,
+    so one offered fails the handshake) and the token rides in the subscribe frame (issue 29)."""
+
     url: str | None = Field(description="Where to open the socket (relative: on this origin); null: poll")
-    subprotocol: Literal["convoy"] = "convoy"
 
 
 class KindModes(BaseModel):

@@ -47,3 +47,24 @@ def test_a_ten_minute_visit_pings_once() -> None:
     assert cost.keepalives(10) == 1
     assert cost.keepalives(4) == 0
     assert cost.keepalives(16) == 3
+
+
+def test_the_live_client_is_read_off_the_measured_checkouts_sources(tmp_path: Path) -> None:
+    # issue 29, the bill: this checkout's client sends its token in the subscribe frame (no
+    # $connect, no $disconnect); one that offers it as a subprotocol is measured as it was
+    here = cost.live_client(TEMPLATE.parent)
+    assert here.token_in_frame and here.pings and here.remembers_address
+    old = tmp_path / "web" / "src"
+    old.mkdir(parents=True)
+    (old / "live.ts").write_text(
+        'const subscribe = JSON.stringify({ action: "subscribe", game_id: gameId });\n'
+        'socket = new WebSocket(url, token ? ["convoy", token] : ["convoy"]);\n')
+    assert not cost.live_client(tmp_path).token_in_frame
+
+
+def test_posts_count_those_a_closed_socket_refused_and_at_least_the_frames_delivered() -> None:
+    # billed messages are what the sockets received (pushes, LiveVisit); the posts priced as
+    # Lambda time are every PostToConnection call metered, a 410 included
+    phase = cost.Usage(calls=Counter({"apigatewaymanagementapi:PostToConnection": 5}), pushes=4)
+    assert cost.posts(phase) == 5
+    assert cost.posts(cost.Usage(pushes=4)) == 4  # a checkout whose posts were not metered

@@ -1,5 +1,5 @@
 """The adapters that reach players (issue 33) against moto, tables from template.yaml: the
-connections table (expired subscriptions skipped, a switch of game leaves no stale item), the
+connections table (one item per subscription, expired ones skipped, a forget drops one), the
 user's settings, devices, press batches and digests in the game table, and the mail's MIME."""
 
 from __future__ import annotations
@@ -22,15 +22,18 @@ def _client() -> object:
 def test_a_games_connections_are_one_query_and_expired_ones_are_skipped(aws: dict[str, str]) -> None:
     store = DynamoConnectionStore(aws["CONNECTIONS_TABLE"], client=_client())
     for name, expires in (("a=", 2000), ("b=", 500), ("c=", 2000)):
-        store.open(Connection(name, user_id="u1", expires_at=expires))
         store.subscribe(Connection(name, user_id="u1", expires_at=expires), "g1")
-    assert [c.connection_id for c in store.of_game("g1", now=1000)] == ["a=", "c="]
-    # switching game leaves no subscription behind; closing forgets both items
-    store.subscribe(store.get("a=") or Connection("a="), "g2")
+    assert store.of_game("g1", now=1000) == [Connection("a=", "u1", None, "g1", 2000),
+                                             Connection("c=", "u1", None, "g1", 2000)]
+    # a second game is followed beside the first; forgetting one subscription leaves the other
+    store.subscribe(Connection("a=", token_hash="h", expires_at=2000), "g2")
+    store.forget("g1", "a=")
     assert [c.connection_id for c in store.of_game("g1", now=1000)] == ["c="]
-    store.close("a=")
-    assert store.get("a=") is None and store.of_game("g2", now=1000) == []
-    store.close("never-opened=")  # idempotent
+    assert store.of_game("g2", now=1000) == [Connection("a=", None, "h", "g2", 2000)]
+    store.forget("g1", "never-subscribed=")  # idempotent
+    scan = boto3.client("dynamodb", region_name="us-east-1").scan
+    items = scan(TableName=aws["CONNECTIONS_TABLE"])["Items"]
+    assert sorted(i["pk"]["S"] for i in items) == ["GAME#g1", "GAME#g1", "GAME#g2"]  # no CONN# item
 
 
 def test_preferences_devices_batches_and_digests_round_trip(aws: dict[str, str]) -> None:

@@ -6,6 +6,7 @@ a subscribe's invocation, game read and view."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -36,7 +37,8 @@ def test_the_template_routes_ping_to_a_mock_without_an_answer() -> None:
 
 def test_the_local_socket_routes_as_the_template_does() -> None:
     routes = _live_routes()
-    assert set(routes) - {"$connect", "$disconnect"} == set(ROUTES) | set(MOCK_ROUTES)
+    # no $connect, no $disconnect (issue 29): the local socket invokes nothing on either
+    assert set(routes) == set(ROUTES) | set(MOCK_ROUTES)
     mocked = {key for key, route in routes.items()
               if "LivePingIntegration" in str(route.get("Target"))}
     assert mocked == set(MOCK_ROUTES)
@@ -46,12 +48,11 @@ def test_the_local_socket_routes_as_the_template_does() -> None:
 
 @pytest.fixture()
 def socket_and_calls() -> Any:
-    calls: list[str] = []
+    calls: list[dict[str, Any]] = []  # the events the function was invoked with
 
     def function(event: dict[str, Any], _: Any) -> dict[str, Any]:
-        route = event["requestContext"]["routeKey"]
-        calls.append(route)
-        if route == "subscribe":
+        calls.append(event)
+        if event["requestContext"]["routeKey"] == "subscribe":
             return {"statusCode": 200, "body": json.dumps({"type": "subscribed"})}
         return {"statusCode": 200}
 
@@ -62,11 +63,30 @@ def socket_and_calls() -> Any:
 
 def test_a_ping_invokes_nothing_and_is_not_answered(socket_and_calls: Any) -> None:
     live, calls = socket_and_calls
-    with connect(live.url, subprotocols=[Subprotocol("convoy")]) as client:
+    with connect(live.url) as client:
         client.send(json.dumps({"action": "ping"}))
         client.send(json.dumps({"action": "subscribe", "game_id": "g"}))
         # the first frame back answers the subscribe: the ping before it got nothing
         assert json.loads(client.recv(timeout=5)) == {"type": "subscribed"}
         with pytest.raises(TimeoutError):
             client.recv(timeout=0.3)
-    assert calls[:2] == ["$connect", "subscribe"]
+    assert [c["requestContext"]["routeKey"] for c in calls] == ["subscribe"]
+
+
+def test_the_handshake_and_the_close_invoke_nothing_and_no_subprotocol_is_selected(
+    socket_and_calls: Any,
+) -> None:
+    """As API Gateway without $connect/$disconnect routes: the socket opens with nothing invoked
+    and no subprotocol chosen (a client that insists on one fails, as a browser does), every
+    frame's event carries the connection's ``connectedAt``, and a close invokes nothing."""
+    live, calls = socket_and_calls
+    with connect(live.url) as client:
+        assert client.subprotocol is None
+        client.send(json.dumps({"action": "subscribe", "game_id": "g"}))
+        client.recv(timeout=5)
+    with connect(live.url, subprotocols=[Subprotocol("convoy")]) as offered:
+        assert offered.subprotocol is None  # not selected: a browser would fail the handshake
+    time.sleep(0.3)  # both closes are handled
+    (event,) = calls
+    assert event["requestContext"]["eventType"] == "MESSAGE"
+    assert abs(event["requestContext"]["connectedAt"] / 1000 - time.time()) < 10

@@ -234,7 +234,7 @@ def test_a_push_endpoint_must_be_a_known_push_service_over_https(endpoint: str) 
 
 def _connect(world: World, connection_id: str, token: str | None = None, user: str | None = None) -> None:
     digest = hash_token(token) if token else None
-    world.connections.open(Connection(connection_id, user, digest, world.game, int(NOW) + 3600))
+    world.connections.subscribe(Connection(connection_id, user, digest, None, int(NOW) + 3600), world.game)
 
 
 def test_each_connection_gets_its_callers_rest_view_and_press_only_of_its_channels(world: World) -> None:
@@ -266,7 +266,7 @@ def test_a_connection_whose_seat_changed_hands_or_that_is_gone_gets_nothing(worl
     world.poster.gone = {"c-gone"}
     posted = world.deliver(OutboxMessage(f"{world.game}:x", "PLAYER_JOINED", world.game, {"power": "ITALY"}))
     assert posted.live == live_updates.Posted(sent=0, gone=1, failed=0)
-    assert world.connections.get("c-gone") is None
+    assert [c.connection_id for c in world.connections.of_game(world.game, NOW)] == ["c-old"]
 
 
 # --- press while away: batched into one mail, from the recipient's own inbox ------------------------
@@ -304,3 +304,18 @@ def test_press_to_a_player_on_the_page_opens_no_batch(world: World) -> None:
     world.deliver(OutboxMessage(f"{world.game}:press:1", "MESSAGE", world.game,
                                 {"channel": "ENGLAND,FRANCE", "seq": 1, "phase": "S1901M"}))
     assert world.delayed.later == [] and len(world.poster.frames) == 1
+
+
+def test_press_to_a_player_whose_socket_closed_unseen_is_batched(world: World) -> None:
+    # Given FRANCE's page subscribed and was closed: no $disconnect route, its subscription stays
+    _connect(world, "c-fr", token=world.tokens["FRANCE"])
+    world.poster.gone = {"c-fr"}
+    send_message(world.store, world.press, world.clock, world.game, Actor("player", "ENGLAND"),
+                 ["FRANCE"], "hi")
+    # When the press is delivered
+    done = world.deliver(OutboxMessage(f"{world.game}:press:1", "MESSAGE", world.game,
+                                       {"channel": "ENGLAND,FRANCE", "seq": 1, "phase": "S1901M"}))
+    # Then its frame met 410, the subscription is forgotten before presence is read: FRANCE is away
+    assert done.live == live_updates.Posted(sent=0, gone=1, failed=0)
+    assert world.connections.of_game(world.game, NOW) == []
+    assert [(m.kind, delay) for m, delay in world.delayed.later] == [(PRESS_BATCH, 600)]

@@ -9,11 +9,13 @@ again once it answers.
 
 Issue 29 item 1: a page visit asks ``GET /games/{id}/live`` once per game (the address is
 remembered) and takes its first view from the socket's subscribe answer, not from a GET beside
-it: a reload of a followed game makes neither request.
+it: a reload of a followed game makes neither request. Issue 29, the bill: the socket opens with
+no subprotocol and the caller's token rides in the subscribe frame.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -109,9 +111,15 @@ def test_the_other_player_sees_press_and_a_submission_by_the_socket_without_poll
     # When Germany comes back to the page (a new visit: a reload)
     asked: list[str] = []
     germany.on("request", lambda r: asked.append(f"{r.method} {r.url}"))
+    frames: list[str] = []
+    germany.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(str(payload))))
     germany.reload()
     germany.get_by_test_id("live").wait_for()
     germany.get_by_text("You play Germany").wait_for()
+    # the socket opened with no subprotocol (the server selects none: one offered would fail the
+    # handshake) and the caller's token rode in the subscribe frame (issue 29: no $connect route)
+    subscribed = [json.loads(f) for f in frames if '"subscribe"' in f]
+    assert subscribed and subscribed[0]["game_id"] == game_id and subscribed[0]["token"], frames
     # Then the view came by the socket: no GET of the view, no GET of the socket's address
     game_path = f"/games/{game_id}"
     assert not [a for a in asked if a.startswith("GET ") and a.split("?")[0].endswith(game_path)], asked

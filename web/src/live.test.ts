@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { follow, PING, socketUrl, type LiveState } from "./live";
+import { follow, PING, socketUrl, subscribeFrame, type LiveState } from "./live";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -16,6 +16,13 @@ describe("socketUrl", () => {
   });
 });
 
+describe("subscribeFrame", () => {
+  it("carries a player's token, and none for an observer", () => {
+    expect(JSON.parse(subscribeFrame("g1", "tok"))).toEqual({ action: "subscribe", game_id: "g1", token: "tok" });
+    expect(JSON.parse(subscribeFrame("g1", null))).toEqual({ action: "subscribe", game_id: "g1" });
+  });
+});
+
 /** A WebSocket stand-in: records what is sent; the test opens, answers and closes it. */
 class FakeSocket {
   static made: FakeSocket[] = [];
@@ -23,7 +30,11 @@ class FakeSocket {
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
-  constructor(readonly url: string, readonly protocols: string[]) { FakeSocket.made.push(this); }
+  readonly protocols: unknown[];
+  constructor(readonly url: string, ...protocols: unknown[]) {
+    this.protocols = protocols;
+    FakeSocket.made.push(this);
+  }
   send(text: string) { this.sent.push(text); }
   close() { this.onclose?.(); }
   answer(frame: unknown) { this.onmessage?.({ data: JSON.stringify(frame) }); }
@@ -48,7 +59,9 @@ describe("follow", () => {
     await flush();
     const first = FakeSocket.made[0];
     first.onopen?.();
-    expect(first.sent).toEqual([JSON.stringify({ action: "subscribe", game_id: "g1" })]);
+    // no subprotocol (the API selects none: a browser would fail the handshake); the token rides in the frame
+    expect(first.protocols).toEqual([]);
+    expect(first.sent).toEqual([JSON.stringify({ action: "subscribe", game_id: "g1", token: "tok" })]);
     first.answer({ type: "subscribed", game_id: "g1", view: {} });
     expect(states).toEqual(["open"]);
     stop();
@@ -94,7 +107,7 @@ describe("follow", () => {
     const socket = FakeSocket.made[0];
     socket.onopen?.();
     await vi.advanceTimersByTimeAsync(10 * 60 * 1000);
-    expect(socket.sent).toEqual([JSON.stringify({ action: "subscribe", game_id: "g4" }), PING, PING]);
+    expect(socket.sent).toEqual([subscribeFrame("g4", "tok"), PING, PING]);
     stop();
   });
 });

@@ -1,9 +1,12 @@
 /**
  * The game's live socket (docs/notifications.md, "Live updates"): the API's WebSocket, opened
- * with the caller's token as a subprotocol beside "convoy" (a browser cannot set Authorization on
- * a socket, and a token in the URL would sit in access logs). After "subscribe" the server sends
- * the game's view (redacted for this caller exactly as GET /games/{id} is) on every phase change,
- * submission or join, and each press message the caller may read.
+ * with no subprotocol (the API has no $connect route and selects none; a browser that offered one
+ * would fail the handshake), then one "subscribe" frame that carries the caller's token (a browser
+ * cannot set Authorization on a socket, and a token in the URL would sit in access logs). From
+ * then on the server sends the game's view (redacted for this caller exactly as GET /games/{id}
+ * is) on every phase change, submission or join, and each press message the caller may read.
+ * One socket per game page, closed when the page leaves the game: nothing tells the server, the
+ * subscription is forgotten when the next frame finds the socket gone (issue 29).
  *
  * The socket is a hint, not the record: on every (re)connect the subscribe answer carries the whole
  * current view, so nothing missed while it was down is lost. While it is down the page polls.
@@ -31,6 +34,12 @@ const KEEPALIVE_MS = 5 * 60 * 1000;
 const MAX_BACKOFF_MS = 30_000;
 export const PING = JSON.stringify({ action: "ping" });
 const ADDRESS_KEY = "convoy.liveUrl.";
+
+/** The subscribe frame: the game and, for a player, the token that says who is asking. */
+export function subscribeFrame(gameId: string, token: string | null): string {
+  if (!token) return JSON.stringify({ action: "subscribe", game_id: gameId });
+  return JSON.stringify({ action: "subscribe", game_id: gameId, token });
+}
 
 /** The socket's absolute ws(s) URL from the API's answer (relative: this page's origin). */
 export function socketUrl(url: string, location: { protocol: string; host: string }): string {
@@ -91,9 +100,9 @@ export function follow(gameId: string, token: string | null, handlers: LiveHandl
       handlers.onState("down");
       return;
     }
-    const subscribe = JSON.stringify({ action: "subscribe", game_id: gameId });
+    const subscribe = subscribeFrame(gameId, token);
     let opened = false;
-    socket = new WebSocket(socketUrl(url, window.location), token ? ["convoy", token] : ["convoy"]);
+    socket = new WebSocket(socketUrl(url, window.location));
     socket.onopen = () => {
       opened = true;
       attempt = 0;

@@ -6,12 +6,7 @@ other directly."""
 
 from __future__ import annotations
 
-from functions.usecases.reach.live_updates import (
-    SUBPROTOCOL,
-    open_connection,
-    subscribe,
-    token_from_protocols,
-)
+from functions.usecases.reach.live_updates import identify, subscribe
 from functions.usecases.reach.mail_notices import KIND_WORDS
 from functions.usecases.reach.push_subscriptions import endpoint_allowed
 from functions.usecases.reach.reach_players import Reach, Reached, reach_players
@@ -22,12 +17,10 @@ __all__ = [
     "KIND_WORDS",
     "Reach",
     "Reached",
-    "SUBPROTOCOL",
     "endpoint_allowed",
     "handle_update",
+    "identify",
     "link_code_for",
-    "open_connection",
     "reach_players",
     "subscribe",
-    "token_from_protocols",
 ]

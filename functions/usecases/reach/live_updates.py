@@ -1,17 +1,29 @@
-"""Live updates over the WebSocket API (issue 33 item 1): connect, subscribe to a game, and the
-frames the notifier posts to a game's connections for each of its outbox messages.
+"""Live updates over the WebSocket API (issue 33 item 1): subscribe to a game, and the frames
+the notifier posts to a game's connections for each of its outbox messages.
 
-Who a connection is: it opens with a bearer token in the ``Sec-WebSocket-Protocol`` header
-(``convoy, <token>``: browsers cannot set ``Authorization`` on a socket, and a token in the URL
-would sit in access logs). An ID token is verified in full and the connection remembers the
-account (``user_id``); any other token is a seat, creator or operator token of some game and
-the connection remembers only its SHA-256; no token at all is an observer. The token itself is
-never stored.
+Who a subscriber is: the socket opens with no subprotocol and nothing the server checks (the
+API has no ``$connect`` route, so opening costs no invocation and no write: issue 29), and the
+client's first frame carries its bearer token: ``{"action": "subscribe", "game_id", "token"}``
+(a browser cannot set ``Authorization`` on a socket, a token in the URL or in
+``Sec-WebSocket-Protocol`` would sit in access logs; the frame's body is in none: the stage's
+access-log format names no body and its data trace stays off). An ID token is verified in full
+and the subscription remembers the account (``user_id``); a bad one is refused with its 401
+code and nothing is written. Any other token is a seat, creator or operator token of some game
+and the subscription remembers only its SHA-256; no token at all is an observer. The token
+itself is never stored or logged.
+
+What is stored: one item per (game, connection), written by ``subscribe``, with the identity
+and ``expires_at`` = the connection's ``connectedAt`` + ``CONNECTION_SECONDS`` (after API
+Gateway's 2-hour limit, when the TTL may drop it). There is no ``$disconnect`` route either: a
+closed connection is forgotten lazily, when a post to it answers 410 (``post_frames``), or by
+the TTL if no frame comes. A connection that subscribes to a second game follows both until it
+closes (a bot may watch several games on one socket; the web client opens one socket per game
+and closes it when the page leaves the game).
 
 What a connection gets: ``subscribe`` answers the game's view, and from then on every outbox
 message of that game is turned into one frame per connection *for that connection's actor,
 resolved against the game as it is when the frame is built* (a seat that changed hands since
-the connection opened is no longer shown to it):
+the connection subscribed is no longer shown to it):
 
 - a message of the game (phase processed, a submission, a join, ...): ``{"type": "view",
   "kind", "game_id", "view"}`` where ``view`` is ``player_view.view_for`` — the same function
@@ -46,10 +58,9 @@ from functions.usecases.press import MESSAGE, PUBLIC, has_press, message_view, u
 
 _log = logging.getLogger(__name__)
 
-# API Gateway closes a WebSocket connection after 2 hours; a subscription kept a little longer
-# is harmless (a post to it answers 410 and forgets it), one dropped early would go silent.
+# API Gateway closes a WebSocket connection 2 hours after it opened; a subscription kept a little
+# longer is harmless (a post to it answers 410 and forgets it), one dropped early would go silent.
 CONNECTION_SECONDS = 2 * 3600 + 600
-SUBPROTOCOL = "convoy"  # the one subprotocol the server accepts; the token rides beside it
 # Kinds that concern one chat or the game's own targets only: no frame.
 NOT_LIVE = frozenset({"CHAT_REPLY", "CHAT_PHOTO", "NOTIFY_TARGET_PARKED"})
 
@@ -59,20 +70,14 @@ def looks_like_jwt(token: str) -> bool:
     return token.count(".") == 2 and token.startswith("eyJ")
 
 
-def token_from_protocols(header: str | None) -> str | None:
-    """The token offered beside ``convoy`` in ``Sec-WebSocket-Protocol`` (``convoy, <token>``)."""
-    offered = [p.strip() for p in (header or "").split(",") if p.strip()]
-    others = [p for p in offered if p != SUBPROTOCOL]
-    return others[0] if others and SUBPROTOCOL in offered else None
+# --- subscribe ------------------------------------------------------------------------------
 
 
-# --- connect, subscribe, disconnect -----------------------------------------------------------
-
-
-def open_connection(
-    connections: ConnectionStore, verifier: TokenVerifier, connection_id: str, token: str | None, now: float
-) -> Connection:
-    """Remember who opened ``connection_id``; an ID token that does not verify is refused (401)."""
+def identify(verifier: TokenVerifier, connection_id: str, token: str | None,
+             connected_at: float) -> Connection:
+    """Who the subscribe frame's ``token`` is, as a subscription to store (its game not yet set):
+    an ID token that does not verify is refused (401); any other token is kept as its hash only.
+    ``connected_at`` (epoch seconds, the event's ``connectedAt``) dates the TTL."""
     user_id = token_hash = None
     if token and looks_like_jwt(token):
         try:
@@ -81,23 +86,19 @@ def open_connection(
             raise AuthRejected(error.code, error.message) from None
     elif token:
         token_hash = hash_token(token)
-    connection = Connection(connection_id, user_id, token_hash, None, int(now) + CONNECTION_SECONDS)
-    connections.open(connection)
-    return connection
+    return Connection(connection_id, user_id, token_hash, None, int(connected_at) + CONNECTION_SECONDS)
 
 
 def subscribe(
-    connections: ConnectionStore, store: GameStore, press: PressStore, connection_id: str,
-    game_id: str, now: float, operator_token: str | None = None,
+    connections: ConnectionStore, store: GameStore, press: PressStore, connection: Connection,
+    game_id: str, operator_token: str | None = None,
 ) -> dict[str, Any]:
-    """Follow ``game_id``: the answer is the game's view for this connection (a reconnecting
-    client catches up with it). A token that is not one of this game's: ``NOT_A_PLAYER``."""
-    connection = connections.get(connection_id)
-    if connection is None:
-        raise NotAPlayer("this connection is not known (reconnect)")
+    """Follow ``game_id`` (one write): the answer is the game's view for this subscriber (a
+    reconnecting client catches up with it). A token that is not one of this game's:
+    ``NOT_A_PLAYER``, and nothing is written."""
     game = load(store, game_id)
     actor = connection_actor(game, connection, operator_token)
-    connections.subscribe(connection._replace(expires_at=int(now) + CONNECTION_SECONDS), game_id)
+    connections.subscribe(connection, game_id)
     return {"type": "subscribed", "game_id": game_id, "view": view_for(game, actor, press)}
 
 
@@ -186,16 +187,18 @@ class Posted(NamedTuple):
     failed: int = 0
 
 
-def post_frames(frames: Sequence[Frame], poster: LivePoster, connections: ConnectionStore) -> Posted:
-    """Post every frame; a closed connection is forgotten, any other failure only counted (the
-    client resubscribes or polls: module docstring)."""
+def post_frames(frames: Sequence[Frame], poster: LivePoster, connections: ConnectionStore,
+                game_id: str) -> Posted:
+    """Post every frame of ``game_id``; a closed connection's subscription is forgotten (one
+    delete: this is where closed connections leave the table, there is no ``$disconnect``), any
+    other failure only counted (the client resubscribes or polls: module docstring)."""
     sent = gone = failed = 0
     for frame in frames:
         try:
             poster.post(frame.connection_id, frame.data)
             sent += 1
         except ConnectionGone:
-            connections.close(frame.connection_id)
+            connections.forget(game_id, frame.connection_id)
             gone += 1
         except Exception as exc:
             _log.warning("live frame not posted: %s", type(exc).__name__)
@@ -210,5 +213,7 @@ def publish(
     """The notifier's step for live updates: the game's connections, their frames, posted."""
     if not is_live(message):
         return Posted()
-    subscribed = connections.of_game(str(message.game_id), now)
-    return post_frames(frames_for(message, store, press, subscribed, operator_token), poster, connections)
+    game_id = str(message.game_id)
+    subscribed = connections.of_game(game_id, now)
+    frames = frames_for(message, store, press, subscribed, operator_token)
+    return post_frames(frames, poster, connections, game_id)

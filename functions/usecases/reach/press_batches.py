@@ -39,7 +39,11 @@ def _message_of(press: PressStore, game_id: str, payload: dict[str, object]) -> 
 
 def present_powers(game: GameRecord, connections: ConnectionStore | None, now: float,
                    operator_token: str | None = None) -> set[str]:
-    """Powers someone follows live right now (on the game's page): they are not away."""
+    """Powers someone follows live right now (on the game's page): they are not away.
+
+    A closed socket's subscription stays in the table (there is no ``$disconnect``) until a post
+    to it answers 410; for a message, reach_players posts its live frames first, so a recipient
+    whose page closed met that 410 and was forgotten before this reads the table."""
     if connections is None:
         return set()
     present = set()
