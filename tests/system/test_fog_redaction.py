@@ -178,7 +178,7 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
     # the turn-result mail carries the resolution map its power sees, the same picture the API
     # draws for that power's token (an observer's would be all fog)
     for power in ("FRANCE", "TURKEY"):
-        mailed = _wait_for(f"{power}'s turn result mail", partial(_mailed_map, stack, power, "S1901M"))
+        mailed = _wait_for(f"{power}'s turn result mail", partial(_mailed_map, stack, game_id, power, "S1901M"))
         picture = f"{api.base}/games/{game_id}/map/resolution?phase=S1901M&format=png&width=800"
         bearer = {"Authorization": f"Bearer {tokens[power]}"}
         drawn = api.session.get(picture, headers=bearer, timeout=30).content
@@ -222,11 +222,14 @@ def _maps_drawing_only_what_is_seen(api: Api, game_id: str, viewer: str | None, 
     return svgs
 
 
-def _mailed_map(stack: LocalStack, power: str, phase: str) -> bytes | None:
-    """The map inlined in ``power``'s account's mail about ``phase``'s result, once it came."""
+def _mailed_map(stack: LocalStack, game_id: str, power: str, phase: str) -> bytes | None:
+    """The map inlined in ``power``'s account's mail about ``phase``'s result in ``game_id``, once
+    it came. The game is matched too: other system tests seat accounts named the same way
+    (``france-<hex>@example.com``) in the same stack, and their mails about S1901M are not this
+    game's (run after tests/system/test_reach_redaction.py, this picked that game's map)."""
     for folder in stack.emulator.mailbox.directory.glob(f"{power.lower()}-*@example.com"):
         for mail in stack.emulator.mailbox.mails_for(folder.name):
-            if f"{phase} resolved" in str(mail["Subject"]):
+            if f"{phase} resolved" in str(mail["Subject"]) and game_id in mail.as_string():
                 for part in mail.walk():
                     if part.get_content_type() == "image/png":
                         return bytes(part.get_payload(decode=True))
