@@ -32,8 +32,8 @@ class NotifierDependencies(NamedTuple):
 
 
 def _seat_board_png(picture: Mapping[str, Any]) -> bytes:
-    """The PNG a bot's /map answer names, drawn when it is delivered (functions/usecases/map_view)."""
-    from functions.usecases.turns import seat_board_png
+    """The PNG a bot's /map answer names, drawn when it is delivered (functions/usecases/maps/map_view.py)."""
+    from functions.usecases.maps import seat_board_png
 
     return seat_board_png(wiring.services().store, picture)
 

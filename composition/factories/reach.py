@@ -38,9 +38,9 @@ def push_sender() -> PushSender | None:
 
 def _resolution_png(game_id: str, phase: str, power: str) -> bytes | None:
     """A turn result's mail picture: the phase's resolution map as the seat's power sees it (the
-    public one, but for a fog game's: functions/usecases/turns/map_view)."""
+    public one, but for a fog game's: functions/usecases/maps/map_view.py)."""
+    from functions.usecases.maps import MapRequest, map_picture
     from functions.usecases.players import Actor
-    from functions.usecases.turns import MapRequest, map_picture
 
     request = MapRequest("resolution", "png", 800, "standard", phase)
     return map_picture(wiring.services().store, game_id, Actor("player", power), request).body
