@@ -178,7 +178,8 @@ def test_a_fog_game_leaks_nothing_to_any_power_or_observer(stack: LocalStack) ->
     # the turn-result mail carries the resolution map its power sees, the same picture the API
     # draws for that power's token (an observer's would be all fog)
     for power in ("FRANCE", "TURKEY"):
-        mailed = _wait_for(f"{power}'s turn result mail", partial(_mailed_map, stack, game_id, power, "S1901M"))
+        mailed = _wait_for(f"{power}'s turn result mail",
+                           partial(_mailed_map, stack, game_id, power, "S1901M"))
         picture = f"{api.base}/games/{game_id}/map/resolution?phase=S1901M&format=png&width=800"
         bearer = {"Authorization": f"Bearer {tokens[power]}"}
         drawn = api.session.get(picture, headers=bearer, timeout=30).content
