@@ -53,6 +53,9 @@ def test_a_fog_game_in_the_browser_shows_france_its_part_of_the_board(
 
     # a unit is still ordered on a fogged board (the hatch lets clicks through)
     page = _seated_page(browser, url, game["game_id"], "FRANCE", seat["token"], **DESKTOP)
+    # the board is drawn before the seat's legal orders come; a click before them selects nothing
+    # (a loaded make test once clicked too soon), and the hit areas exist only once they are in
+    page.get_by_test_id("hit-PAR").wait_for(state="attached")
     click_province(page, "PAR")
     click_province(page, "BUR")
     page.get_by_test_id("my-orders").get_by_text("A PAR - BUR", exact=True).wait_for()
