@@ -122,8 +122,8 @@ def _scene_row(
 
 def _cached(repeat: int) -> None:
     from functions.usecases.games import CreateGame, create_game
+    from functions.usecases.maps import MapRequest, map_picture
     from functions.usecases.players import ANONYMOUS
-    from functions.usecases.turns import MapRequest, map_picture
     from testkit.fakes import FakeClock, InMemoryGameStore
 
     store, clock = InMemoryGameStore(), FakeClock()

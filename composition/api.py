@@ -8,6 +8,9 @@ connections renewed after each restore; random is reseeded there too.
 from __future__ import annotations
 
 from composition import wiring
+
+# the areas behind the API's lazy adapters (each provides its own to services() when imported)
+from composition.factories import accounts, community, reach, telegram, tokens  # noqa: F401
 from functions import snapstart
 from functions.api import priming, services
 from functions.api.handler import lambda_handler, openapi_document

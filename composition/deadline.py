@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from composition import wiring
+from composition.factories.deadlines import deadline_dependencies
 from functions import snapstart
 from functions.deadline.handler import make_handlers
 
-handler, sweep_handler = make_handlers(wiring.deadline_dependencies)
+handler, sweep_handler = make_handlers(deadline_dependencies)
 
 
 def _prime_firing() -> None:
@@ -14,5 +15,5 @@ def _prime_firing() -> None:
     handler({"game_id": snapstart.PRIMING_GAME, "phase": "S1901M"}, snapstart.PrimingContext())
 
 
-snapstart.prime(wiring.prime_clients, wiring.deadline_dependencies, snapstart.warm_engine, _prime_firing,
+snapstart.prime(wiring.prime_clients, deadline_dependencies, snapstart.warm_engine, _prime_firing,
                 renew=(wiring.renew_clients,))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from composition import wiring
+from composition.factories.live import live_dependencies
 from functions import snapstart
 from functions.live.handler import make_handler
 
-handler = make_handler(wiring.live_dependencies)
-snapstart.prime(wiring.prime_clients, wiring.live_dependencies, renew=(wiring.renew_clients,))
+handler = make_handler(live_dependencies)
+snapstart.prime(wiring.prime_clients, live_dependencies, renew=(wiring.renew_clients,))

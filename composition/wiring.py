@@ -1,18 +1,27 @@
-"""The composition root: the one place that builds real adapters, lazily, from one settings model.
+"""The composition root's shared core: the one settings model, the one cache of built adapters,
+and the adapters several functions share (the game store and clock behind ``services()``, press,
+deadline schedules, the outbox queue).
 
 It sits above the layers it composes (composition/ is a package of its own: every import
 points down from here) and the Lambda entry points beside it (composition/api.py, ...) hand
-what it builds to the handlers. Nothing here runs at import time. Every factory below is a
-``@_once`` function: built on first call, cached per process (thread-safe), and forgotten by
-``reset()`` — the one reset, for tests and for the local stack after it changes endpoints.
-Tests swap the API's services with ``override(...)``. Which adapter implements which port:
+what it builds to the handlers. The rest of the root is split by area in
+``composition/factories/`` (accounts, tokens, community, reach, connections, notifier,
+deadlines, telegram, live), and each entry point imports only the areas its function uses:
+the build ships what a handler's imports reach (deploy/build_artifacts.py), so this module
+imports none of them, and the relay's artifact carries no JWT, renderer or web push library.
+
+Nothing here runs at import time. Every factory is a ``@once`` function: built on first call,
+cached per process (thread-safe), and forgotten by ``reset()`` — the one reset, for every
+area's factories, for tests and for the local stack after it changes endpoints. Tests swap
+the API's services with ``override(...)``. Which adapter implements which port:
 
 - ``services()``: the API's game store (``infra.dynamodb.game_store``), clock, idempotency
-  store and, when ``DEADLINE_FUNCTION_ARN`` is set, the deadline scheduler;
+  store and, when ``DEADLINE_FUNCTION_ARN`` is set, the deadline scheduler; its other adapters
+  are built on first use by the factory an area module ``provide``s (``_Lazy``);
 - ``deadline_scheduler()``: EventBridge Scheduler (``infra.scheduler``);
 - ``outbox_queue()``: SQS (``infra.queue``), the relay's outlet;
-- ``notifier_dependencies()`` / ``deadline_dependencies()`` / ``telegram_dependencies()``:
-  the other functions' ports, partly over the use cases (``functions.adapters``).
+- ``composition.factories.*``: the other functions' ports, partly over the use cases
+  (``functions.adapters``).
 
 Environment (``load_settings``; local defaults for ``make run`` and tests):
   GAME_TABLE, IDEMPOTENCY_TABLE, CONVOY_OPERATOR_TOKEN, OUTBOX_QUEUE_URL,
@@ -34,31 +43,21 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from composition.settings import load_settings
 from functions.api.services import LazyAdapters, Services
-from functions.ports import (
-    DeadlineScheduler,
-    GameStore,
-    PressStore,
-    SystemClock,
-)
-from functions.ports.notifier import TargetStanding
-from functions.ports.reach import ConnectionStore, PushSender, ReachStore
-from functions.ports.telegram import Seat
+from functions.ports import DeadlineScheduler, PressStore, SystemClock
 from functions.settings import Settings
 
 if TYPE_CHECKING:  # the lazy part of the ports (functions/ports/__init__.py): annotations only here
     from functions.ports.accounts import AccountStore, IdentityProvider, TokenVerifier
     from functions.ports.community import CommunityStore
-    from functions.ports.deadlines import DeadlineGames
-    from functions.ports.notifier import Deliverer, DeliveryLog, MessageQueue, TargetDirectory, TargetHealth
-    from functions.ports.telegram import GameActions, ReplyOutbox, TelegramStore
-    from functions.usecases.accounts.accounts import AccountDirectory
-    from functions.usecases.reach import Reach
+    from functions.ports.notifier import MessageQueue
+    from functions.ports.reach import PushSender, ReachStore
+    from functions.ports.telegram import TelegramStore
 
 T = TypeVar("T")
 
@@ -66,21 +65,30 @@ T = TypeVar("T")
 
 _lock = threading.RLock()  # re-entrant: factories call each other
 _built: dict[str, Any] = {}
+# the lazy adapters of ``services()`` that an area module provides: name -> factory
+_providers: dict[str, Callable[[], object]] = {}
 
 
-def _once(build: Callable[[], T]) -> Callable[[], T]:
-    """Build on first call, then answer the cached value until ``reset()``."""
-    name = build.__name__
+def _key(factory: Callable[..., Any]) -> str:
+    """The cache key of a factory: its module and name (two areas may name factories alike)."""
+    return f"{factory.__module__}.{factory.__qualname__}"
+
+
+def once(build: Callable[[], T]) -> Callable[[], T]:
+    """Build on first call, then answer the cached value until ``reset()`` (every area's factories
+    share this one cache, so one ``reset()`` forgets them all)."""
+    key = _key(build)
 
     @functools.wraps(build)
     def cached() -> T:
-        if name not in _built:
+        if key not in _built:
             with _lock:
-                if name not in _built:
-                    _built[name] = build()
-        return cast(T, _built[name])  # the value ``build`` returned under its name
+                if key not in _built:
+                    _built[key] = build()
+        return cast(T, _built[key])  # the value ``build`` returned under its key
 
     return cached
+
 
 
 def reset() -> None:
@@ -92,10 +100,26 @@ def reset() -> None:
 def override(replacement: Services) -> None:
     """Make ``services()`` answer ``replacement`` (tests); its unset adapters are this root's."""
     with _lock:
-        _built["services"] = replacement if replacement.lazy else replace(replacement, lazy=LAZY)
+        _built[_key(services)] = replacement if replacement.lazy else replace(replacement, lazy=LAZY)
 
 
-@_once
+def provide(name: str, factory: Callable[[], object]) -> None:
+    """Let ``services()`` answer its lazy adapter ``name`` with ``factory()`` (an area module, when
+    imported: composition/factories/)."""
+    _providers[name] = factory
+
+
+def _provided(name: str) -> object:
+    factory = _providers.get(name)
+    if factory is None:
+        raise LookupError(
+            f"services().{name} is not wired in this function: its entry point imports no "
+            "composition.factories module that provides it"
+        )
+    return factory()
+
+
+@once
 def settings() -> Settings:
     """The environment's settings, with the secrets read from SSM once (infra/secrets.py)."""
     from infra.secrets import with_secrets
@@ -106,7 +130,7 @@ def settings() -> Settings:
 # ---------------------------------------------------------------- the API
 
 
-@_once
+@once
 def services() -> Services:
     from infra import aws_clients
     from infra.attempt_counter import DynamoAttemptCounter
@@ -127,7 +151,7 @@ def services() -> Services:
     )
 
 
-@_once
+@once
 def press_store() -> PressStore:
     """Press in the game table (infra/dynamodb/press_store.py); its client is built on first call."""
     from infra.dynamodb.press_store import DynamoPressStore
@@ -135,37 +159,10 @@ def press_store() -> PressStore:
     return DynamoPressStore(settings().game_table)
 
 
-# ---------------------------------------------------------------- accounts (issue 15)
+# ---------------------------------------------------------------- shared by several functions
 
 
-@_once
-def account_store() -> AccountStore:
-    from infra.dynamodb.account_store import DynamoAccountStore
-
-    return DynamoAccountStore(settings().game_table)
-
-
-@_once
-def identity_provider() -> IdentityProvider:
-    from infra import aws_clients
-    from infra.cognito import CognitoIdentity
-
-    return CognitoIdentity(lambda: aws_clients.client("cognito-idp"), settings().cognito_client_id)
-
-
-@_once
-def token_verifier() -> TokenVerifier:
-    """One verifier per process: its JWKS is fetched once and cached (infra/jwt_verifier.py)."""
-    from infra.jwt_verifier import CognitoTokenVerifier
-
-    s = settings()
-    return CognitoTokenVerifier(s.cognito_issuer, s.cognito_client_id, s.cognito_jwks_url or None)
-
-
-# ---------------------------------------------------------------- deadlines, relay, notifier, bot
-
-
-@_once
+@once
 def deadline_scheduler() -> DeadlineScheduler:
     """The EventBridge adapter (also used by process_turn/create to set the next deadline)."""
     from infra import aws_clients
@@ -180,233 +177,12 @@ def deadline_scheduler() -> DeadlineScheduler:
     )
 
 
-@_once
+@once
 def outbox_queue() -> MessageQueue:
     from infra import aws_clients
     from infra.queue import SqsMessageQueue
 
     return SqsMessageQueue(aws_clients.sqs, settings().queue_url)
-
-
-# The other functions' bundles are NamedTuples, not dataclasses: only attribute reads use
-# them, and a NamedTuple costs ~0.3 M instructions to define where a frozen dataclass costs
-# ~4 M, at every cold import of every handler (issue 9 item 6).
-
-
-class NotifierDependencies(NamedTuple):
-    """The notifier's ports (``notifier_dependencies()``)."""
-
-    targets: TargetDirectory
-    deliverer: Deliverer
-    log: DeliveryLog
-    public_url: str = ""
-    health: TargetHealth | None = None  # parking of targets that keep failing (issue 11)
-    queue: MessageQueue | None = None  # deferred messages and parking notices go back here
-    reach: Reach | None = None  # issue 33: live frames, mail and push to the players themselves
-    records: Callable[[str], bool] | None = None  # issue 34: a finished game into the players' records
-
-
-class DeadlineDependencies(NamedTuple):
-    """The deadline function's ports (``deadline_dependencies()``)."""
-
-    games: DeadlineGames
-    scheduler: DeadlineScheduler
-    sweep_grace_seconds: int = 60
-
-
-class TelegramDependencies(NamedTuple):
-    """The Telegram bot's ports (``telegram_dependencies()``)."""
-
-    secret: str
-    store: TelegramStore
-    games: GameActions
-    outbox: ReplyOutbox
-    accounts: AccountDirectory | None = None  # issue 15: /link binds the account; /games, /use
-
-
-def _seat_board_png(picture: Mapping[str, Any]) -> bytes:
-    """The PNG a bot's /map answer names, drawn when it is delivered (functions/usecases/map_view)."""
-    from functions.usecases.turns import seat_board_png
-
-    return seat_board_png(services().store, picture)
-
-
-@_once
-def notifier_dependencies() -> NotifierDependencies:
-    from functions.adapters import HttpDeliverer, StoreTargetDirectory
-    from infra import aws_clients
-    from infra.notification_store import DynamoDeliveryLog
-    from infra.target_health import DynamoTargetHealth
-    from infra.webhooks import HttpDelivery, HttpSettings
-
-    s = settings()
-    http = HttpDelivery(
-        HttpSettings(
-            allow_loopback=s.allow_loopback_webhooks,
-            telegram_bot_token=s.telegram_bot_token,
-            telegram_api_base=s.telegram_api_base,
-        )
-    )
-    return NotifierDependencies(
-        targets=StoreTargetDirectory(services().store),
-        deliverer=HttpDeliverer(http, pictures=_seat_board_png),
-        log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
-        public_url=s.public_url,
-        health=DynamoTargetHealth(aws_clients.dynamodb, s.game_table, TargetStanding),
-        queue=outbox_queue() if s.queue_url else None,
-        reach=reach(),
-        records=record_finished,
-    )
-
-
-# ---------------------------------------------------------------- the community (issue 34)
-
-
-@_once
-def community_store() -> CommunityStore:
-    """Ratings, profiles, the archive and tournaments in the game table."""
-    from infra.dynamodb.community_store import DynamoCommunityStore
-
-    return DynamoCommunityStore(settings().game_table)
-
-
-def record_finished(game_id: str) -> bool:
-    """The notifier's step for GAME_ENDED (functions/usecases/community/player_records.py)."""
-    from functions.usecases.community import record_finished_game
-
-    return record_finished_game(services().store, community_store(), game_id)
-
-
-# ---------------------------------------------------------------- reaching players (issue 33)
-
-
-@_once
-def reach_store() -> ReachStore:
-    from infra.dynamodb.reach_store import DynamoReachStore
-
-    return DynamoReachStore(settings().game_table)
-
-
-@_once
-def connection_store() -> ConnectionStore:
-    from infra.live_connections import DynamoConnectionStore
-
-    return DynamoConnectionStore(settings().connections_table)
-
-
-@_once
-def push_sender() -> PushSender | None:
-    """VAPID web push, when the deployment has a key (WEB_PUSH_KEY_PARAMETER)."""
-    from functions.usecases.reach import endpoint_allowed
-    from infra.web_push import VapidPushSender
-
-    s = settings()
-    if not s.web_push_private_key:
-        return None
-    loopback = s.allow_loopback_webhooks
-    return VapidPushSender(s.web_push_private_key, s.web_push_subject,
-                           lambda endpoint: endpoint_allowed(endpoint, loopback))
-
-
-def _resolution_png(game_id: str, phase: str, power: str) -> bytes | None:
-    """A turn result's mail picture: the phase's resolution map as the seat's power sees it (the
-    public one, but for a fog game's: functions/usecases/turns/map_view)."""
-    from functions.usecases.players import Actor
-    from functions.usecases.turns import MapRequest, map_picture
-
-    request = MapRequest("resolution", "png", 800, "standard", phase)
-    return map_picture(services().store, game_id, Actor("player", power), request).body
-
-
-@_once
-def reach() -> Reach:
-    """The notifier's ports for reaching players; a channel without its setting is off."""
-    from functions.usecases.reach import Reach
-    from infra import aws_clients
-    from infra.cognito_contacts import CognitoContacts
-    from infra.live_connections import ApiGatewayPoster
-    from infra.notification_store import DynamoDeliveryLog
-    from infra.ses_mail import SesMailSender
-
-    s = settings()
-    api = services()
-    live = bool(s.live_management_url)
-    mail = bool(s.mail_from and s.cognito_user_pool_id)
-    return Reach(
-        store=api.store, press=api.press_store, prefs=reach_store(),
-        log=DynamoDeliveryLog(aws_clients.dynamodb, s.game_table),
-        connections=connection_store() if live else None,
-        poster=ApiGatewayPoster(lambda: aws_clients.client("apigatewaymanagementapi", s.live_management_url))
-        if live else None,
-        mail=SesMailSender(lambda: aws_clients.client("sesv2"), s.mail_from, s.mail_configuration_set)
-        if mail else None,
-        contacts=CognitoContacts(lambda: aws_clients.client("cognito-idp"), s.cognito_user_pool_id)
-        if mail else None,
-        push=push_sender(),
-        queue=outbox_queue() if s.queue_url else None,
-        delayed=outbox_queue() if s.queue_url else None,  # type: ignore[arg-type]
-        public_url=s.public_url, link_key=s.mail_link_key, operator_token=s.operator_token,
-        press_delay=s.press_mail_delay, map_png=_resolution_png,
-    )
-
-
-class LiveDependencies(NamedTuple):
-    """The WebSocket function's ports (``live_dependencies()``)."""
-
-    connections: ConnectionStore
-    store: GameStore
-    press: PressStore
-    verifier: TokenVerifier
-    operator_token: str | None
-
-
-@_once
-def live_dependencies() -> LiveDependencies:
-    api = services()
-    return LiveDependencies(connection_store(), api.store, api.press_store, api.token_verifier,
-                            settings().operator_token)
-
-
-@_once
-def deadline_dependencies() -> DeadlineDependencies:
-    from functions.adapters import StoreDeadlineGames
-
-    api = services()
-    return DeadlineDependencies(
-        games=StoreDeadlineGames(
-            api.store, api.clock, settings().sweep_scan_limit, scheduler=deadline_scheduler()
-        ),
-        scheduler=deadline_scheduler(),
-        sweep_grace_seconds=settings().sweep_grace_seconds,
-    )
-
-
-@_once
-def telegram_store() -> TelegramStore:
-    """Link codes and chat links (the API issues codes; the bot redeems them)."""
-    from infra import aws_clients
-    from infra.notification_store import DynamoTelegramStore
-
-    return DynamoTelegramStore(aws_clients.dynamodb, settings().game_table, Seat)
-
-
-@_once
-def telegram_dependencies() -> TelegramDependencies:
-    from functions.adapters import StoreGameActions
-    from functions.usecases.accounts.accounts import AccountDirectory
-    from infra import aws_clients
-    from infra.notification_store import DynamoReplyOutbox
-
-    s = settings()
-    api = services()
-    return TelegramDependencies(
-        secret=s.telegram_webhook_secret,
-        store=telegram_store(),
-        games=StoreGameActions(api.store, api.clock, api.scheduler, press=api.press_store,
-                               chats=telegram_store()),
-        outbox=DynamoReplyOutbox(aws_clients.dynamodb, s.game_table),
-        accounts=AccountDirectory(api.store, api.press_store, api.account_store),
-    )
 
 
 def prime_clients() -> None:
@@ -424,32 +200,34 @@ def renew_clients() -> None:
 
 
 class _Lazy:
-    """The adapters a ``Services`` leaves unset, built by this root on first use (each looks its
-    factory up when called, so a test may swap one: ``monkeypatch.setattr(wiring, ...)``)."""
+    """The adapters a ``Services`` leaves unset, built on first use: the press store by this
+    module, the others by the factory a ``composition.factories`` module ``provide``s when the
+    function's entry point imports it (a function that does not import it never reaches that
+    adapter's libraries; asking for it anyway is a ``LookupError``, not a silent import)."""
 
     def press_store(self) -> PressStore:
         return press_store()
 
     def account_store(self) -> AccountStore:
-        return account_store()
+        return cast("AccountStore", _provided("account_store"))
 
     def identity_provider(self) -> IdentityProvider:
-        return identity_provider()
+        return cast("IdentityProvider", _provided("identity_provider"))
 
     def token_verifier(self) -> TokenVerifier:
-        return token_verifier()
+        return cast("TokenVerifier", _provided("token_verifier"))
 
     def reach_store(self) -> ReachStore:
-        return reach_store()
+        return cast("ReachStore", _provided("reach_store"))
 
     def telegram_store(self) -> TelegramStore:
-        return telegram_store()
+        return cast("TelegramStore", _provided("telegram_store"))
 
     def push_sender(self) -> PushSender | None:
-        return push_sender()
+        return cast("PushSender | None", _provided("push_sender"))
 
     def community_store(self) -> CommunityStore:
-        return community_store()
+        return cast("CommunityStore", _provided("community_store"))
 
 
 LAZY: LazyAdapters = _Lazy()

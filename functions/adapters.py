@@ -2,7 +2,7 @@
 
 Why here and not in ``infra/``: these call use cases (``process_turn``, ``submit_orders``,
 the views), and ``infra`` may import only the ports (functions/ports.py). They sit above
-the use cases and below the composition root (composition/wiring.py), which builds them.
+the use cases and below the composition root (composition/factories/), which builds them.
 So deadlines, the notifier and the Telegram bot share one process_turn, one order
 submission and one view of orders status with the REST API.
 """

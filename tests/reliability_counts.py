@@ -61,8 +61,9 @@ def _five_xx(surface: str, status: int) -> None:
 
 
 def install() -> None:
-    from composition import api, wiring
+    from composition import api
     from composition import telegram as telegram_entry
+    from composition.factories.telegram import telegram_dependencies
     from functions.telegram import handler as telegram
     from functions.usecases.notifications import notifications
 
@@ -90,7 +91,7 @@ def install() -> None:
         return counted
 
     telegram.make_handler = counted_make
-    telegram_entry.handler = counted_make(wiring.telegram_dependencies)
+    telegram_entry.handler = counted_make(telegram_dependencies)
     original_batch = notifications.deliver_batch
 
     def counted_batch(messages: Any, **kwargs: Any) -> Any:

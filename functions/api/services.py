@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # annotations only: a cold API serving a player's view import
 
 
 class LazyAdapters(Protocol):
-    """The adapters the composition root builds on first use (composition/wiring.py)."""
+    """The adapters the composition root builds on first use (composition/wiring.py, factories/)."""
 
     def press_store(self) -> PressStore: ...
     def account_store(self) -> AccountStore: ...

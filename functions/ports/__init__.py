@@ -2,7 +2,7 @@
 
 The lowest layer of Convoy's own code after ``engine``: standard library only. Use cases take
 these Protocols, never boto3; the adapters (``infra/``; ``functions/adapters.py``) implement
-them and ``composition/wiring.py`` builds them; tests pass in-memory fakes. The records and the
+them and ``composition/`` builds them; tests pass in-memory fakes. The records and the
 storage errors live here, not in ``infra``: they are the port's vocabulary (``GameStore.load``
 returns a ``GameRecord`` or raises ``ItemNotFound``, whatever the store), and an adapter
 depends on the port it implements (docs/architecture.md, "Why the ports sit below infra").

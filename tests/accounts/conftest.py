@@ -10,8 +10,8 @@ from tests.notifications.fakes import MemoryTelegramStore
 
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[InProcessApi]:
-    import composition.wiring as wiring
+    from composition.factories import telegram
 
     chats = MemoryTelegramStore()
-    monkeypatch.setattr(wiring, "telegram_store", lambda: chats)
+    monkeypatch.setattr(telegram, "telegram_store", lambda: chats)
     yield from in_process_api()

@@ -4,6 +4,7 @@ account; the bot's /games lists the account's games and /use plays another of it
 from __future__ import annotations
 
 from composition import wiring
+from composition.factories import telegram
 from functions.adapters import StoreGameActions
 from functions.usecases.accounts.accounts import AccountDirectory
 from functions.usecases.reach import handle_update
@@ -21,9 +22,9 @@ def _say(api: InProcessApi, text: str, chat_type: str = "private") -> str:
         {"update_id": next(_updates),
          "message": {"text": text, "chat": {"id": TELEGRAM_USER, "type": chat_type},  # numbered as its user
                      "from": {"id": TELEGRAM_USER}}},
-        store=wiring.telegram_store(),
+        store=telegram.telegram_store(),
         games=StoreGameActions(api.store, api.clock, press=services.press_store,
-                               chats=wiring.telegram_store()),
+                               chats=telegram.telegram_store()),
         outbox=outbox, now=api.clock.now(),
         accounts=AccountDirectory(api.store, services.press_store, api.accounts),
     )

@@ -203,9 +203,9 @@ def _filled(body: Any, **values: str) -> Any:
 @pytest.mark.parametrize("route", sorted(MATRIX))
 def test_authorization(api: InProcessApi, monkeypatch: pytest.MonkeyPatch,
                        route: tuple[str, str], caller: str) -> None:
-    import composition.wiring as notification_wiring
+    from composition.factories import telegram
 
-    monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
+    monkeypatch.setattr(telegram, "telegram_store", MemoryTelegramStore)
     method, template = route
     body, _ = MATRIX[route]
     _, _, other_tokens = api.new_game()

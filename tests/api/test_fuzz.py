@@ -61,9 +61,9 @@ def fuzz_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[InProcessApi |
     if BASE_URL:
         yield _remote_table()
         return
-    import composition.wiring as notification_wiring
+    from composition.factories import telegram
 
-    monkeypatch.setattr(notification_wiring, "telegram_store", MemoryTelegramStore)
+    monkeypatch.setattr(telegram, "telegram_store", MemoryTelegramStore)
     for api in in_process_api():
         game_id, creator, tokens = api.new_game(phase_seconds={"MOVEMENT": 3600})
         yield api, game_id, [creator, OPERATOR_TOKEN, *tokens.values()]

@@ -152,8 +152,8 @@ def test_imports_point_only_down_the_layers() -> None:
 
 # The use cases' areas (issue 30 item 1), lowest first: an area imports only the areas before it,
 # and only through their package (``functions.usecases.<area>``: what its __init__ exports).
-AREAS = ("game", "players", "press", "notifications", "turns", "games", "backgammon", "kinds", "accounts",
-         "reach", "seats", "community", "sandbox")
+AREAS = ("game", "players", "press", "notifications", "turns", "maps", "games", "backgammon", "kinds",
+         "accounts", "reach", "seats", "community", "sandbox")
 
 
 def _area(module: str) -> str | None:

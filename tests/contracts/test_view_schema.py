@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from composition import wiring
+from composition.factories import telegram
 from functions.api.handler import VIEW_MODELS
 from functions.schemas import api as schemas
 from testkit.api_harness import OPERATOR_TOKEN, POWERS, InProcessApi, in_process_api
@@ -28,7 +28,7 @@ from tests.notifications.fakes import MemoryTelegramStore
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[InProcessApi]:
     # the in-process API has no notification table: press finds no linked Telegram chat
-    monkeypatch.setattr(wiring, "telegram_store", MemoryTelegramStore)
+    monkeypatch.setattr(telegram, "telegram_store", MemoryTelegramStore)
     yield from in_process_api()
 
 

@@ -70,6 +70,28 @@ def test_only_the_api_ships_what_only_it_needs() -> None:
     assert "pydantic" in api.third_party
 
 
+# The heavy libraries and the functions that use them (the composition root is split by area so
+# that each entry point reaches only its own: composition/factories/). A library appearing in
+# another function's artifact is an import that reaches too far; one missing from a function that
+# needs it fails the rehearsal (tests/deploy/test_rehearsal.py runs each artifact alone).
+USED_BY: dict[str, set[str]] = {
+    "PIL": {"ApiFunction", "NotifierFunction"},  # the renderer: map pictures, the mailed turn map
+    "resvg": {"ApiFunction", "NotifierFunction"},
+    "pywebpush": {"ApiFunction", "NotifierFunction"},  # the API sends a test push
+    "jwt": {"ApiFunction", "LiveFunction"},  # ID tokens are verified there
+    "openskill": {"ApiFunction", "NotifierFunction"},  # ratings: the API reads, a finished game writes
+    "pydantic": {"ApiFunction", "LiveFunction"},  # request and frame schemas
+}
+
+
+def test_each_function_ships_only_the_libraries_it_uses() -> None:
+    shipped = {
+        library: {f for f in FUNCTIONS if library in build_artifacts.closure(FUNCTIONS[f]).third_party}
+        for library in USED_BY
+    }
+    assert shipped == USED_BY
+
+
 def test_a_product_import_that_is_no_runtime_dependency_fails_the_build() -> None:
     import pytest
 

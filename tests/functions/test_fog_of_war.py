@@ -18,12 +18,13 @@ from engine.fog import seen_position, visible_provinces
 from functions.errors import FogOfWar
 from functions.usecases.game.record import load
 from functions.usecases.games import CreateGame, create_game
+from functions.usecases.maps import map_view
 from functions.usecases.players import event_seen
 from functions.usecases.players.identity import ANONYMOUS, SCHEDULER, Actor
 from functions.usecases.sandbox import what_if
 from functions.usecases.seats import join_game
 from functions.usecases.seats.votes import cast_vote
-from functions.usecases.turns import export_game, map_view, views
+from functions.usecases.turns import export_game, views
 from functions.usecases.turns.process_turn import process_turn
 from functions.usecases.turns.submit_orders import submit_orders
 from testkit.fakes import FakeClock, InMemoryGameStore

@@ -1,7 +1,7 @@
 """Map routes (issue 14, item 3): formats, phases, ETag/304, and redaction for every power.
 
 Driven through the API handler (functions/api/handler.py) over the in-memory store, so the
-route declarations, the use case (functions/usecases/turns/map_view.py) and the renderer are all in
+route declarations, the use case (functions/usecases/maps/map_view.py) and the renderer are all in
 play. Rule under test: nobody sees another power's orders before adjudication (ARCHITECTURE §4).
 """
 
@@ -19,8 +19,9 @@ import pytest
 from composition import api, wiring
 from composition.settings import load_settings
 from functions.api.services import Services
+from functions.usecases.maps import map_view
 from functions.usecases.players import Actor
-from functions.usecases.turns import map_view, process_turn, submit_orders
+from functions.usecases.turns import process_turn, submit_orders
 from local_stack.http_adapter import LocalContext
 from render.palette import STANDARD
 from render.svg import _darker

@@ -1,4 +1,4 @@
-"""The board as a picture (issue 14; functions/usecases/turns/map_view.py): SVG or PNG, with an
+"""The board as a picture (issue 14; functions/usecases/maps/map_view.py): SVG or PNG, with an
 ETag so that a client asking again with ``If-None-Match`` gets a bodiless 304.
 
 Powertools serializes every answer by its route's return annotation, in JSON mode, and
@@ -18,7 +18,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from functions.api.plumbing import ERRORS, OPTIONAL_SECURITY, RequestHelpers, services
-from functions.usecases.turns import MapPicture, MapRequest, map_picture
+from functions.usecases.maps import MapPicture, MapRequest, map_picture
 
 router = Router()
 request = RequestHelpers(router)

@@ -17,7 +17,6 @@ from functions.usecases.turns.deadlines import (
 from functions.usecases.turns.export import export_game
 from functions.usecases.turns.import_replay import replay_document
 from functions.usecases.turns.lifecycle import end_game, vote_outcome
-from functions.usecases.turns.map_view import MapPicture, MapRequest, map_picture, seat_board_png
 from functions.usecases.turns.order_entry import Rejection, check_order
 from functions.usecases.turns.outcomes import LostRace, NotDue
 from functions.usecases.turns.process_turn import process_turn
@@ -39,8 +38,6 @@ from functions.usecases.turns.views import (
 
 __all__ = [
     "LostRace",
-    "MapPicture",
-    "MapRequest",
     "NotDue",
     "Rejection",
     "SCHEDULE_GRACE",
@@ -51,7 +48,6 @@ __all__ = [
     "fire_reminder",
     "game_view",
     "last_resolution",
-    "map_picture",
     "maybe_auto_process",
     "missing_powers",
     "orders_status",
@@ -61,7 +57,6 @@ __all__ = [
     "replay_document",
     "resolution_view",
     "retract_orders",
-    "seat_board_png",
     "send_reminder",
     "set_wait_flag",
     "submit_orders",
