@@ -90,7 +90,6 @@ def once(build: Callable[[], T]) -> Callable[[], T]:
     return cached
 
 
-
 def reset() -> None:
     """Forget every built adapter and the settings (the next call reads the environment again)."""
     with _lock:
